@@ -1,0 +1,1 @@
+"""The ``stratsynth`` command line, experiment runners, reports and benchmarks."""

@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print figures. They assert nothing; tests do that."""

@@ -1,0 +1,164 @@
+"""``stratsynth``: play, record and benchmark from the command line.
+
+Errors a user can make (unknown game or player, bad numbers, unreadable files)
+print one line on stderr and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from games import GAMES, load_game
+from games.backends import make_map
+from games.human import HumanQuit
+from games.match import play_matches, wilson_interval
+
+from .players import SpecError, make_player
+
+
+class UsageError(Exception):
+    """A mistake in the command line: reported in one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not argparse's usage dump
+        raise UsageError(message)
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _game_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help=f"game name ({', '.join(sorted(GAMES))})")
+    parser.add_argument("--max-moves", type=_positive, default=None,
+                        help="move cap per match (game default if omitted)")
+
+
+def _load_game(args):
+    if args.game not in GAMES:
+        raise UsageError(f"unknown game '{args.game}' (known: {', '.join(sorted(GAMES))})")
+    params = {} if args.max_moves is None else {"max_moves": args.max_moves}
+    return load_game(args.game, **params)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play matches between two players")
+    _game_arg(play)
+    play.add_argument("--p0", required=True, help="first player spec (e.g. ga, random)")
+    play.add_argument("--p1", required=True, help="second player spec")
+    play.add_argument("-n", "--matches", type=_positive, default=100)
+    play.add_argument("--seed", type=_non_negative, default=0)
+    play.add_argument("--workers", type=_non_negative, default=1,
+                      help="1 = serial, 0 = all cores, n = pool of n processes")
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+
+    record = sub.add_parser("record", help="record matches as (state, action) pairs")
+    _game_arg(record)
+    record.add_argument("--player", required=True, help="player spec to record")
+    record.add_argument("--opponent", default=None, help="opponent spec (default: itself)")
+    record.add_argument("--self-play", action="store_true",
+                        help="the player plays itself (the default without --opponent)")
+    record.add_argument("--matches", type=_positive, default=3)
+    record.add_argument("--winner-only", action="store_true",
+                        help="keep the winner's pairs only; skip matches without a winner")
+    record.add_argument("--seed", type=_non_negative, default=0)
+    record.add_argument("-o", "--output", required=True, help="JSONL file to write")
+
+    bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
+    bench.add_argument("--matches", type=_positive, default=3000)
+    bench.add_argument("--seed", type=_non_negative, default=0)
+    bench.add_argument("--workers", type=_non_negative, default=0)
+    return parser
+
+
+def cmd_play(args) -> int:
+    game = _load_game(args)
+    players = [make_player(args.game, args.p0), make_player(args.game, args.p1)]
+    workers = args.workers
+    if any(getattr(p, "name", "") == "human" for p in players):
+        workers = 1  # a person answers in this terminal
+    with make_map(workers) as backend:
+        summary = play_matches(game, players, args.matches, args.seed, map=backend)
+    if args.json:
+        print(json.dumps({
+            "game": args.game, "players": [args.p0, args.p1], "matches": summary.matches,
+            "wins": summary.wins, "draws": summary.draws, "capped": summary.capped,
+            "mean_moves": round(summary.mean_moves, 3), "seconds": round(summary.seconds, 3),
+        }))
+        return 0
+    print(f"{args.game}: {args.p0} vs {args.p1}, {summary.matches} matches, seed {args.seed}")
+    for i, spec in enumerate((args.p0, args.p1)):
+        lo, hi = wilson_interval(summary.wins[i], summary.matches)
+        print(f"  {spec:>12}: {summary.wins[i]} wins ({summary.win_rate(i):.3f}, "
+              f"95% CI {lo:.3f}-{hi:.3f})")
+    print(f"  draws {summary.draws}, capped {summary.capped}, "
+          f"mean moves {summary.mean_moves:.1f}, {summary.seconds:.2f} s")
+    return 0
+
+
+def cmd_record(args) -> int:
+    from games.records import record_matches, write_records
+
+    game = _load_game(args)
+    opponent = args.opponent or args.player
+    self_play = args.self_play or args.opponent is None
+    if args.self_play and args.opponent and args.opponent != args.player:
+        raise UsageError("--self-play and --opponent disagree: give one of them")
+    specs = [args.player, args.player if self_play else opponent]
+    players = [make_player(args.game, specs[0]), make_player(args.game, specs[1])]
+    records = record_matches(game, players, specs, args.matches, args.seed,
+                             winner_only=args.winner_only)
+    count = write_records(args.output, args.game, specs, args.seed, records,
+                          self_play=self_play, winner_only=args.winner_only)
+    print(f"wrote {count} matches to {args.output}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench.matches import run_bench
+
+    run_bench(args.matches, args.seed, args.workers)
+    return 0
+
+
+COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except (UsageError, SpecError, FileNotFoundError, ValueError) as err:
+        message = str(err).strip() or type(err).__name__
+        print(f"stratsynth: error: {message}", file=sys.stderr)
+        return 2
+    except HumanQuit:
+        print("stratsynth: the human player left the game", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("stratsynth: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+"""Player specs on the command line: ``ga``, ``random``, ``human`` or ``PREFIX:ARG``.
+
+A bare name is one of the game's built-in players (``games.game_players``).
+``PREFIX:ARG`` forms are looked up in ``SPEC_PREFIXES``, where later parts of the
+toolkit register their own (the synthesis package adds ``program:FILE``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games import game_players
+
+SPEC_PREFIXES: dict[str, Callable[[str, str], Any]] = {}
+"""Prefix -> ``factory(game_name, argument)`` for specs such as ``program:FILE``."""
+
+
+class SpecError(ValueError):
+    """A player spec that names nothing we can build."""
+
+
+def make_player(game_name: str, spec: str) -> Any:
+    """Build the strategy a spec names, or raise ``SpecError`` saying what is known."""
+    if ":" in spec:
+        prefix, _, argument = spec.partition(":")
+        if prefix not in SPEC_PREFIXES:
+            known = ", ".join(f"{p}:..." for p in sorted(SPEC_PREFIXES)) or "none yet"
+            raise SpecError(f"unknown player spec prefix '{prefix}:' (known: {known})")
+        return SPEC_PREFIXES[prefix](game_name, argument)
+    players = game_players(game_name)
+    if spec not in players:
+        raise SpecError(f"unknown player '{spec}' for {game_name} "
+                        f"(known: {', '.join(sorted(players))})")
+    return players[spec]()

@@ -1,0 +1,99 @@
+"""The game API every game and search method in stratsynth speaks.
+
+It follows OpenSpiel's shape (``current_player``, ``legal_actions``,
+``apply_action``, ``is_terminal``, ``returns``, ``clone``) so that users who know
+OpenSpiel can plug a game in without reading our code. Chance is not a separate
+player: each state draws dice (or any chance outcome) from a seeded
+``random.Random`` that the match owns, which keeps a match reproducible from one
+integer seed and keeps the hot loop free of chance nodes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+Action = Hashable
+"""An action is any hashable value; each game documents its own encoding."""
+
+
+@runtime_checkable
+class State(Protocol):
+    """A position of a two-player game, mutated in place by ``apply_action``."""
+
+    def current_player(self) -> int:
+        """Seat to act (0 or 1); -1 once the game is over."""
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Actions the current player may take; empty once the game is over."""
+
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` for the current player; raises ValueError if illegal."""
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> list[float]:
+        """Per-seat outcome: +1 win, -1 loss, 0 draw or capped / unfinished."""
+
+    def winner(self) -> int | None:
+        """Seat of the winner, or None (draw, capped or unfinished)."""
+
+    def is_capped(self) -> bool:
+        """True if the match was stopped by the move cap (a win for no one)."""
+
+    def move_number(self) -> int:
+        """Decisions applied so far (the unit of the move cap)."""
+
+    def clone(self) -> State:
+        """An independent copy, including the chance RNG's position."""
+
+    def action_to_string(self, action: Action) -> str: ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready snapshot that ``Game.state_from_dict`` restores."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """Factory of initial states plus the game's metadata."""
+
+    name: str
+    num_players: int
+
+    def new_initial_state(self, rng: random.Random | None = None) -> State: ...
+
+    def state_from_dict(self, data: dict[str, Any], rng: random.Random | None = None) -> State: ...
+
+    def action_from_json(self, value: Any) -> Action:
+        """Inverse of the JSON encoding used in match records."""
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A player: any callable ``state -> action``.
+
+    A strategy may also define ``reset(seed: int) -> None``; the match runner calls
+    it before every match so that randomised players are reproducible per match.
+    """
+
+    def __call__(self, state: State) -> Action: ...
+
+
+class RandomStrategy:
+    """Uniformly random legal action: the weakest baseline of every game."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def reset(self, seed: int) -> None:
+        self._rng.seed(seed)
+
+    def __call__(self, state: State) -> Action:
+        legal = state.legal_actions()
+        return legal[int(self._rng.random() * len(legal))]
+
+    def __repr__(self) -> str:
+        return "RandomStrategy()"

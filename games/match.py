@@ -1,0 +1,173 @@
+"""Playing matches: one match, many matches with alternating seats, and their summary.
+
+Seeds: match ``k`` of a batch seeded ``seed`` draws its dice and its players'
+randomness from ``SeedSequence(seed, spawn_key=(k,))``, so a batch gives the same
+results whatever the backend, worker count or chunking.
+
+A strategy that raises or returns an illegal action forfeits the match (it is
+logged, counted as a loss for that player, and the batch goes on): synthesized
+programs are allowed to be broken.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .api import Game, Strategy
+
+log = logging.getLogger("stratsynth.match")
+
+
+def match_seeds(seed: int, index: int) -> tuple[int, int, int]:
+    """Independent seeds for (chance, seat 0, seat 1) of match ``index``."""
+    words = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(3, dtype=np.uint64)
+    return int(words[0]), int(words[1]), int(words[2])
+
+
+@dataclass
+class MatchResult:
+    """Outcome of one match, by seat."""
+
+    winner: int | None
+    capped: bool
+    moves: int
+    forfeit: int | None = None
+    error: str | None = None
+    pairs: list[tuple[int, Any, Any]] | None = None
+    final_state: Any = None
+
+
+def _reset(player: Strategy, seed: int) -> None:
+    reset = getattr(player, "reset", None)
+    if reset is not None:
+        reset(seed)
+
+
+def play_match(game: Game, seats: Sequence[Strategy], seed: int, index: int = 0,
+               record: bool = False) -> MatchResult:
+    """Play one match; ``seats[i]`` plays seat i. ``record`` keeps (seat, state, action)."""
+    chance_seed, seed0, seed1 = match_seeds(seed, index)
+    _reset(seats[0], seed0)
+    _reset(seats[1], seed1)
+    state = game.new_initial_state(random.Random(chance_seed))
+    pairs: list[tuple[int, Any, Any]] | None = [] if record else None
+    while True:
+        player = state.current_player()
+        if player < 0:
+            break
+        try:
+            action = seats[player](state)
+            if record:
+                snapshot = state.to_dict()
+            state.apply_action(action)
+        except Exception as err:  # a broken strategy loses, the run goes on
+            message = f"{type(err).__name__}: {err}"
+            log.warning("seat %d (%r) forfeits match %d: %s", player, seats[player], index, message)
+            return MatchResult(winner=1 - player, capped=False, moves=state.move_number(),
+                               forfeit=player, error=message, pairs=pairs,
+                               final_state=state.to_dict() if record else None)
+        if record:
+            pairs.append((player, snapshot, action))
+    return MatchResult(winner=state.winner(), capped=state.is_capped(), moves=state.move_number(),
+                       pairs=pairs, final_state=state.to_dict() if record else None)
+
+
+@dataclass
+class MatchSummary:
+    """Counts over a batch, reported per player (not per seat)."""
+
+    matches: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    draws: int = 0
+    capped: int = 0
+    forfeits: list[int] = field(default_factory=lambda: [0, 0])
+    total_moves: int = 0
+    seconds: float = 0.0
+
+    @property
+    def mean_moves(self) -> float:
+        return self.total_moves / self.matches if self.matches else 0.0
+
+    def win_rate(self, player: int) -> float:
+        return self.wins[player] / self.matches if self.matches else 0.0
+
+    def add(self, other: MatchSummary) -> None:
+        self.matches += other.matches
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.draws += other.draws
+        self.capped += other.capped
+        self.forfeits = [a + b for a, b in zip(self.forfeits, other.forfeits)]
+        self.total_moves += other.total_moves
+
+
+def seats_for(index: int) -> tuple[int, int]:
+    """Players in (seat 0, seat 1) for match ``index``: odd matches swap seats."""
+    return (1, 0) if index % 2 else (0, 1)
+
+
+def _play_chunk(job: tuple[Game, Sequence[Strategy], int, int, int]) -> MatchSummary:
+    game, players, seed, start, stop = job
+    summary = MatchSummary()
+    for index in range(start, stop):
+        order = seats_for(index)
+        result = play_match(game, (players[order[0]], players[order[1]]), seed, index)
+        summary.matches += 1
+        summary.total_moves += result.moves
+        if result.winner is not None:
+            summary.wins[order[result.winner]] += 1
+        elif result.capped:
+            summary.capped += 1
+        else:
+            summary.draws += 1
+        if result.forfeit is not None:
+            summary.forfeits[order[result.forfeit]] += 1
+    return summary
+
+
+def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
+                 map: Callable[[Callable, list], list] | None = None,
+                 chunks: int | None = None) -> MatchSummary:
+    """Play ``n`` matches between ``players[0]`` and ``players[1]``, alternating seats.
+
+    ``map`` is any ``map(func, jobs)`` (see ``games.backends``); the matches are cut
+    into ``chunks`` contiguous jobs (default: 4 per worker) so that players are
+    shipped to a worker once per chunk, not once per match.
+    """
+    if n < 0:
+        raise ValueError(f"number of matches must be >= 0, got {n}")
+    if len(players) != 2:
+        raise ValueError(f"two players needed, got {len(players)}")
+    started = time.perf_counter()
+    workers = getattr(map, "workers", 1) if map is not None else 1
+    chunks = max(1, min(n, chunks or 4 * workers)) if n else 1
+    bounds = [n * i // chunks for i in range(chunks + 1)]
+    jobs = [(game, tuple(players), seed, bounds[i], bounds[i + 1]) for i in range(chunks)
+            if bounds[i] < bounds[i + 1]]
+    parts = (map or _serial)(_play_chunk, jobs)
+    summary = MatchSummary()
+    for part in parts:
+        summary.add(part)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _serial(func, jobs):
+    return [func(job) for job in jobs]
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (good near 0 and 1, unlike Wald)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))

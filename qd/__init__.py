@@ -1,0 +1,4 @@
+"""Quality-diversity: pyribs archives of programs, MAP-Elites, HSS, self-play drivers.
+
+Filled by the quality-diversity issue.
+"""
