@@ -343,6 +343,9 @@ class CantStopState:
             if len(state.dice) != 4 or not all(1 <= d <= 6 for d in state.dice):
                 raise ValueError(f"bad Can't Stop state snapshot: dice {state.dice!r}")
             state.legal = state._column_moves(PAIRINGS[ROLL_INDEX[state.dice]])
+            if not state.legal:
+                raise ValueError(f"bad Can't Stop state snapshot: dice {list(state.dice)} "
+                                 "leave no legal move (a bust is never a position to act in)")
         state.last_player = max(state.player, 0)
         return state
 

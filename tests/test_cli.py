@@ -1,0 +1,55 @@
+"""The ``stratsynth`` command line: JSON output, determinism, one-line errors."""
+
+import json
+
+import pytest
+
+from experiments.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_json_has_the_documented_fields_and_is_reproducible(capsys):
+    argv = ("play", "cantstop", "--p0", "random", "--p1", "ga", "-n", "40", "--seed", "5",
+            "--json")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    first = json.loads(out)
+    assert set(first) == {"game", "players", "matches", "wins", "draws", "capped",
+                          "mean_moves", "seconds"}
+    assert first["players"] == ["random", "ga"] and first["matches"] == 40
+    assert sum(first["wins"]) + first["draws"] + first["capped"] == 40
+    _, out, _ = run(capsys, *argv, "--workers", "2")
+    second = json.loads(out)
+    first.pop("seconds"), second.pop("seconds")
+    assert first == second
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("play", "chess", "--p0", "ga", "--p1", "ga"), "unknown game 'chess'"),
+    (("play", "cantstop", "--p0", "gaa", "--p1", "ga"), "unknown player 'gaa'"),
+    (("play", "cantstop", "--p0", "ga", "--p1", "nope:x"), "unknown player spec prefix"),
+    (("play", "cantstop", "--p0", "ga", "--p1", "ga", "-n", "-1"), "-1 is negative"),
+    (("play", "cantstop", "--p0", "ga", "--p1", "ga", "-n", "ten"), "'ten' is not a whole"),
+    (("play", "cantstop", "--p0", "ga"), "--p1"),
+    (("frobnicate",), "invalid choice"),
+])
+def test_errors_are_one_line_with_exit_code_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("stratsynth: error:") and message in err
+
+
+def test_record_writes_winner_only_self_play(capsys, tmp_path):
+    target = tmp_path / "data" / "ga.jsonl"
+    code, out, _ = run(capsys, "record", "cantstop", "--player", "ga", "--matches", "3",
+                       "--self-play", "--winner-only", "-o", str(target))
+    assert code == 0 and "wrote 3 matches" in out
+    lines = target.read_text().splitlines()
+    assert len(lines) == 4
+    header = json.loads(lines[0])
+    assert header["players"] == ["ga", "ga"] and header["self_play"] and header["winner_only"]

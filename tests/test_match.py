@@ -1,0 +1,100 @@
+"""Match runner: seats alternate, results per player, determinism, forfeits, backends."""
+
+import pytest
+
+from games import load_game
+from games.api import RandomStrategy
+from games.backends import PoolMap, SerialMap, make_map
+from games.cantstop import glenn_aloi_player, rule_of_28_player
+from games.match import play_match, play_matches, seats_for, wilson_interval
+
+GAME = load_game("cantstop")
+
+
+def test_same_seed_same_matches_and_different_seed_differs():
+    players = (RandomStrategy(), glenn_aloi_player())
+    a = play_match(GAME, players, seed=4, index=9, record=True)
+    b = play_match(GAME, players, seed=4, index=9, record=True)
+    assert a.pairs == b.pairs and a.final_state == b.final_state
+    c = play_match(GAME, players, seed=5, index=9, record=True)
+    assert c.pairs != a.pairs
+
+
+def test_summary_independent_of_chunking_and_backend():
+    players = (rule_of_28_player(), RandomStrategy())
+    serial = play_matches(GAME, players, 120, seed=3)
+    chunked = play_matches(GAME, players, 120, seed=3, map=SerialMap(), chunks=7)
+    with PoolMap(2) as pool:
+        pooled = play_matches(GAME, players, 120, seed=3, map=pool)
+    for other in (chunked, pooled):
+        assert (other.wins, other.capped, other.total_moves) == (
+            serial.wins, serial.capped, serial.total_moves)
+
+
+def test_seats_alternate_and_wins_are_per_player():
+    assert [seats_for(k) for k in range(4)] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+    summary = play_matches(GAME, (glenn_aloi_player(), RandomStrategy()), 200, seed=1)
+    assert summary.matches == 200 and sum(summary.wins) + summary.capped == 200
+    assert summary.wins[0] > 180  # GA in seat 0 half the time, seat 1 the other half
+
+
+def test_first_seat_is_really_swapped():
+    seen = []
+
+    class Spy:
+        def __init__(self, tag):
+            self.tag = tag
+            self.inner = glenn_aloi_player()
+
+        def __call__(self, state):
+            if state.move_number() == 0:
+                seen.append(self.tag)
+            return self.inner(state)
+
+    play_matches(GAME, (Spy("a"), Spy("b")), 4, seed=0)
+    assert seen == ["a", "b", "a", "b"]
+
+
+class Crasher:
+    def __call__(self, state):
+        if state.move_number() > 10:
+            raise ZeroDivisionError("bad program")
+        return state.legal_actions()[0]
+
+
+class Cheater:
+    def __call__(self, state):
+        return (13, 13)
+
+
+@pytest.mark.parametrize("broken", [Crasher(), Cheater()])
+def test_broken_strategy_forfeits_and_the_batch_goes_on(broken, caplog):
+    summary = play_matches(GAME, (broken, glenn_aloi_player()), 20, seed=2)
+    assert summary.matches == 20
+    assert summary.forfeits[0] > 0 and summary.forfeits[1] == 0
+    assert summary.wins[1] >= summary.forfeits[0]
+    assert "forfeits" in caplog.text
+
+
+def test_make_map_choices():
+    assert isinstance(make_map(1), SerialMap)
+    with pytest.raises(ValueError):
+        make_map(-1)
+
+
+def test_wilson_interval_contains_the_rate():
+    lo, hi = wilson_interval(30, 1000)
+    assert lo < 0.03 < hi and 0.02 < lo and hi < 0.045
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_random_wins_rarely_against_ga():
+    summary = play_matches(GAME, (RandomStrategy(), glenn_aloi_player()), 2000, seed=20)
+    lo, hi = wilson_interval(summary.wins[0], summary.matches)
+    assert 0.002 < summary.win_rate(0) < 0.05, summary.wins
+
+
+@pytest.mark.slow
+def test_random_vs_ga_ten_thousand_matches():
+    summary = play_matches(GAME, (RandomStrategy(), glenn_aloi_player()), 10_000, seed=2026)
+    assert 0.005 < summary.win_rate(0) < 0.04
