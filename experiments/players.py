@@ -11,8 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from games import game_players
+from gp.programs import load_program_player
 
-SPEC_PREFIXES: dict[str, Callable[[str, str], Any]] = {}
+SPEC_PREFIXES: dict[str, Callable[[str, str], Any]] = {"program": load_program_player}
 """Prefix -> ``factory(game_name, argument)`` for specs such as ``program:FILE``."""
 
 
