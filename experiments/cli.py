@@ -17,6 +17,8 @@ from games.human import HumanQuit
 from games.match import play_matches, wilson_interval
 
 from .players import SpecError, make_player
+from .synth import add_parser as synth_add_parser
+from .synth import run_synth
 
 
 class UsageError(Exception):
@@ -84,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--seed", type=_non_negative, default=0)
     record.add_argument("-o", "--output", required=True, help="JSONL file to write")
 
+    synth_add_parser(sub)
+
     bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
     bench.add_argument("--matches", type=_positive, default=3000)
     bench.add_argument("--seed", type=_non_negative, default=0)
@@ -141,7 +145,7 @@ def cmd_bench(args) -> int:
     return 0
 
 
-COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench}
+COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench, "synth": run_synth}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

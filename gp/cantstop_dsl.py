@@ -205,6 +205,10 @@ class SketchStrategy:
         return state.legal[self._column(state, None, None)]
 
     @classmethod
+    def default_dsl(cls) -> DSL:
+        return CANTSTOP_DSL
+
+    @classmethod
     def parse_program(cls, text: str, source: str = "<program>", dsl: DSL = CANTSTOP_DSL):
         return dsl.parse(text, source)
 
