@@ -17,8 +17,8 @@ from games.human import HumanQuit
 from games.match import play_matches, wilson_interval
 
 from .players import SpecError, make_player
-from .synth import add_parser as synth_add_parser
-from .synth import run_synth
+from .synth import add_parsers as synth_add_parsers
+from .synth import cmd_resume, cmd_synth
 
 
 class UsageError(Exception):
@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--seed", type=_non_negative, default=0)
     record.add_argument("-o", "--output", required=True, help="JSONL file to write")
 
-    synth_add_parser(sub)
+    synth_add_parsers(sub, _positive)
 
     bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
     bench.add_argument("--matches", type=_positive, default=3000)
@@ -145,7 +145,8 @@ def cmd_bench(args) -> int:
     return 0
 
 
-COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench, "synth": run_synth}
+COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench, "synth": cmd_synth,
+            "resume": cmd_resume}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,115 +1,206 @@
-"""``stratsynth synth``: run one synthesizer and keep everything in a run directory.
+"""``stratsynth synth`` and ``stratsynth resume``: one synthesis run in a run directory.
 
-The run directory holds ``config.json`` (every setting, enough to reproduce),
-``log.csv`` (one row per fitness evaluation: seconds, evaluations, value, best
-value, program text) and ``best.txt`` (the best program, rewritten whenever it
-improves, loadable with ``program:runs/NAME/best.txt``).
+The run directory holds ``config.json`` (every setting; enough to reproduce or
+resume), ``log.csv`` (one row per evaluation: seconds, evaluations, metric,
+value, Ψ, C, best Ψ, best C, program text) and ``best.txt`` (the best-Ψ program,
+loadable as ``program:RUN/best.txt``). The log is also the checkpoint: after a
+kill, ``stratsynth resume RUN`` replays the logged evaluations and goes on.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
 from games import load_game
-from games.backends import make_map
-from gp.fitness import WinRate
+from games.backends import make_backend
+from games.records import load_records
+from gp.cloning import ActionCloning, CantStopObservationCloning
+from gp.evaluator import Budget, Evaluator, Scored
+from gp.fitness import UserFitness, WinRate, WithTieBreak
 from gp.programs import strategy_class
-from gp.sa import Budget, Evaluation, SimulatedAnnealing
+from gp.synthesizers import SYNTHESIZERS, SynthesisJob
 
 from .players import make_player
 
-METHODS = ("sa",)
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
+CLONING = {"A": ActionCloning, "O": CantStopObservationCloning}
+SETTINGS = ("game", "method", "score", "data", "target", "budget", "evaluations", "matches",
+            "seed", "workers", "backend", "scheduler", "initial", "fitness", "sketch_share",
+            "rollout_evaluations", "population")
 
 
 def parse_duration(text: str) -> float:
     """'90', '90s', '30m', '2h' -> seconds."""
-    match = _DURATION.match(text)
+    match = _DURATION.match(str(text))
     if not match:
         raise ValueError(f"budget '{text}' is not a duration like 90s, 30m or 2h")
-    value = float(match.group(1))
-    return value * {"s": 1, "m": 60, "h": 3600, None: 1}[match.group(2)]
+    return float(match.group(1)) * {"s": 1, "m": 60, "h": 3600, None: 1}[match.group(2)]
 
 
-class RunLog:
-    """CSV log and best-program file of a run directory."""
+def validate(config: dict[str, Any], where: str = "command line") -> None:
+    """Check a run's settings before anything starts; errors name the field."""
+    method = config.get("method", "sa")
+    if method not in SYNTHESIZERS:
+        raise ValueError(f"{where}: method '{method}' unknown "
+                         f"(known: {', '.join(sorted(SYNTHESIZERS))})")
+    if config.get("budget") is None and config.get("evaluations") is None:
+        raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
+    if config.get("budget") is not None:
+        parse_duration(config["budget"])
+    for key in ("evaluations", "matches", "rollout_evaluations", "population"):
+        value = config.get(key)
+        if value is not None and (not isinstance(value, int) or value < 1):
+            raise ValueError(f"{where}: {key} must be a whole number >= 1, got {value!r}")
+    if config.get("score") not in (None, "A", "O"):
+        raise ValueError(f"{where}: score must be A or O, got {config['score']!r}")
+    needs_data = method.startswith("sketch") or config.get("fitness") in ("c", "psi+c")
+    if needs_data and not config.get("data"):
+        raise ValueError(f"{where}: method {method} with fitness "
+                         f"{config.get('fitness') or 'psi'} needs data (a record file)")
+    if needs_data and config.get("score") is None:
+        raise ValueError(f"{where}: give the cloning score (A or O)")
 
-    FIELDS = ("seconds", "evaluations", "value", "best_value", "program")
 
-    def __init__(self, out: Path, progress: tqdm | None = None) -> None:
-        self.out = out
-        self._file = (out / "log.csv").open("w", newline="")
-        self._csv = csv.writer(self._file)
-        self._csv.writerow(self.FIELDS)
-        self._best = None
-        self.progress = progress
+def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
+    game = load_game(config["game"])
+    cls = strategy_class(config["game"])
+    metrics: dict[str, Any] = {}
+    fitness = config.get("fitness") or "psi"
+    psi = WinRate(game, make_player(config["game"], config.get("target", "ga")), cls,
+                  matches=config.get("matches", 1000), seed=config["seed"], map=backend)
+    if config.get("data"):
+        _, matches = load_records(config["data"], game)
+        metrics["c"] = CLONING[config["score"]](matches, cls)
+    if fitness == "psi":
+        metrics["psi"] = psi
+    elif fitness == "psi+c":
+        metrics["psi"] = WithTieBreak(psi, metrics["c"])
+    elif fitness == "c":
+        metrics["psi"] = metrics["c"]
+    else:
+        metrics["psi"] = UserFitness(fitness, game, cls, seed=config["seed"])
+    return metrics
 
-    def __call__(self, ev: Evaluation) -> None:
-        self._csv.writerow((f"{ev.seconds:.3f}", ev.evaluations, f"{ev.value:.4f}",
-                            f"{ev.best_value:.4f}", ev.program))
-        self._file.flush()
-        if ev.best_program != self._best:
-            self._best = ev.best_program
-            (self.out / "best.txt").write_text(
-                f"# best value {ev.best_value:.4f} after {ev.evaluations} evaluations\n"
-                f"{ev.best_program}\n")
-        if self.progress is not None:
-            self.progress.update(1)
-            self.progress.set_postfix(best=f"{ev.best_value:.3f}",
-                                      evals_per_s=f"{ev.evaluations / max(ev.seconds, 1e-9):.2f}")
+
+class Progress:
+    """tqdm bar with best Ψ, evaluations and evaluations per second."""
+
+    def __init__(self, label: str, total: int | None, quiet: bool) -> None:
+        self.bar = tqdm(desc=label, total=total, unit="eval", disable=quiet, leave=False)
+
+    def __call__(self, scored: Scored) -> None:
+        self.bar.update(1)
+        rate = scored.evaluations / max(scored.seconds, 1e-9)
+        self.bar.set_postfix(best_psi=f"{scored.best_psi:.3f}", evals=scored.evaluations,
+                             evals_per_s=f"{rate:.2f}")
 
     def close(self) -> None:
-        self._file.close()
+        self.bar.close()
 
 
-def run_synth(args) -> int:
-    out = Path(args.out)
-    if out.exists() and any(out.iterdir()):
-        raise ValueError(f"{out}: run directory exists and is not empty")
-    seconds = parse_duration(args.budget) if args.budget else None
-    if seconds is None and args.evaluations is None:
-        raise ValueError("give --budget (e.g. 30m) or --evaluations")
-    game = load_game(args.game)
-    cls = strategy_class(args.game)
-    target = make_player(args.game, args.target)
+def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = True) -> Evaluator:
+    """Run (or resume) the synthesis a config describes inside ``run_dir``."""
+    validate(config, str(run_dir / "config.json"))
+    dsl = strategy_class(config["game"]).default_dsl()
     initial = None
-    if args.initial:
-        initial = cls.parse_program(Path(args.initial).read_text(), source=args.initial)
-    out.mkdir(parents=True, exist_ok=True)
-    config = {key: getattr(args, key) for key in (
-        "game", "method", "target", "budget", "evaluations", "matches", "seed", "workers",
-        "initial")}
-    (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
-    with make_map(args.workers) as backend, tqdm(
-            desc=f"{args.method} {args.game}", unit="eval", disable=args.quiet) as bar:
-        fitness = WinRate(game, target, cls, matches=args.matches, seed=args.seed, map=backend)
-        log = RunLog(out, bar)
+    if config.get("initial"):
+        path = Path(config["initial"])
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such program file")
+        initial = dsl.parse(path.read_text(), source=str(path))
+    seconds = parse_duration(config["budget"]) if config.get("budget") else None
+    budget = Budget(seconds=seconds, evaluations=config.get("evaluations"))
+    progress = Progress(f"{config['method']} {config['game']} seed {config['seed']}",
+                        config.get("evaluations"), quiet)
+    options = {k: config[k] for k in ("sketch_share", "rollout_evaluations") if config.get(k)}
+    if config.get("population"):
+        options["mu"] = options["lambda_"] = config["population"]
+    with make_backend(config.get("backend"), config.get("workers", 0),
+                      config.get("scheduler")) as backend:
+        evaluator = Evaluator(build_metrics(config, backend), dsl.to_text, budget, run_dir,
+                              resume=resume, on_score=progress)
         try:
-            search = SimulatedAnnealing(cls.default_dsl(), fitness, seed=args.seed,
-                                        on_evaluation=log)
-            best, value = search.run(Budget(seconds, args.evaluations), initial)
+            SYNTHESIZERS[config["method"]](SynthesisJob(dsl, evaluator, config["seed"], initial,
+                                                        options))
+            evaluator.close()
         finally:
-            log.close()
-    print(f"best value {value:.4f} after {fitness.evaluations} evaluations; "
-          f"program in {out / 'best.txt'}")
+            progress.close()
+    (run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
+    return evaluator
+
+
+def start_run(run_dir: Path, config: dict[str, Any], quiet: bool = True) -> Evaluator:
+    validate(config)
+    if run_dir.exists() and any(run_dir.iterdir()):
+        raise ValueError(f"{run_dir}: run directory exists and is not empty "
+                         "(use 'stratsynth resume' to continue it)")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    return execute(run_dir, config, resume=False, quiet=quiet)
+
+
+def resume_run(run_dir: Path, quiet: bool = True) -> Evaluator:
+    path = run_dir / "config.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: not a run directory (no config.json)")
+    try:
+        config = json.loads(path.read_text())
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None
+    return execute(run_dir, config, resume=True, quiet=quiet)
+
+
+def _report(evaluator: Evaluator, run_dir: Path) -> None:
+    print(f"best psi {evaluator.best_psi:.4f} after {evaluator.budget.used} evaluations; "
+          f"program in {run_dir / 'best.txt'}")
+
+
+def cmd_synth(args) -> int:
+    config = {key: getattr(args, key, None) for key in SETTINGS}
+    run_dir = Path(args.out)
+    _report(start_run(run_dir, config, quiet=args.quiet), run_dir)
     return 0
 
 
-def add_parser(sub) -> None:
+def cmd_resume(args) -> int:
+    run_dir = Path(args.run)
+    _report(resume_run(run_dir, quiet=args.quiet), run_dir)
+    return 0
+
+
+def add_parsers(sub, positive) -> None:
     synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
     synth.add_argument("game")
-    synth.add_argument("--method", choices=METHODS, default="sa")
-    synth.add_argument("--target", default="ga", help="opponent spec for the win rate")
+    synth.add_argument("--method", choices=sorted(SYNTHESIZERS), default="sa")
+    synth.add_argument("--score", choices=("A", "O"), default=None,
+                       help="cloning score for sketch learning: A actions, O observations")
+    synth.add_argument("--data", default=None, help="record file to clone (stratsynth record)")
+    synth.add_argument("--target", default="ga", help="opponent spec of the win rate Ψ")
     synth.add_argument("--budget", default=None, help="wall-clock budget: 90s, 30m, 2h")
-    synth.add_argument("--evaluations", type=int, default=None, help="evaluation budget")
-    synth.add_argument("--matches", type=int, default=1000, help="matches per evaluation")
+    synth.add_argument("--evaluations", type=positive, default=None, help="evaluation budget")
+    synth.add_argument("--matches", type=positive, default=1000, help="matches per Ψ")
     synth.add_argument("--seed", type=int, default=0)
     synth.add_argument("--workers", type=int, default=0, help="1 serial, 0 all cores")
+    synth.add_argument("--backend", choices=("serial", "pool", "dask"), default=None,
+                       help="evaluation backend (default: serial if --workers 1, else pool)")
+    synth.add_argument("--scheduler", default=None,
+                       help="dask scheduler address (default: a LocalCluster)")
+    synth.add_argument("--fitness", default=None,
+                       help="psi (default), psi+c, c, or package.module:function")
     synth.add_argument("--initial", default=None, help="program file to start from")
+    synth.add_argument("--sketch-share", dest="sketch_share", type=float, default=None,
+                       help="share of the budget for the sketch-search")
+    synth.add_argument("--rollout-evaluations", dest="rollout_evaluations", type=positive,
+                       default=None, help="UCT: cap on evaluations per SA rollout")
+    synth.add_argument("--population", type=positive, default=None, help="GP: mu = lambda")
     synth.add_argument("--out", required=True, help="run directory")
     synth.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    resume = sub.add_parser("resume", help="continue a killed run from its log")
+    resume.add_argument("run", help="run directory")
+    resume.add_argument("--quiet", action="store_true")

@@ -70,3 +70,51 @@ def make_map(workers: int | None) -> SerialMap | PoolMap:
     if workers == 1:
         return SerialMap()
     return PoolMap(workers or None)
+
+
+class DaskMap:
+    """``dask.distributed``: a scheduler address, or a LocalCluster started for you."""
+
+    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        from dask.distributed import Client, LocalCluster
+
+        self._cluster = None
+        if address:
+            self._client = Client(address)
+        else:
+            self._cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                         threads_per_worker=1, processes=True,
+                                         dashboard_address=None)
+            self._client = Client(self._cluster)
+        self.workers = max(1, len(self._client.scheduler_info()["workers"]))
+
+    def __call__(self, func, jobs):
+        futures = self._client.map(func, list(jobs), pure=False)
+        return self._client.gather(futures)
+
+    def close(self) -> None:
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+BACKENDS = ("serial", "pool", "dask")
+
+
+def make_backend(name: str | None, workers: int | None = 0, address: str | None = None):
+    """A backend by name; ``None`` picks serial for one worker, else the pool."""
+    if name is None:
+        return make_map(workers)
+    if name == "serial":
+        return SerialMap()
+    if name == "pool":
+        return PoolMap(workers or None)
+    if name == "dask":
+        return DaskMap(workers or None, address)
+    raise ValueError(f"unknown backend '{name}' (known: {', '.join(BACKENDS)})")

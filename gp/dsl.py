@@ -154,17 +154,24 @@ class DSL:
         return gp.PrimitiveTree(self.generate(rng, self.root_type, self.min_heights()[
             self.root_type]))
 
-    def neighbour(self, tree: gp.PrimitiveTree, rng: random.Random,
-                  max_height: int = 4, tries: int = 100) -> gp.PrimitiveTree:
-        """Regrow a uniformly chosen subtree (seed 000's SA move), within the limits."""
+    def neighbour(self, tree: Sequence, rng: random.Random, max_height: int | None = None,
+                  tries: int = 100):
+        """Regrow a uniformly chosen subtree (seed 000's SA move) with the generator.
+
+        The new subtree may be as tall as the height limit allows at its depth;
+        candidates over the size limit are drawn again. Works on whole programs
+        and on sub-expressions (UCT's holes); returns the same container type.
+        """
+        limit = self.max_height if max_height is None else max_height
+        nodes = list(tree)
         for _ in range(tries):
-            index = rng.randrange(len(tree))
-            span = tree.searchSubtree(index)
-            new = self.generate(rng, tree[index].ret, max_height)
-            candidate = gp.PrimitiveTree(tree[:span.start] + new + tree[span.stop:])
-            if self.within_limits(candidate):
-                return candidate
-        return gp.PrimitiveTree(tree)
+            index = rng.randrange(len(nodes))
+            stop = subtree_end(nodes, index)
+            new = self.generate(rng, nodes[index].ret, limit - node_depth(nodes, index))
+            candidate = nodes[:index] + new + nodes[stop:]
+            if len(candidate) <= self.max_size:
+                return type(tree)(candidate)
+        return type(tree)(nodes)
 
     def within_limits(self, tree: gp.PrimitiveTree) -> bool:
         return len(tree) <= self.max_size and tree.height <= self.max_height
@@ -305,6 +312,29 @@ class DSL:
     def explain(self, text: str, source: str = "<program>") -> str:
         """Parse then print: the canonical form of a program text."""
         return self.to_text(self.parse(text, source))
+
+
+def subtree_end(nodes: Sequence, begin: int) -> int:
+    """End (exclusive) of the subtree rooted at ``begin`` in a prefix list."""
+    end = begin + 1
+    total = nodes[begin].arity
+    while total > 0:
+        total += nodes[end].arity - 1
+        end += 1
+    return end
+
+
+def node_depth(nodes: Sequence, index: int) -> int:
+    """Depth of ``nodes[index]`` (the root has depth 0)."""
+    pending: list[int] = []  # children still expected at each open level
+    for i in range(index):
+        if pending:
+            pending[-1] -= 1
+        while pending and pending[-1] == 0:
+            pending.pop()
+        if nodes[i].arity:
+            pending.append(nodes[i].arity)
+    return len(pending)
 
 
 def _named(name: str) -> Callable:

@@ -51,3 +51,70 @@ class WinRate:
         self.cache[text] = value
         self.evaluations += 1
         return value
+
+
+class WithTieBreak:
+    """Ψ with a cloning score breaking ties: Ψ + C / (matches + 1).
+
+    Ψ moves in steps of 1/matches, so C (in [0, 1]) can only order programs of
+    equal Ψ; seed 000 uses this on microRTS, where Ψ is 0 for most programs early on.
+    """
+
+    name = "psi+c"
+
+    def __init__(self, psi: WinRate, cloning: Callable[[Any], float]) -> None:
+        self.psi = psi
+        self.cloning = cloning
+
+    def __call__(self, program: Any) -> float:
+        return self.psi(program) + self.cloning(program) / (self.psi.matches + 1)
+
+
+USER_FITNESS_SIGNATURE = "function(strategy, *, game, seed) -> float"
+
+
+class UserFitness:
+    """A user's fitness function named ``package.module:function``.
+
+    It is called as ``function(strategy, game=game, seed=seed)``: ``strategy`` is
+    the program as a player (callable ``state -> action``, ``.text`` its program
+    text), ``game`` the game object, ``seed`` derived from the run seed and the
+    program text. Higher is better. Values are cached by program text.
+    """
+
+    name = "user"
+
+    def __init__(self, spec: str, game, strategy_class, seed: int = 0) -> None:
+        self.spec = spec
+        self.function = load_function(spec)
+        self.game = game
+        self.strategy_class = strategy_class
+        self.seed = seed
+        self.cache: dict[str, float] = {}
+
+    def __call__(self, program: Any) -> float:
+        player = self.strategy_class(program)
+        if player.text not in self.cache:
+            value = self.function(player, game=self.game, seed=program_seed(self.seed, player.text))
+            try:
+                self.cache[player.text] = float(value)
+            except (TypeError, ValueError):
+                raise TypeError(f"fitness {self.spec} returned {value!r}, not a number") from None
+        return self.cache[player.text]
+
+
+def load_function(spec: str) -> Callable:
+    """Import ``package.module:function``; errors say which part is wrong."""
+    import importlib
+
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"fitness '{spec}' must look like package.module:function")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ValueError(f"fitness '{spec}': cannot import {module_name} ({err})") from None
+    function = getattr(module, attr, None)
+    if not callable(function):
+        raise ValueError(f"fitness '{spec}': {module_name} has no function {attr}")
+    return function

@@ -1,0 +1,181 @@
+"""The one door through which every synthesizer scores a program.
+
+It owns the budget, the run log, the best programs and resumption:
+
+* every call is one evaluation, appended to ``log.csv`` (seconds, evaluations,
+  metric, value, Ψ, C, best Ψ, best C, program) and flushed at once;
+* a call after the budget is spent raises ``BudgetSpent``, which the
+  synthesizers let end their loops (a half-finished GP generation is dropped);
+* ``resume``: the searches are deterministic given the seed and the values they
+  see, so a killed run restarts from scratch and the evaluator answers the
+  calls it already logged from the log (same program, same order, value from the
+  log, clock moved to the logged time). No finished evaluation is lost or
+  repeated; the log is the checkpoint.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+LOG_FIELDS = ("seconds", "evaluations", "metric", "value", "psi", "c", "best_psi", "best_c",
+              "program")
+
+
+class BudgetSpent(Exception):
+    """Raised by an evaluation requested after the budget is spent."""
+
+
+class ResumeMismatch(RuntimeError):
+    """The logged run and the replayed search disagree (different settings or code)."""
+
+
+@dataclass
+class Budget:
+    """Stop after ``seconds`` of (resumable) wall time or ``evaluations`` calls."""
+
+    seconds: float | None = None
+    evaluations: int | None = None
+    used: int = 0
+    offset: float = 0.0
+    started: float = field(default_factory=time.perf_counter)
+
+    def elapsed(self) -> float:
+        return self.offset + time.perf_counter() - self.started
+
+    def set_elapsed(self, seconds: float) -> None:
+        self.offset = seconds
+        self.started = time.perf_counter()
+
+    def spent(self) -> bool:
+        if self.evaluations is not None and self.used >= self.evaluations:
+            return True
+        return self.seconds is not None and self.elapsed() >= self.seconds
+
+
+@dataclass
+class Scored:
+    """What one evaluation produced."""
+
+    seconds: float
+    evaluations: int
+    metric: str
+    value: float
+    psi: float | None
+    c: float | None
+    best_psi: float
+    best_c: float
+    program: str
+
+
+def read_log(path: Path) -> list[dict[str, str]]:
+    """Complete rows of a run log; a row cut by a kill is dropped (and rewritten later)."""
+    if not path.exists():
+        return []
+    text = path.read_text()
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1] if "\n" in text else ""
+    rows = list(csv.DictReader(text.splitlines()))
+    path.write_text(text)
+    return rows
+
+
+class Evaluator:
+    """Scores programs by named metrics, logs every call, tracks the best, replays logs."""
+
+    def __init__(self, metrics: dict[str, Callable[[Any], float]], to_text: Callable[[Any], str],
+                 budget: Budget, run_dir: Path | None = None, resume: bool = False,
+                 on_score: Callable[[Scored], None] | None = None) -> None:
+        self.metrics = metrics
+        self.to_text = to_text
+        self.budget = budget
+        self.on_score = on_score
+        self.best_psi, self.best_psi_program, self.best_psi_tree = -math.inf, None, None
+        self.best_c, self.best_c_program = -math.inf, None
+        self.history: list[Scored] = []
+        self._replay: list[dict[str, str]] = []
+        self._file = None
+        if run_dir is not None:
+            path = Path(run_dir) / "log.csv"
+            if resume:
+                self._replay = read_log(path)
+                self._file = path.open("a", newline="")
+            else:
+                self._file = path.open("w", newline="")
+            self._csv = csv.writer(self._file)
+            if not self._replay:
+                if not resume or path.stat().st_size == 0:
+                    self._csv.writerow(LOG_FIELDS)
+                    self._file.flush()
+        self.run_dir = Path(run_dir) if run_dir is not None else None
+        self._replay.reverse()  # pop from the end
+
+    @property
+    def replaying(self) -> bool:
+        return bool(self._replay)
+
+    def score(self, tree: Any, metric: str = "psi") -> float:
+        """Value of ``tree`` under ``metric`` (``psi``, ``c`` or a combined metric)."""
+        if self.budget.spent():
+            raise BudgetSpent()
+        text = self.to_text(tree)
+        if self._replay:
+            row = self._replay.pop()
+            if row["program"] != text or row["metric"] != metric:
+                raise ResumeMismatch(
+                    f"log row {row['evaluations']} holds another evaluation than the replayed "
+                    "search asks for: the run's settings or code changed since it was logged")
+            value = float(row["value"])
+            psi = float(row["psi"]) if row["psi"] else None
+            c = float(row["c"]) if row["c"] else None
+            self.budget.set_elapsed(float(row["seconds"]))
+            logged = True
+        else:
+            value = self.metrics[metric](tree)
+            psi = value if metric == "psi" else None
+            c = value if metric == "c" else None
+            logged = False
+        self.budget.used += 1
+        if psi is not None and psi > self.best_psi:
+            self.best_psi, self.best_psi_program, self.best_psi_tree = psi, text, tree
+            if self.run_dir is not None and not self._replay:
+                (self.run_dir / "best.txt").write_text(
+                    f"# best psi {psi:.4f} after {self.budget.used} evaluations\n{text}\n")
+        if c is not None and c > self.best_c:
+            self.best_c, self.best_c_program = c, text
+        scored = Scored(self.budget.elapsed(), self.budget.used, metric, value, psi, c,
+                        self.best_psi, self.best_c, text)
+        self.history.append(scored)
+        if self._file is not None and not logged:
+            self._csv.writerow((f"{scored.seconds:.3f}", scored.evaluations, metric,
+                                f"{value:.6f}", _fmt(psi), _fmt(c), _fmt(self.best_psi),
+                                _fmt(self.best_c), text))
+            self._file.flush()
+        if self.on_score is not None:
+            self.on_score(scored)
+        return value
+
+    def close(self) -> None:
+        if self._replay:
+            raise ResumeMismatch(f"{len(self._replay)} logged evaluations were never replayed")
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        if self.run_dir is not None and self.best_psi_program is not None:
+            (self.run_dir / "best.txt").write_text(
+                f"# best psi {self.best_psi:.4f}\n{self.best_psi_program}\n")
+
+
+def _fmt(value: float | None) -> str:
+    if value is None or value == -math.inf:
+        return ""
+    return f"{value:.6f}"
+
+
+def best_of(history: Sequence[Scored]) -> Scored | None:
+    return max((s for s in history if s.psi is not None), key=lambda s: s.psi, default=None)

@@ -1,0 +1,129 @@
+"""All synthesizers behind one interface: ``SYNTHESIZERS[name](job)``.
+
+A ``SynthesisJob`` carries the DSL, the evaluator (which owns the budget, the
+log and the best programs), the seed, an optional initial program and the
+method's options. Methods:
+
+* ``sa``: simulated annealing on Ψ (seed 000).
+* ``uct``: UCT over partial programs on Ψ (seed 000).
+* ``gp`` / ``gp-simple``: DEAP's ``eaMuPlusLambda`` / ``eaSimple`` on Ψ.
+* ``sketch-sa`` / ``sketch-uct``: a sketch-search on the cloning score C for a
+  share of the budget (evaluating Ψ whenever C improves), then the best-response
+  search on Ψ from the best-Ψ program (SA: its initial program; UCT: its branch
+  inserted in the tree).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dsl import DSL
+from .evaluator import Evaluator
+from .evolution import GPSettings, run_gp
+from .sa import SimulatedAnnealing
+from .uct import UCT
+
+SKETCH_SHARE = {"sketch-sa": 1 / 48, "sketch-uct": 10 / 48}
+"""Seed 000: the sketch-search gets 1 h (SA) or 10 h (UCT) of a 48 h run."""
+
+
+@dataclass
+class SynthesisJob:
+    dsl: DSL
+    evaluator: Evaluator
+    seed: int
+    initial: Any = None
+    options: dict = field(default_factory=dict)
+
+
+def run_sa(job: SynthesisJob) -> None:
+    rng = random.Random(job.seed)
+    start = job.initial if job.initial is not None else job.dsl.random_program(rng)
+    SimulatedAnnealing(job.evaluator, rng).run(start, job.dsl.neighbour)
+
+
+def run_uct(job: SynthesisJob) -> None:
+    uct = UCT(job.dsl, job.evaluator, random.Random(job.seed),
+              rollout_evaluations=job.options.get("rollout_evaluations"))
+    if job.initial is not None:
+        uct.insert_branch(job.initial, job.evaluator.score(job.initial, "psi"))
+    uct.run()
+
+
+def _gp(algorithm: str) -> Callable[[SynthesisJob], None]:
+    def run(job: SynthesisJob) -> None:
+        keys = ("mu", "lambda_", "cxpb", "mutpb", "tournament", "mutation_height")
+        settings = GPSettings(algorithm=algorithm,
+                              **{k: job.options[k] for k in keys if k in job.options})
+        run_gp(job.dsl, job.evaluator, job.seed, settings, job.initial)
+    return run
+
+
+def _sketch_until(job: SynthesisJob, method: str) -> Callable[[], bool]:
+    budget = job.evaluator.budget
+    share = float(job.options.get("sketch_share", SKETCH_SHARE[method]))
+    if budget.seconds is not None:
+        limit = share * budget.seconds
+        return lambda: budget.elapsed() >= limit
+    limit_evals = int(share * budget.evaluations)
+    return lambda: budget.used >= limit_evals
+
+
+def _also_psi(job: SynthesisJob) -> Callable[[Any, float], None]:
+    return lambda tree, value: job.evaluator.score(tree, "psi")
+
+
+def run_sketch_sa(job: SynthesisJob) -> None:
+    rng = random.Random(job.seed)
+    ev = job.evaluator
+    start = job.initial if job.initial is not None else job.dsl.random_program(rng)
+    SimulatedAnnealing(ev, rng, metric="c").run(
+        start, job.dsl.neighbour, until=_sketch_until(job, "sketch-sa"),
+        on_improve=_also_psi(job))
+    if ev.best_psi_tree is None or ev.budget.spent():
+        return
+    SimulatedAnnealing(ev, rng).run(ev.best_psi_tree, job.dsl.neighbour)
+
+
+def run_sketch_uct(job: SynthesisJob) -> None:
+    rng = random.Random(job.seed)
+    ev = job.evaluator
+    until = _sketch_until(job, "sketch-uct")
+    sketch = UCT(job.dsl, ev, rng, metric="c", on_improve=_also_psi(job),
+                 rollout_evaluations=job.options.get("rollout_evaluations"))
+    sketch.evaluator = _Limited(ev, until)
+    sketch.run()
+    if ev.best_psi_tree is None or ev.budget.spent():
+        return
+    response = UCT(job.dsl, ev, rng, rollout_evaluations=job.options.get("rollout_evaluations"))
+    response.insert_branch(ev.best_psi_tree, ev.best_psi)
+    response.run()
+
+
+class _Limited:
+    """An evaluator view that reports the budget spent once ``until()`` holds."""
+
+    def __init__(self, evaluator: Evaluator, until: Callable[[], bool]) -> None:
+        self._ev = evaluator
+        self._until = until
+        self.budget = evaluator.budget
+
+    def score(self, tree, metric="psi"):
+        from .evaluator import BudgetSpent
+
+        if self._until():
+            raise BudgetSpent()
+        return self._ev.score(tree, metric)
+
+
+SYNTHESIZERS: dict[str, Callable[[SynthesisJob], None]] = {
+    "sa": run_sa,
+    "uct": run_uct,
+    "gp": _gp("mu+lambda"),
+    "gp-simple": _gp("simple"),
+    "sketch-sa": run_sketch_sa,
+    "sketch-uct": run_sketch_uct,
+}
