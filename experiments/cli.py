@@ -17,6 +17,10 @@ from games.human import HumanQuit
 from games.match import play_matches, wilson_interval
 
 from .players import SpecError, make_player
+from .report import add_parsers as report_add_parsers
+from .report import cmd_report
+from .runner import add_parsers as runner_add_parsers
+from .runner import cmd_run
 from .synth import add_parsers as synth_add_parsers
 from .synth import cmd_resume, cmd_synth
 
@@ -87,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("-o", "--output", required=True, help="JSONL file to write")
 
     synth_add_parsers(sub, _positive)
+    runner_add_parsers(sub)
+    report_add_parsers(sub, _positive)
 
     bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
     bench.add_argument("--matches", type=_positive, default=3000)
@@ -146,7 +152,7 @@ def cmd_bench(args) -> int:
 
 
 COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench, "synth": cmd_synth,
-            "resume": cmd_resume}
+            "resume": cmd_resume, "run": cmd_run, "report": cmd_report}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -44,6 +44,13 @@ def board_cells(markers: Sequence[int], claimed: Sequence[int], seat: int) -> li
             for c in range(13)]
 
 
+def _without(cells: list[int], columns: Sequence[int]) -> list[int]:
+    """Cells in columns the opponent claimed are gone, as on the real board."""
+    for c in columns:
+        cells[c] = 0
+    return cells
+
+
 def overlap(a: Sequence[int], b: Sequence[int]) -> float:
     """Σ min / Σ max over columns: 1.0 for equal boards, 0.0 for disjoint ones."""
     union = sum(max(x, y) for x, y in zip(a, b))
@@ -94,7 +101,8 @@ class CantStopObservationCloning:
                     turns[-1].append(state)
                 final = m.final_state
                 oracle = board_cells(final.markers[seat], final.claimed, seat)
-                self.trajectories.append((turns, oracle))
+                lost = [c for c in range(2, 13) if final.claimed[c] not in (-1, seat)]
+                self.trajectories.append((turns, oracle, lost))
         if not self.trajectories:
             raise ValueError("the data set holds no recorded turns")
         self.strategy_class = strategy_class
@@ -102,7 +110,7 @@ class CantStopObservationCloning:
     def __call__(self, program) -> float:
         player = self.strategy_class(program)
         total = 0.0
-        for turns, oracle in self.trajectories:
+        for turns, oracle, lost in self.trajectories:
             board = _ShadowBoard()
             try:
                 for turn in turns:
@@ -117,7 +125,7 @@ class CantStopObservationCloning:
                         board.bust()
             except Exception:
                 pass  # a crashing program keeps what it banked so far
-            total += overlap(board_cells(board.own, board.claimed, 0), oracle)
+            total += overlap(_without(board_cells(board.own, board.claimed, 0), lost), oracle)
         return total / len(self.trajectories)
 
 

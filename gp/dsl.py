@@ -326,15 +326,17 @@ def subtree_end(nodes: Sequence, begin: int) -> int:
 
 def node_depth(nodes: Sequence, index: int) -> int:
     """Depth of ``nodes[index]`` (the root has depth 0)."""
-    pending: list[int] = []  # children still expected at each open level
+    open_children: list[int] = []  # children not yet finished, per open ancestor
     for i in range(index):
-        if pending:
-            pending[-1] -= 1
-        while pending and pending[-1] == 0:
-            pending.pop()
         if nodes[i].arity:
-            pending.append(nodes[i].arity)
-    return len(pending)
+            open_children.append(nodes[i].arity)
+            continue
+        while open_children:  # a leaf finishes its parent's child, maybe more
+            open_children[-1] -= 1
+            if open_children[-1]:
+                break
+            open_children.pop()
+    return len(open_children)
 
 
 def _named(name: str) -> Callable:

@@ -16,6 +16,7 @@ It owns the budget, the run log, the best programs and resumption:
 from __future__ import annotations
 
 import csv
+import io
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -80,7 +81,7 @@ def read_log(path: Path) -> list[dict[str, str]]:
     text = path.read_text()
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1] if "\n" in text else ""
-    rows = list(csv.DictReader(text.splitlines()))
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
     path.write_text(text)
     return rows
 
@@ -107,7 +108,7 @@ class Evaluator:
                 self._file = path.open("a", newline="")
             else:
                 self._file = path.open("w", newline="")
-            self._csv = csv.writer(self._file)
+            self._csv = csv.writer(self._file, lineterminator="\n")
             if not self._replay:
                 if not resume or path.stat().st_size == 0:
                     self._csv.writerow(LOG_FIELDS)

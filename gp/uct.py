@@ -118,20 +118,30 @@ class UCT:
         holes = [n for n in partial if isinstance(n, Hole)]
         if not holes:
             return self._score(gp.PrimitiveTree(partial))
-        fills = [self.dsl.generate(self.rng, h.ret, self.dsl.max_height - h.depth)
-                 for h in holes]
         budgets = [self.dsl.max_height - h.depth for h in holes]
+        fixed = len(partial) - len(holes)
+        room = self.dsl.max_size - fixed
+        fills = None
+        for _ in range(100):
+            fills = [self.dsl.generate(self.rng, h.ret, b) for h, b in zip(holes, budgets)]
+            if sum(map(len, fills)) <= room:
+                break
+        else:  # the smallest completion always fits: holes exist only where it does
+            fills = [self.dsl.generate(self.rng, h.ret, 0) for h in holes]
 
         def neighbour(current, rng):
             sizes = [len(f) for f in current]
-            pick = rng.randrange(sum(sizes))
-            k = 0
-            while pick >= sizes[k]:
-                pick -= sizes[k]
-                k += 1
-            new = list(current)
-            new[k] = self.dsl.neighbour(current[k], rng, budgets[k])
-            return new
+            for _ in range(100):
+                pick = rng.randrange(sum(sizes))
+                k = 0
+                while pick >= sizes[k]:
+                    pick -= sizes[k]
+                    k += 1
+                new = list(current)
+                new[k] = self.dsl.neighbour(current[k], rng, budgets[k])
+                if sum(sizes) - sizes[k] + len(new[k]) <= room:
+                    return new
+            return list(current)
 
         used_before = self.evaluator.budget.used
         limit = self.rollout_evaluations

@@ -100,3 +100,15 @@ def test_malformed_programs_say_where(text, message):
     with pytest.raises(ProgramSyntaxError) as err:
         CANTSTOP_DSL.parse(text, source="prog.txt")
     assert str(err.value).startswith("prog.txt: ") and message in str(err.value)
+
+
+def test_node_depth_and_subtree_end_agree_with_deap():
+    from gp.dsl import node_depth, subtree_end
+
+    rng = random.Random(8)
+    for _ in range(200):
+        tree = CANTSTOP_DSL.random_program(rng)
+        for i in range(len(tree)):
+            assert subtree_end(tree, i) == tree.searchSubtree(i).stop
+            ancestors = sum(1 for j in range(i) if tree.searchSubtree(j).stop > i)
+            assert node_depth(tree, i) == ancestors

@@ -1,62 +1,80 @@
-"""Simulated annealing: schedule, determinism under a seed, run directory contents."""
+"""Simulated annealing and the evaluator: schedule, restarts, budget, determinism, cache."""
 
-import csv
 import random
 
-from experiments.cli import main
 from games import load_game
 from games.cantstop import glenn_aloi_player
 from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
+from gp.evaluator import Budget, Evaluator
 from gp.fitness import WinRate, program_seed
-from gp.sa import Budget, SimulatedAnnealing
+from gp.sa import SimulatedAnnealing
 
 
-def _fitness(seed=0):
+def _evaluator(fitness, evaluations):
+    return Evaluator({"psi": fitness}, CANTSTOP_DSL.to_text, Budget(evaluations=evaluations))
+
+
+def _win_rate(seed=0):
     return WinRate(load_game("cantstop"), glenn_aloi_player(), SketchStrategy, matches=30,
                    seed=seed)
+
+
+def test_schedule_of_seed_000():
+    sa = SimulatedAnnealing(_evaluator(lambda t: 0.0, 1), random.Random(0))
+    assert sa.temperature(0) == 100 and round(sa.temperature(1), 6) == round(100 / 1.9, 6)
+    assert sa.temperature(110) >= 1 > sa.temperature(111)
 
 
 def test_same_seed_same_search():
     runs = []
     for _ in range(2):
-        seen = []
-        sa = SimulatedAnnealing(
-            CANTSTOP_DSL, _fitness(), seed=3,
-            on_evaluation=lambda ev, seen=seen: seen.append((ev.program, ev.value)))
-        best, value = sa.run(Budget(evaluations=25))
-        runs.append((seen, str(best), value))
-    assert runs[0] == runs[1] and len(runs[0][0]) == 25
+        ev = _evaluator(_win_rate(), 25)
+        rng = random.Random(3)
+        SimulatedAnnealing(ev, rng).run(CANTSTOP_DSL.random_program(rng), CANTSTOP_DSL.neighbour)
+        runs.append([(s.program, s.value) for s in ev.history])
+    assert runs[0] == runs[1] and len(runs[0]) == 25
 
 
-def test_restart_from_best_after_the_schedule_cools():
-    # T_j = 100 / (1 + 0.9 j) drops below 1 after 110 steps: 1 + 110 evaluations per run
-    values = iter(random.Random(0).random() for _ in range(10_000))
-    seen = []
-    sa = SimulatedAnnealing(CANTSTOP_DSL, lambda tree: next(values), seed=1,
-                            on_evaluation=lambda ev: seen.append(ev))
-    sa.run(Budget(evaluations=250))
-    assert len(seen) == 250
-    assert all(b.best_value >= a.best_value for a, b in zip(seen, seen[1:]))
-    assert seen[-1].best_value == max(ev.value for ev in seen)
+def test_restarts_from_the_best_after_the_schedule_cools():
+    values = random.Random(0)
+    ev = _evaluator(lambda tree: values.random(), 250)
+    rng = random.Random(1)
+    starts = []
+    sa = SimulatedAnnealing(ev, rng)
+    original = sa.temperature
+
+    def spy(j):
+        if j == 1:
+            starts.append(len(ev.history))
+        return original(j)
+
+    sa.temperature = spy
+    best, value = sa.run(CANTSTOP_DSL.random_program(rng), CANTSTOP_DSL.neighbour)
+    assert len(ev.history) == 250
+    # a schedule is 1 + 111 evaluations long: 100 / (1 + 0.9 j) < 1 from j = 111 on
+    assert starts[:2] == [2, 113]
+    assert value == max(s.value for s in ev.history) == ev.best_psi
+    history = [s.best_psi for s in ev.history]
+    assert history == sorted(history)
+
+
+def test_acceptance_is_greedy_when_cold_and_random_when_hot():
+    sa = SimulatedAnnealing(_evaluator(lambda t: 0.0, 1), random.Random(0))
+    import math
+    hot = math.exp(sa.beta * -0.01 / sa.temperature(1))
+    cold = math.exp(sa.beta * -0.01 / sa.temperature(110))
+    assert hot > 0.95 and cold < 0.2
 
 
 def test_fitness_cache_and_seed_from_program():
-    fit = _fitness()
+    fit = _win_rate()
     tree = CANTSTOP_DSL.random_program(random.Random(4))
     assert fit(tree) == fit(tree) and fit.evaluations == 1
     assert program_seed(1, "x") != program_seed(2, "x") != program_seed(1, "y")
 
 
-def test_synth_command_writes_a_run_directory(tmp_path, capsys):
-    out = tmp_path / "run"
-    code = main(["synth", "cantstop", "--method", "sa", "--evaluations", "12", "--matches",
-                 "20", "--seed", "2", "--workers", "1", "--out", str(out), "--quiet"])
-    assert code == 0
-    rows = list(csv.DictReader((out / "log.csv").open()))
-    assert len(rows) == 12
-    assert float(rows[-1]["best_value"]) == max(float(r["value"]) for r in rows)
-    best = (out / "best.txt").read_text()
-    SketchStrategy(best)  # the best program parses back
-    assert (out / "config.json").exists()
-    assert main(["synth", "cantstop", "--evaluations", "1", "--out", str(out)]) == 2
-    assert "not empty" in capsys.readouterr().err
+def test_budget_in_seconds_stops_the_search():
+    ev = Evaluator({"psi": lambda t: 0.1}, CANTSTOP_DSL.to_text, Budget(seconds=0.3))
+    rng = random.Random(2)
+    SimulatedAnnealing(ev, rng).run(CANTSTOP_DSL.random_program(rng), CANTSTOP_DSL.neighbour)
+    assert ev.budget.spent() and ev.history[-1].seconds < 0.5

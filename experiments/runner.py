@@ -1,0 +1,122 @@
+"""``stratsynth run CONFIG.toml``: methods × seeds, each in its own run directory.
+
+Config (TOML)::
+
+    [experiment]
+    out = "experiments/results/cantstop"   # runs go to OUT/runs/LABEL/seedN
+    game = "cantstop"
+    target = "ga"
+    budget = "30m"            # or: evaluations = 500
+    matches = 1000
+    seeds = [1, 2, 3, 4, 5]
+    workers = 0               # 0 = all cores
+    backend = "pool"          # serial | pool | dask (scheduler = "tcp://...")
+
+    [[methods]]
+    label = "Sketch-SA(O)"
+    method = "sketch-sa"
+    score = "O"
+    data = "experiments/data/cantstop_random.jsonl"
+    # fitness = "package.module:function"   # any user fitness (see gp.fitness)
+
+Keys of ``[[methods]]`` override ``[experiment]``. Finished runs are skipped,
+unfinished ones resumed, so the same command continues a comparison after a kill.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .synth import SETTINGS, resume_run, start_run, validate
+
+EXPERIMENT_KEYS = set(SETTINGS) | {"out", "seeds", "name"}
+METHOD_KEYS = set(SETTINGS) | {"label"}
+
+
+def load_config(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Read and check a config; errors name the file and the field."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such config file")
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as err:
+        raise ValueError(f"{path}: not TOML ({err})") from None
+    unknown_sections = set(data) - {"experiment", "methods"}
+    if unknown_sections:
+        raise ValueError(f"{path}: unknown section(s) {sorted(unknown_sections)}")
+    experiment = data.get("experiment")
+    if not isinstance(experiment, dict):
+        raise ValueError(f"{path}: missing [experiment] section")
+    methods = data.get("methods")
+    if not isinstance(methods, list) or not methods:
+        raise ValueError(f"{path}: missing [[methods]] entries")
+    for key in experiment:
+        if key not in EXPERIMENT_KEYS:
+            raise ValueError(f"{path}: [experiment] has unknown field '{key}'")
+    for i, method in enumerate(methods, 1):
+        for key in method:
+            if key not in METHOD_KEYS:
+                raise ValueError(f"{path}: [[methods]] #{i} has unknown field '{key}'")
+    for key in ("out", "game"):
+        if key not in experiment:
+            raise ValueError(f"{path}: [experiment] needs field '{key}'")
+    seeds = experiment.get("seeds", [0])
+    if not isinstance(seeds, list) or not all(isinstance(s, int) for s in seeds):
+        raise ValueError(f"{path}: [experiment] seeds must be a list of integers")
+    labels = [m.get("label", m.get("method", "sa")) for m in methods]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"{path}: method labels must differ ({labels})")
+    return experiment, methods
+
+
+def plan(path: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """(run directory, run config) for every method × seed, validated up front."""
+    experiment, methods = load_config(path)
+    out = Path(experiment["out"])
+    runs = []
+    for i, method in enumerate(methods, 1):
+        label = method.get("label", method.get("method", "sa"))
+        for seed in experiment.get("seeds", [0]):
+            config = {key: None for key in SETTINGS}
+            config.update({"matches": 1000, "workers": 0, "method": "sa", "target": "ga"})
+            config.update({k: v for k, v in experiment.items() if k in SETTINGS})
+            config.update({k: v for k, v in method.items() if k in SETTINGS})
+            config["seed"] = seed
+            config["label"] = label
+            validate(config, f"{path} [[methods]] #{i} ({label})")
+            runs.append((out / "runs" / _slug(label) / f"seed{seed}", config))
+    return runs
+
+
+def _slug(label: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in label).strip("_")
+
+
+def run_experiment(path: Path, quiet: bool = False) -> list[Path]:
+    runs = plan(path)
+    done = []
+    for i, (run_dir, config) in enumerate(runs, 1):
+        status = "done" if (run_dir / "done").exists() else (
+            "resume" if (run_dir / "config.json").exists() else "start")
+        print(f"[{i}/{len(runs)}] {config['label']} seed {config['seed']}: {status}", flush=True)
+        if status == "start":
+            start_run(run_dir, config, quiet=quiet)
+        elif status == "resume":
+            resume_run(run_dir, quiet=quiet)
+        done.append(run_dir)
+    return done
+
+
+def cmd_run(args) -> int:
+    run_experiment(Path(args.config), quiet=args.quiet)
+    print(f"all runs finished; report with: stratsynth report "
+          f"{load_config(Path(args.config))[0]['out']}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    run = sub.add_parser("run", help="run a methods x seeds comparison from a TOML config")
+    run.add_argument("config")
+    run.add_argument("--quiet", action="store_true")

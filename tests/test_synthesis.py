@@ -1,0 +1,190 @@
+"""Synthesis runs: cloning scores, resume after kill -9, plug-in fitness, backends, UCT, GP."""
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from experiments.cli import main
+from games import load_game
+from games.records import load_records
+from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
+from gp.cloning import ActionCloning, CantStopObservationCloning, seed000_example
+
+ROOT = Path(__file__).parent.parent
+GA_TEXT = (ROOT / "experiments" / "programs" / "cantstop_ga.txt").read_text()
+GA_DATA = ROOT / "experiments" / "data" / "cantstop_ga.jsonl"
+RANDOM_DATA = ROOT / "experiments" / "data" / "cantstop_random.jsonl"
+
+
+def rows(run_dir):
+    with (Path(run_dir) / "log.csv").open() as fh:
+        return list(csv.DictReader(fh))
+
+
+def same_search(a, b):
+    key = ("evaluations", "metric", "value", "program")
+    return [tuple(r[k] for k in key) for r in a] == [tuple(r[k] for k in key) for r in b]
+
+
+def test_observation_score_worked_example_of_seed_000():
+    assert f"{seed000_example():.2f}" == "0.35" and int(seed000_example() * 100) == 34
+
+
+def test_ga_program_clones_ga_data_perfectly_and_random_programs_do_not():
+    _, matches = load_records(GA_DATA, load_game("cantstop"))
+    c_a = ActionCloning(matches, SketchStrategy)
+    c_o = CantStopObservationCloning(matches, SketchStrategy)
+    assert c_a(GA_TEXT) == 1.0 and c_o(GA_TEXT) == 1.0
+    import random
+    other = CANTSTOP_DSL.random_program(random.Random(3))
+    assert c_a(other) < 0.9 and c_o(other) < 0.5
+
+
+def _synth(out, *extra, workers="1"):
+    return ["synth", "cantstop", "--matches", "60", "--seed", "3", "--workers", workers,
+            "--out", str(out), "--quiet", *extra]
+
+
+def test_resume_after_kill_9_loses_and_repeats_nothing(tmp_path):
+    argv = ["--method", "sa", "--evaluations", "70"]
+    reference = tmp_path / "reference"
+    assert main(_synth(reference, *argv)) == 0
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *_synth(killed, *argv)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        log = killed / "log.csv"
+        if log.exists() and log.read_text().count("\n") > 60:  # rows span two lines
+            break
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    partial = rows(killed)
+    assert 0 < len(partial) < 70 and not (killed / "done").exists()
+    assert main(["resume", str(killed), "--quiet"]) == 0
+    final = rows(killed)
+    assert [int(r["evaluations"]) for r in final] == list(range(1, 71))
+    assert same_search(final, rows(reference))
+    assert (killed / "done").exists()
+
+
+def test_same_results_whatever_the_backend(tmp_path):
+    argv = ["--method", "sa", "--evaluations", "15"]
+    assert main(_synth(tmp_path / "serial", *argv)) == 0
+    assert main(_synth(tmp_path / "pool", *argv, workers="2")) == 0
+    assert same_search(rows(tmp_path / "serial"), rows(tmp_path / "pool"))
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_gives_the_same_results(tmp_path):
+    argv = ["--method", "sa", "--evaluations", "10"]
+    assert main(_synth(tmp_path / "serial", *argv)) == 0
+    assert main(_synth(tmp_path / "dask", *argv, "--backend", "dask", workers="2")) == 0
+    assert same_search(rows(tmp_path / "serial"), rows(tmp_path / "dask"))
+
+
+def test_user_fitness_from_a_test_module_drives_a_run_through_a_config(tmp_path, capsys):
+    config = tmp_path / "plugin.toml"
+    config.write_text(f"""
+[experiment]
+out = "{tmp_path / 'out'}"
+game = "cantstop"
+evaluations = 40
+seeds = [5]
+workers = 1
+
+[[methods]]
+label = "brevity"
+method = "sa"
+fitness = "tests.fitness_plugin:brevity"
+""")
+    from tests import fitness_plugin
+
+    fitness_plugin.CALLS.clear()
+    assert main(["run", str(config), "--quiet"]) == 0
+    log = rows(tmp_path / "out" / "runs" / "brevity" / "seed5")
+    assert len(log) == 40 and fitness_plugin.CALLS
+    for r in log:
+        assert float(r["value"]) == pytest.approx(1 / len(SketchStrategy(r["program"]).text),
+                                                  abs=1e-6)
+    assert float(log[-1]["best_psi"]) == max(float(r["value"]) for r in log)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("[experiment]\nout='x'\ngame='cantstop'\nevaluations=5\n[[methods]]\nmethod='sa'\n"
+     "colour='red'\n", "[[methods]] #1 has unknown field 'colour'"),
+    ("[experiment]\nout='x'\ngame='cantstop'\n[[methods]]\nmethod='sa'\n",
+     "give a budget"),
+    ("[experiment]\nout='x'\ngame='cantstop'\nevaluations=5\n[[methods]]\nmethod='annealing'\n",
+     "method 'annealing' unknown"),
+    ("[experiment]\nout='x'\ngame='cantstop'\nevaluations=5\n[[methods]]\nmethod='sketch-sa'\n",
+     "needs data"),
+    ("[experiment\nout='x'\n", "not TOML"),
+])
+def test_malformed_configs_name_the_field(tmp_path, capsys, body, message):
+    config = tmp_path / "bad.toml"
+    config.write_text(body)
+    assert main(["run", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(config) in err and message in err
+
+
+def test_unknown_fitness_function_is_a_clear_error(tmp_path, capsys):
+    assert main(_synth(tmp_path / "x", "--evaluations", "3", "--fitness",
+                       "tests.fitness_plugin:nothing_here")) == 2
+    assert "has no function nothing_here" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("method, extra", [
+    ("uct", ["--rollout-evaluations", "4"]),
+    ("gp", ["--population", "6"]),
+    ("gp-simple", ["--population", "6"]),
+    ("sketch-sa", ["--score", "O", "--data", str(RANDOM_DATA), "--sketch-share", "0.5"]),
+    ("sketch-uct", ["--score", "A", "--data", str(RANDOM_DATA), "--sketch-share", "0.5",
+                    "--rollout-evaluations", "4"]),
+])
+def test_every_method_runs_reproducibly_and_logs_valid_programs(tmp_path, method, extra):
+    argv = ["--method", method, "--evaluations", "30", *extra]
+    assert main(_synth(tmp_path / "a", *argv)) == 0
+    assert main(_synth(tmp_path / "b", *argv)) == 0
+    log = rows(tmp_path / "a")
+    assert len(log) == 30 and same_search(log, rows(tmp_path / "b"))
+    for r in log:
+        tree = CANTSTOP_DSL.parse(r["program"])
+        assert CANTSTOP_DSL.within_limits(tree)
+    metrics = {r["metric"] for r in log}
+    assert metrics == ({"c", "psi"} if method.startswith("sketch") else {"psi"})
+    best = (tmp_path / "a" / "best.txt").read_text()
+    assert json.loads((tmp_path / "a" / "config.json").read_text())["method"] == method
+    SketchStrategy(best)
+
+
+def test_uct_expands_the_leftmost_hole_and_starts_from_an_inserted_branch():
+    import random
+
+    from gp.evaluator import Budget, Evaluator
+    from gp.uct import UCT, Hole
+
+    seen = []
+    ev = Evaluator({"psi": lambda tree: seen.append(str(tree)) or 0.5},
+                   CANTSTOP_DSL.to_text, Budget(evaluations=12))
+    uct = UCT(CANTSTOP_DSL, ev, random.Random(0), rollout_evaluations=3)
+    ga = CANTSTOP_DSL.parse(GA_TEXT)
+    uct.insert_branch(ga, 0.9)
+    node = uct.root
+    for production in ga:
+        node = node.children[production.name]
+        assert node.visits == 1 and node.total == 0.9
+    assert node.complete
+    child = uct._apply((Hole(CANTSTOP_DSL.root_type, 0),), ga[0])
+    assert [type(n) for n in child[1:]] == [Hole, Hole]  # program(score, column): two holes
+    uct.run()
+    assert len(seen) == 12
