@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test test-slow bench lint clean
+.PHONY: demo compare test test-slow bench lint clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,8 +13,12 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/stratsynth play cantstop --p0 random --p1 ga -n 2000 --seed 1 --workers 0
-	$(VENV)/bin/stratsynth play cantstop --p0 rule28 --p1 ga -n 2000 --seed 1 --workers 0
+	$(VENV)/bin/stratsynth run experiments/configs/demo.toml
+	$(VENV)/bin/stratsynth report runs/demo
+
+compare: $(STAMP)
+	$(VENV)/bin/stratsynth run experiments/configs/cantstop_comparison.toml
+	$(VENV)/bin/stratsynth report experiments/results/cantstop-30min
 
 test: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"
@@ -24,6 +28,7 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/stratsynth bench
+	$(VENV)/bin/stratsynth bench --fitness
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

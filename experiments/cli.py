@@ -98,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--matches", type=_positive, default=3000)
     bench.add_argument("--seed", type=_non_negative, default=0)
     bench.add_argument("--workers", type=_non_negative, default=0)
+    bench.add_argument("--fitness", action="store_true",
+                       help="Ψ evaluations/s over serial, pool and dask instead")
     return parser
 
 
@@ -145,6 +147,11 @@ def cmd_record(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    if args.fitness:
+        from .bench.fitness import run_fitness_bench
+
+        run_fitness_bench(seed=args.seed, workers=args.workers)
+        return 0
     from .bench.matches import run_bench
 
     run_bench(args.matches, args.seed, args.workers)

@@ -31,21 +31,44 @@ REMEASURE_SEED = 10_007
 
 
 def load_run(run_dir: Path) -> dict:
+    """A run's best-Ψ curve, evaluations and best program, from its log or its summary.
+
+    The report leaves ``curve.csv`` (the improvements of best Ψ) and ``summary.json``
+    beside each log, so a comparison can be reported again without the full logs.
+    """
     config = json.loads((run_dir / "config.json").read_text())
-    times, best = [], []
-    evaluations = 0
-    best_program, best_psi = None, -1.0
-    with (run_dir / "log.csv").open() as fh:
-        for row in csv.DictReader(fh):
-            evaluations = int(row["evaluations"])
-            if row["psi"]:
-                psi = float(row["psi"])
-                if psi > best_psi:
-                    best_psi, best_program = psi, row["program"]
-                    times.append(float(row["seconds"]))
-                    best.append(psi)
+    times, best, evals_at, programs = [], [], [], []
+    evaluations, seconds = 0, 0.0
+    log = run_dir / "log.csv"
+    if log.exists():
+        best_psi = -1.0
+        with log.open(newline="") as fh:
+            for row in csv.DictReader(fh):
+                evaluations, seconds = int(row["evaluations"]), float(row["seconds"])
+                if row["psi"] and float(row["psi"]) > best_psi:
+                    best_psi = float(row["psi"])
+                    times.append(seconds)
+                    best.append(best_psi)
+                    evals_at.append(evaluations)
+                    programs.append(row["program"])
+        with (run_dir / "curve.csv").open("w", newline="") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            writer.writerow(("seconds", "evaluations", "best_psi", "program"))
+            writer.writerows(zip(times, evals_at, best, programs))
+        (run_dir / "summary.json").write_text(json.dumps(
+            {"evaluations": evaluations, "seconds": seconds}) + "\n")
+    elif (run_dir / "curve.csv").exists():
+        with (run_dir / "curve.csv").open(newline="") as fh:
+            for row in csv.DictReader(fh):
+                times.append(float(row["seconds"]))
+                best.append(float(row["best_psi"]))
+                programs.append(row["program"])
+        summary = json.loads((run_dir / "summary.json").read_text())
+        evaluations, seconds = summary["evaluations"], summary["seconds"]
     return {"config": config, "times": times, "best": best, "evaluations": evaluations,
-            "best_psi": best_psi, "program": best_program, "dir": run_dir}
+            "seconds": seconds,
+            "best_psi": best[-1] if best else -1.0,
+            "program": programs[-1] if programs else None, "dir": run_dir}
 
 
 def curve(run: dict, grid: np.ndarray) -> np.ndarray:
@@ -73,7 +96,7 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
 def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
     methods: dict[str, list[dict]] = {}
     for run_dir in sorted((root / "runs").glob("*/seed*")):
-        if not (run_dir / "log.csv").exists():
+        if not (run_dir / "done").exists():
             continue
         run = load_run(run_dir)
         if run["program"] is None:
@@ -81,7 +104,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
         methods.setdefault(run["config"].get("label") or run["config"]["method"], []).append(run)
     if not methods:
         raise ValueError(f"{root}: no finished runs under {root / 'runs'}")
-    horizon = max(max(r["times"][-1] for r in runs) for runs in methods.values())
+    horizon = max(r["seconds"] for runs in methods.values() for r in runs)
     budget_s = [r["config"].get("budget") or f"{r['config'].get('evaluations')} evaluations"
                 for runs in methods.values() for r in runs]
     grid = np.linspace(0, horizon, 200)
@@ -108,7 +131,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
     ax.set_ylabel(f"win rate against {target} (best so far)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     png = root / "winrate.png"
     fig.savefig(png, dpi=120)

@@ -188,3 +188,36 @@ def test_uct_expands_the_leftmost_hole_and_starts_from_an_inserted_branch():
     assert [type(n) for n in child[1:]] == [Hole, Hole]  # program(score, column): two holes
     uct.run()
     assert len(seen) == 12
+
+
+def test_report_writes_plot_table_and_curves(tmp_path, capsys):
+    config = tmp_path / "cmp.toml"
+    config.write_text(f"""
+[experiment]
+out = "{tmp_path / 'cmp'}"
+game = "cantstop"
+evaluations = 8
+matches = 40
+seeds = [1, 2]
+workers = 1
+
+[[methods]]
+label = "SA"
+method = "sa"
+
+[[methods]]
+label = "GP"
+method = "gp"
+population = 4
+""")
+    assert main(["run", str(config), "--quiet"]) == 0
+    assert main(["run", str(config), "--quiet"]) == 0  # finished runs are skipped
+    assert capsys.readouterr().out.count(": done") == 4
+    assert main(["report", str(tmp_path / "cmp"), "--matches", "100", "--workers", "1"]) == 0
+    md = (tmp_path / "cmp" / "report.md").read_text()
+    assert "| SA | 2 |" in md and "| GP | 2 |" in md and "```" in md
+    assert (tmp_path / "cmp" / "winrate.png").stat().st_size > 10_000
+    for run in (tmp_path / "cmp" / "runs").glob("*/seed*"):
+        (run / "log.csv").unlink()  # the report stands on curves and summaries alone
+    assert main(["report", str(tmp_path / "cmp"), "--matches", "100", "--workers", "1"]) == 0
+    assert (tmp_path / "cmp" / "report.md").read_text() == md
