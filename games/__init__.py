@@ -13,6 +13,8 @@ from typing import Any
 
 GAMES: dict[str, tuple[str, str]] = {
     "cantstop": ("games.cantstop", "CantStop"),
+    "tictactoe": ("games.tictactoe", "TicTacToe"),
+    "hexapawn": ("games.hexapawn", "Hexapawn"),
 }
 """Game name -> (module, game class); the module also defines ``PLAYERS``."""
 
