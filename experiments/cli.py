@@ -16,6 +16,8 @@ from games.backends import make_map
 from games.human import HumanQuit
 from games.match import play_matches, wilson_interval
 
+from .games_cli import add_parsers as games_add_parsers
+from .games_cli import cmd_tdleaf, cmd_tournament
 from .players import SpecError, make_player
 from .report import add_parsers as report_add_parsers
 from .report import cmd_report
@@ -93,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     synth_add_parsers(sub, _positive)
     runner_add_parsers(sub)
     report_add_parsers(sub, _positive)
+    games_add_parsers(sub, _positive)
 
     bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
     bench.add_argument("--matches", type=_positive, default=3000)
@@ -159,7 +162,8 @@ def cmd_bench(args) -> int:
 
 
 COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench, "synth": cmd_synth,
-            "resume": cmd_resume, "run": cmd_run, "report": cmd_report}
+            "resume": cmd_resume, "run": cmd_run, "report": cmd_report,
+            "tournament": cmd_tournament, "tdleaf": cmd_tdleaf}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

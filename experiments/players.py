@@ -13,7 +13,35 @@ from typing import Any
 from games import game_players
 from gp.programs import load_program_player
 
-SPEC_PREFIXES: dict[str, Callable[[str, str], Any]] = {"program": load_program_player}
+
+def _weights_player(game_name: str, argument: str) -> Any:
+    if game_name != "expendibots":
+        raise SpecError(f"weights:FILE players exist for expendibots only, not {game_name}")
+    from gp.tdleaf import load_weights_player
+
+    path, options = split_options(argument)
+    return load_weights_player(path, depth=options.get("depth"))
+
+
+def _program_player(game_name: str, argument: str) -> Any:
+    path, options = split_options(argument)
+    return load_program_player(game_name, path, **options)
+
+
+def split_options(argument: str) -> tuple[str, dict[str, int]]:
+    """``FILE?depth=2`` -> (``FILE``, {"depth": 2}); options are whole numbers."""
+    path, _, query = argument.partition("?")
+    options = {}
+    for item in filter(None, query.split("&")):
+        key, sep, value = item.partition("=")
+        if not sep or not value.isdigit():
+            raise SpecError(f"player option '{item}' must be NAME=NUMBER")
+        options[key] = int(value)
+    return path, options
+
+
+SPEC_PREFIXES: dict[str, Callable[[str, str], Any]] = {"program": _program_player,
+                                                      "weights": _weights_player}
 """Prefix -> ``factory(game_name, argument)`` for specs such as ``program:FILE``."""
 
 

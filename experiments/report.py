@@ -84,7 +84,7 @@ def curve(run: dict, grid: np.ndarray) -> np.ndarray:
 
 def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     config = run["config"]
-    game = load_game(config["game"])
+    game = load_game(config["game"], **(config.get("game_params") or {}))
     player = strategy_class(config["game"])(run["program"])
     target = make_player(config["game"], config.get("target") or "ga")
     with make_map(workers) as backend:

@@ -29,8 +29,8 @@ from .players import make_player
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
 CLONING = {"A": ActionCloning, "O": CantStopObservationCloning}
-SETTINGS = ("game", "method", "score", "data", "target", "budget", "evaluations", "matches",
-            "seed", "workers", "backend", "scheduler", "initial", "fitness", "sketch_share",
+SETTINGS = ("game", "game_params", "method", "score", "data", "target", "budget",
+            "evaluations", "matches", "seed", "workers", "backend", "scheduler", "initial", "fitness", "sketch_share",
             "rollout_evaluations", "population")
 
 
@@ -66,8 +66,28 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
         raise ValueError(f"{where}: give the cloning score (A or O)")
 
 
+def game_of(config: dict[str, Any]):
+    return load_game(config["game"], **(config.get("game_params") or {}))
+
+
+def parse_game_params(items: list[str] | None) -> dict[str, Any] | None:
+    """``KEY=VALUE`` pairs (values read as JSON when they parse, else as text)."""
+    if not items:
+        return None
+    params = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--game-param '{item}' is not KEY=VALUE")
+        try:
+            params[key] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key] = value
+    return params
+
+
 def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
-    game = load_game(config["game"])
+    game = game_of(config)
     cls = strategy_class(config["game"])
     metrics: dict[str, Any] = {}
     fitness = config.get("fitness") or "psi"
@@ -162,6 +182,7 @@ def _report(evaluator: Evaluator, run_dir: Path) -> None:
 
 def cmd_synth(args) -> int:
     config = {key: getattr(args, key, None) for key in SETTINGS}
+    config["game_params"] = parse_game_params(args.game_param)
     run_dir = Path(args.out)
     _report(start_run(run_dir, config, quiet=args.quiet), run_dir)
     return 0
@@ -176,6 +197,8 @@ def cmd_resume(args) -> int:
 def add_parsers(sub, positive) -> None:
     synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
     synth.add_argument("game")
+    synth.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
+                       help="game parameter, e.g. opening_plies=4 (repeatable)")
     synth.add_argument("--method", choices=sorted(SYNTHESIZERS), default="sa")
     synth.add_argument("--score", choices=("A", "O"), default=None,
                        help="cloning score for sketch learning: A actions, O observations")

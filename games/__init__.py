@@ -15,6 +15,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "cantstop": ("games.cantstop", "CantStop"),
     "tictactoe": ("games.tictactoe", "TicTacToe"),
     "hexapawn": ("games.hexapawn", "Hexapawn"),
+    "expendibots": ("games.expendibots", "Expendibots"),
 }
 """Game name -> (module, game class); the module also defines ``PLAYERS``."""
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 PROGRAM_STRATEGIES: dict[str, tuple[str, str]] = {
     "cantstop": ("gp.cantstop_dsl", "SketchStrategy"),
+    "expendibots": ("gp.expendibots_dsl", "EvaluationProgramPlayer"),
 }
 """Game name -> (module, strategy class taking program text or tree)."""
 
@@ -22,12 +23,17 @@ def strategy_class(game_name: str):
     return getattr(importlib.import_module(module), cls)
 
 
-def load_program_player(game_name: str, path: str):
-    """The strategy a program file describes; errors name the file and line."""
+def load_program_player(game_name: str, path: str, **options):
+    """The strategy a program file describes; errors name the file and line.
+
+    ``options`` go to the strategy class (e.g. ``depth`` of an evaluation program)."""
     file = Path(path)
     if not file.is_file():
         raise FileNotFoundError(f"{path}: no such program file")
     cls = strategy_class(game_name)
     text = file.read_text()
     tree = cls.parse_program(text, source=str(path))
-    return cls(tree, name=f"program:{path}")
+    try:
+        return cls(tree, name=f"program:{path}", **options)
+    except TypeError:
+        raise ValueError(f"program:{path}: unknown option(s) {sorted(options)}") from None

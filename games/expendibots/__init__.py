@@ -1,0 +1,17 @@
+"""Expendibots (seed 003): rules, features and alpha-beta players."""
+
+from ..api import RandomStrategy
+from ..human import HumanPlayer
+from .players import AlphaBeta, AlphaBetaPlayer, features, hand_weights_player, linear_evaluation
+from .rules import Expendibots, ExpendibotsState, boom, generate_moves, initial_board
+
+PLAYERS = {
+    "random": RandomStrategy,
+    "human": HumanPlayer,
+    "alphabeta": hand_weights_player,
+    "alphabeta2": lambda: hand_weights_player(depth=2),
+}
+
+__all__ = ["PLAYERS", "AlphaBeta", "AlphaBetaPlayer", "Expendibots", "ExpendibotsState", "boom",
+           "features", "generate_moves", "hand_weights_player", "initial_board",
+           "linear_evaluation"]

@@ -1,0 +1,138 @@
+"""A typed board-feature DSL for Expendibots evaluation functions (seed 003).
+
+Here the program being synthesized is the evaluation function of alpha-beta:
+``value: EXPR`` over board features seen by the player to evaluate for, squashed
+with tanh. Features (all scaled to about [0, 1]): ``my_tokens``,
+``their_tokens``, ``my_stacks``, ``their_stacks``, ``my_largest``,
+``their_largest``, ``distance`` (Manhattan distance of the centres of mass / 14)
+and seed 003's five features ``f1`` … ``f5``; constants 0, 0.5, 1, 2, 4;
+``+ - *``, ``min``, ``max``. The hand-set evaluation of seed 003 is
+``experiments/programs/expendibots_hand.txt``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+
+from games.expendibots.players import AlphaBeta, features
+
+from .dsl import DSL, Syntax
+
+
+class Evaluation:
+    """Root type: an evaluation program."""
+
+
+class Value:
+    """A number computed from the board features."""
+
+
+FEATURES = ("my_tokens", "their_tokens", "my_stacks", "their_stacks", "my_largest",
+            "their_largest", "distance", "f1", "f2", "f3", "f4", "f5")
+
+
+def board_features(board, player) -> tuple[float, ...]:
+    sign = 1 if player == 0 else -1
+    n_p = n_o = s_p = s_o = big_p = big_o = 0
+    xp = yp = xo = yo = 0
+    for sq, v in enumerate(board):
+        if not v:
+            continue
+        v *= sign
+        x, y = sq % 8, sq // 8
+        if v > 0:
+            n_p, s_p, big_p = n_p + v, s_p + 1, max(big_p, v)
+            xp, yp = xp + x, yp + y
+        else:
+            n_o, s_o, big_o = n_o - v, s_o + 1, max(big_o, -v)
+            xo, yo = xo + x, yo + y
+    d = (abs(xp / s_p - xo / s_o) + abs(yp / s_p - yo / s_o)) if s_p and s_o else 0.0
+    return (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12, d / 14,
+            *features(board, player))
+
+
+def _binop(op, x, y):
+    return lambda s, c, a: op(x(s, c, a), y(s, c, a))
+
+
+def _feature(index):
+    return lambda: (lambda s, c, a: s[index])
+
+
+def _const(value):
+    return lambda: (lambda s, c, a: value)
+
+
+def _root(x):
+    return x
+
+
+def build_dsl(name: str = "expendibots", max_height: int = 8, max_size: int = 40) -> DSL:
+    dsl = DSL(name, Evaluation, max_height=max_height, max_size=max_size)
+    dsl.primitive("value", [Value], Evaluation, Syntax("lines", labels=("value",)), _root)
+    for op_name, symbol, op in (("add", "+", operator.add), ("sub", "-", operator.sub),
+                                ("mul", "*", operator.mul)):
+        dsl.primitive(op_name, [Value, Value], Value, Syntax("binop", symbol),
+                      functools.partial(_binop, op))
+    for fn_name, fn in (("min", min), ("max", max)):
+        dsl.primitive(fn_name, [Value, Value], Value, Syntax("call", fn_name),
+                      functools.partial(_binop, fn))
+    for i, feature in enumerate(FEATURES):
+        dsl.terminal(feature, Value, Syntax("lit", feature), _feature(i))
+    for value in (0, 0.5, 1, 2, 4):
+        text = f"{value:g}"
+        dsl.terminal(f"c{text.replace('.', '_')}", Value, Syntax("lit", text), _const(value))
+    dsl.min_heights()
+    return dsl
+
+
+EXPENDIBOTS_DSL = build_dsl()
+
+
+class EvaluationProgramPlayer:
+    """Alpha-beta whose evaluation is tanh(program(board features)).
+
+    Pickles as program text; ``depth`` is the search depth (1 by default, so
+    synthesis can afford many games; tournaments use deeper searches).
+    """
+
+    def __init__(self, program, name: str | None = None, depth: int = 1,
+                 dsl: DSL = EXPENDIBOTS_DSL) -> None:
+        self.dsl = dsl
+        self.tree = dsl.parse(program) if isinstance(program, str) else program
+        self.text = dsl.to_text(self.tree)
+        self.name = name or "evaluation-program"
+        self.depth = depth
+        body = dsl.compile(self.tree)
+
+        def evaluate(board, player):
+            try:
+                return math.tanh(body(board_features(board, player), None, None))
+            except OverflowError:
+                return 0.0
+        self.search = AlphaBeta(evaluate, depth)
+
+    @classmethod
+    def default_dsl(cls) -> DSL:
+        return EXPENDIBOTS_DSL
+
+    @classmethod
+    def parse_program(cls, text: str, source: str = "<program>", dsl: DSL = EXPENDIBOTS_DSL):
+        return dsl.parse(text, source)
+
+    def __call__(self, state):
+        return self.search.choose(state)[0]
+
+    def __getstate__(self):
+        return {"text": self.text, "name": self.name, "depth": self.depth}
+
+    def __setstate__(self, data):
+        self.__init__(data["text"], data["name"], data["depth"])
+
+    def __repr__(self) -> str:
+        return f"EvaluationProgramPlayer({self.name}, depth={self.depth})"
+
+    def __str__(self) -> str:
+        return self.text
