@@ -30,8 +30,8 @@ from .players import make_player
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
 CLONING = {"A": ActionCloning, "O": CantStopObservationCloning}
 SETTINGS = ("game", "game_params", "method", "score", "data", "target", "budget",
-            "evaluations", "matches", "seed", "workers", "backend", "scheduler", "initial", "fitness", "sketch_share",
-            "rollout_evaluations", "population")
+            "evaluations", "matches", "seed", "workers", "backend", "scheduler", "initial",
+            "fitness", "sketch_share", "rollout_evaluations", "population")
 
 
 def parse_duration(text: str) -> float:
