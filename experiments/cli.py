@@ -19,6 +19,8 @@ from games.match import play_matches, wilson_interval
 from .games_cli import add_parsers as games_add_parsers
 from .games_cli import cmd_tdleaf, cmd_tournament
 from .players import SpecError, make_player
+from .regret.experiment import add_parsers as regret_add_parsers
+from .regret.experiment import cmd_regret
 from .report import add_parsers as report_add_parsers
 from .report import cmd_report
 from .runner import add_parsers as runner_add_parsers
@@ -96,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     runner_add_parsers(sub)
     report_add_parsers(sub, _positive)
     games_add_parsers(sub, _positive)
+    regret_add_parsers(sub, _positive)
 
     bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
     bench.add_argument("--matches", type=_positive, default=3000)
@@ -163,12 +166,14 @@ def cmd_bench(args) -> int:
 
 COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench, "synth": cmd_synth,
             "resume": cmd_resume, "run": cmd_run, "report": cmd_report,
-            "tournament": cmd_tournament, "tdleaf": cmd_tdleaf}
+            "tournament": cmd_tournament, "tdleaf": cmd_tdleaf, "regret": cmd_regret}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        argv = list(sys.argv[1:] if argv is None else argv)
         args = build_parser().parse_args(argv)
+        args.argv = argv[1:]
         return COMMANDS[args.command](args)
     except (UsageError, SpecError, FileNotFoundError, ValueError) as err:
         message = str(err).strip() or type(err).__name__

@@ -394,7 +394,7 @@ _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z_0-9]*)|(.))")
 
 
 class _Parser:
-    """Recursive descent over expressions; ``*`` binds tighter than ``+``/``-``."""
+    """Recursive descent; binding from loosest: ``or``, ``and``, ``+``/``-``, ``*``."""
 
     def __init__(self, text: str) -> None:
         self.tokens: list[tuple[str, str, int]] = []
@@ -433,6 +433,20 @@ class _Parser:
             return self.ite()
         if self.peek("lambda"):
             return self.lam()
+        node = self.conjunction()
+        while self.peek("or"):
+            self.i += 1
+            node = _Node("binop", "or", (node, self.conjunction()))
+        return node
+
+    def conjunction(self) -> _Node:
+        node = self.arith()
+        while self.peek("and"):
+            self.i += 1
+            node = _Node("binop", "and", (node, self.arith()))
+        return node
+
+    def arith(self) -> _Node:
         node = self.term()
         while self.peek("+") or self.peek("-"):
             op = self.tokens[self.i][1]
@@ -480,7 +494,7 @@ class _Parser:
         if kind == "num":
             self.i += 1
             return _Node("num", value, pos=pos)
-        if kind == "ident" and value not in ("if", "then", "else", "lambda"):
+        if kind == "ident" and value not in ("if", "then", "else", "lambda", "and", "or"):
             self.i += 1
             if self.peek("("):
                 self.i += 1

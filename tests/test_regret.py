@@ -47,3 +47,12 @@ def test_bead_boxes_map_moves_through_symmetries():
                     c = _to_canonical(move, p)
                     assert c in game.rules.moves(canon, 0)
                     assert _to_actual(c, p) == move
+
+
+def test_dqn_learner_is_reproducible_and_plays_legal_moves():
+    from experiments.regret.dqn import DQNLearner
+
+    game = load_game("hexapawn")
+    a = regret_run(game, lambda s: DQNLearner(game, s, decay_games=20), 25, seed=3)
+    b = regret_run(game, lambda s: DQNLearner(game, s, decay_games=20), 25, seed=3)
+    assert (a == b).all() and set(np.unique(a)) <= {0.0, 1.0, 2.0}

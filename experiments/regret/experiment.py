@@ -1,0 +1,158 @@
+"""``stratsynth regret``: cumulative-regret curves of learners (seed 004 Fig. 3 / Fig. 5).
+
+Runs are independent (run r uses seed + r) and go through the pluggable map.
+Writes ``regret.png`` (mean cumulative regret ± std over runs), ``regret.md``
+(the table, the command, and the rules the rule learner ended with in run 0).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from games import load_game
+from games.backends import make_map
+from games.solver import MinimaxSolver
+
+from .harness import regret_run
+from .learners import BeadBoxes, QLearner
+from .rule_learner import RuleLearner
+
+LEARNERS = ("rule", "rule+transfer", "menace", "her", "q", "dqn")
+
+
+def make_learner(kind: str, game_name: str, params: dict, seed: int, transfer: dict | None,
+                 draw_after: int):
+    game = load_game(game_name, **params)
+    if kind == "rule":
+        return RuleLearner(game, seed, draw_after=draw_after)
+    if kind == "rule+transfer":
+        return RuleLearner(game, seed, draw_after=draw_after, transfer=transfer or {})
+    if kind == "menace":
+        return BeadBoxes(game, seed, menace=True)
+    if kind == "her":
+        return BeadBoxes(game, seed, menace=False)
+    if kind == "q":
+        return QLearner(game, seed)
+    if kind == "dqn":
+        from .dqn import DQNLearner
+
+        return DQNLearner(game, seed)
+    raise ValueError(f"unknown learner '{kind}' (known: {', '.join(LEARNERS)})")
+
+
+def _one_run(job):
+    kind, game_name, params, games, seed, source, draw_after = job
+    transfer = None
+    if kind == "rule+transfer":
+        src_name, src_params, src_games = source
+        src_game = load_game(src_name, **src_params)
+        teacher = RuleLearner(src_game, seed, draw_after=draw_after)
+        regret_run(src_game, lambda s: teacher, src_games, seed)
+        transfer = teacher.rules_text()
+    game = load_game(game_name, **params)
+    holder = {}
+
+    def factory(s):
+        holder["learner"] = make_learner(kind, game_name, params, s, transfer, draw_after)
+        return holder["learner"]
+
+    regret = regret_run(game, factory, games, seed, MinimaxSolver(game))
+    learner = holder["learner"]
+    rules = learner.rules_text() if isinstance(learner, RuleLearner) else None
+    return np.cumsum(regret), rules, transfer
+
+
+def run_regret(game_name: str, params: dict, learners: list[str], runs: int, games: int,
+               seed: int, workers: int, source: tuple | None, draw_after: int):
+    results = {}
+    with make_map(workers) as backend:
+        for kind in learners:
+            if kind not in LEARNERS:
+                raise ValueError(f"unknown learner '{kind}' (known: {', '.join(LEARNERS)})")
+            if kind == "rule+transfer" and source is None:
+                raise ValueError("rule+transfer needs --transfer-from GAME")
+            jobs = [(kind, game_name, params, games, seed + r, source, draw_after)
+                    for r in range(runs)]
+            outs = backend(_one_run, jobs)
+            results[kind] = (np.array([o[0] for o in outs]), outs[0][1], outs[0][2])
+    return results
+
+
+def write_report(out: Path, title: str, command: str, results: dict) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    lines = [f"# {title}", "", f"`{command}`", "",
+             "| learner | runs | cumulative regret at the end (mean ± std) | "
+             "mean regret per game, last 20% |", "|---|---|---|---|"]
+    for kind, (curves, _, _) in results.items():
+        mean, std = curves.mean(axis=0), curves.std(axis=0)
+        x = np.arange(1, curves.shape[1] + 1)
+        ax.plot(x, mean, label=kind)
+        ax.fill_between(x, mean - std, mean + std, alpha=0.2)
+        tail = max(1, curves.shape[1] // 5)
+        per_game = (curves[:, -1] - curves[:, -tail - 1]) / tail if curves.shape[1] > tail \
+            else curves[:, -1] / curves.shape[1]
+        lines.append(f"| {kind} | {curves.shape[0]} | {mean[-1]:.2f} ± {std[-1]:.2f} | "
+                     f"{per_game.mean():.3f} |")
+    ax.set_xlabel("games")
+    ax.set_ylabel("cumulative minimax regret")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out / "regret.png", dpi=120)
+    plt.close(fig)
+    lines += ["", "![cumulative regret](regret.png)"]
+    for kind, (_, rules, transfer) in results.items():
+        if transfer:
+            lines += ["", f"Rules transferred into `{kind}` (run 0):", "", "```"]
+            lines += [f"{label}: {text}" for label, text in transfer.items()] + ["```"]
+        if rules:
+            lines += ["", f"Rules learned by `{kind}` (run 0):", "", "```"]
+            lines += [f"{label}: {text}" for label, text in rules.items()] + ["```"]
+    text = "\n".join(lines) + "\n"
+    (out / "regret.md").write_text(text)
+    return text
+
+
+def cmd_regret(args) -> int:
+    from experiments.synth import parse_game_params
+
+    params = parse_game_params(args.game_param) or {}
+    learners = [s.strip() for s in args.learners.split(",") if s.strip()]
+    source = None
+    if args.transfer_from:
+        source = (args.transfer_from, parse_game_params(args.transfer_param) or {},
+                  args.transfer_games)
+    load_game(args.game, **params)  # fail early on a bad game or parameter
+    results = run_regret(args.game, params, learners, args.runs, args.games, args.seed,
+                         args.workers, source, args.draw_after)
+    command = "stratsynth regret " + " ".join(args.argv)
+    title = f"Minimax regret: {args.game} {params or ''}".strip()
+    print(write_report(Path(args.out), title, command, results))
+    return 0
+
+
+def add_parsers(sub, positive) -> None:
+    r = sub.add_parser("regret", help="cumulative minimax regret of learners (seed 004)")
+    r.add_argument("game", help="tictactoe or hexapawn")
+    r.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE")
+    r.add_argument("--learners", default="rule,menace,q",
+                   help=f"comma-separated: {', '.join(LEARNERS)}")
+    r.add_argument("--runs", type=positive, default=20)
+    r.add_argument("--games", type=positive, default=200)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--workers", type=int, default=0)
+    r.add_argument("--draw-after", dest="draw_after", type=int, default=10,
+                   help="games before draw rules are learned (seed 004: 10, Hexapawn 5)")
+    r.add_argument("--transfer-from", dest="transfer_from", default=None,
+                   help="source game for rule+transfer")
+    r.add_argument("--transfer-param", dest="transfer_param", action="append", default=None)
+    r.add_argument("--transfer-games", dest="transfer_games", type=positive, default=100)
+    r.add_argument("--out", required=True)
