@@ -10,6 +10,7 @@ PLAYERS = {
     "human": HumanPlayer,
     "alphabeta": hand_weights_player,
     "alphabeta2": lambda: hand_weights_player(depth=2),
+    "alphabeta1": lambda: hand_weights_player(depth=1),
 }
 
 __all__ = ["PLAYERS", "AlphaBeta", "AlphaBetaPlayer", "Expendibots", "ExpendibotsState", "boom",

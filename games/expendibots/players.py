@@ -80,13 +80,11 @@ class AlphaBeta:
     def moves(self, board, player, seen) -> list:
         out = []
         sign = 1 if player == 0 else -1
+        theirs = sum(1 for v in board if v * sign < 0)
         for action in generate_moves(board, player):
             child = apply_move(board, player, action)
-            if action[0] == "BOOM":
-                before = sum(1 for v in board if v * sign < 0)
-                after = sum(1 for v in child if v * sign < 0)
-                if after == before:
-                    continue  # explodes only own tokens
+            if action[0] == "BOOM" and sum(1 for v in child if v * sign < 0) == theirs:
+                continue  # explodes only own tokens
             if (child, 1 - player) in seen:
                 continue
             out.append((action, child))
