@@ -29,6 +29,7 @@ test-slow: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/stratsynth bench
 	$(VENV)/bin/stratsynth bench --fitness
+	$(PY) -m experiments.bench.solver
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
