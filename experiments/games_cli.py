@@ -56,7 +56,7 @@ def cmd_tdleaf(args) -> int:
     trainer.train(args.games, opponents, progress)
     bar.close()
     trainer.save(args.out)
-    print(f"weights {[round(w, 4) for w in trainer.weights]} written to {args.out}")
+    print(f"weights {[round(float(w), 4) for w in trainer.weights]} written to {args.out}")
     return 0
 
 

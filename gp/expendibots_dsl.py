@@ -16,7 +16,7 @@ import functools
 import math
 import operator
 
-from games.expendibots.players import AlphaBeta, features
+from games.expendibots.players import AlphaBeta, com_distance, features_of, scan, terminal_value
 
 from .dsl import DSL, Syntax
 
@@ -34,23 +34,10 @@ FEATURES = ("my_tokens", "their_tokens", "my_stacks", "their_stacks", "my_larges
 
 
 def board_features(board, player) -> tuple[float, ...]:
-    sign = 1 if player == 0 else -1
-    n_p = n_o = s_p = s_o = big_p = big_o = 0
-    xp = yp = xo = yo = 0
-    for sq, v in enumerate(board):
-        if not v:
-            continue
-        v *= sign
-        x, y = sq % 8, sq // 8
-        if v > 0:
-            n_p, s_p, big_p = n_p + v, s_p + 1, max(big_p, v)
-            xp, yp = xp + x, yp + y
-        else:
-            n_o, s_o, big_o = n_o - v, s_o + 1, max(big_o, -v)
-            xo, yo = xo + x, yo + y
-    d = (abs(xp / s_p - xo / s_o) + abs(yp / s_p - yo / s_o)) if s_p and s_o else 0.0
-    return (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12, d / 14,
-            *features(board, player))
+    counts = scan(board, player)
+    n_p, n_o, s_p, s_o, _, _, _, _, big_p, big_o = counts
+    return (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
+            com_distance(counts) / 14, *features_of(counts))
 
 
 def _binop(op, x, y):
@@ -108,6 +95,9 @@ class EvaluationProgramPlayer:
         body = dsl.compile(self.tree)
 
         def evaluate(board, player):
+            final = terminal_value(board, player)
+            if final is not None:
+                return final
             try:
                 return math.tanh(body(board_features(board, player), None, None))
             except OverflowError:

@@ -22,38 +22,62 @@ HAND_WEIGHTS_BLACK = (4.48799476, 4.0206573, 3.77726706, -0.07250787, 0.06310117
 WIN = 1.0
 
 
-def features(board: Sequence[int], player: int) -> tuple[float, float, float, float, float]:
+def scan(board: Sequence[int], player: int) -> tuple:
+    """One pass over the board: tokens, stacks, coordinate sums, largest stack, per side."""
     sign = 1 if player == 0 else -1
-    n_p = n_o = s_p = s_o = 0
+    n_p = n_o = s_p = s_o = big_p = big_o = 0
     xp = yp = xo = yo = 0
     for sq, v in enumerate(board):
         if not v:
             continue
         v *= sign
-        x, y = sq % 8, sq // 8
         if v > 0:
             n_p += v
             s_p += 1
-            xp += x
-            yp += y
+            xp += sq & 7
+            yp += sq >> 3
+            if v > big_p:
+                big_p = v
         else:
             n_o -= v
             s_o += 1
-            xo += x
-            yo += y
-    if s_p and s_o:
-        d = max(1.0, abs(xp / s_p - xo / s_o) + abs(yp / s_p - yo / s_o))
-    else:
-        d = 1.0
+            xo += sq & 7
+            yo += sq >> 3
+            if -v > big_o:
+                big_o = -v
+    return n_p, n_o, s_p, s_o, xp, yp, xo, yo, big_p, big_o
+
+
+def com_distance(counts: tuple) -> float:
+    """Manhattan distance of the two sides' centres of mass (0 if a side has no stack)."""
+    _, _, s_p, s_o, xp, yp, xo, yo, _, _ = counts
+    if not (s_p and s_o):
+        return 0.0
+    return abs(xp / s_p - xo / s_o) + abs(yp / s_p - yo / s_o)
+
+
+def features_of(counts: tuple) -> tuple[float, float, float, float, float]:
+    n_p, n_o, s_p, s_o = counts[:4]
+    d = max(1.0, com_distance(counts))
     lead = n_p - n_o
     return (math.copysign(lead * lead, lead) / 144.0, n_p / d / 12.0, -n_o / d / 12.0,
             s_p / 12.0, s_o / 12.0)
 
 
+def features(board: Sequence[int], player: int) -> tuple[float, float, float, float, float]:
+    return features_of(scan(board, player))
+
+
 def linear_evaluation(weights: Sequence[float]) -> Callable[[Sequence[int], int], float]:
+    """tanh(w · f); a finished position scores its outcome (±1, 0)."""
+    w1, w2, w3, w4, w5 = weights
+
     def evaluate(board, player):
-        f = features(board, player)
-        return math.tanh(sum(w * x for w, x in zip(weights, f)))
+        counts = scan(board, player)
+        if not counts[0] or not counts[1]:
+            return 0.0 if counts[0] == counts[1] else (WIN if counts[0] else -WIN)
+        f1, f2, f3, f4, f5 = features_of(counts)
+        return math.tanh(w1 * f1 + w2 * f2 + w3 * f3 + w4 * f4 + w5 * f5)
     return evaluate
 
 
@@ -93,11 +117,11 @@ class AlphaBeta:
     def search(self, board, player, depth, alpha, beta, seen) -> tuple[float, tuple | None, tuple]:
         """(value for ``player``, best action, principal leaf board and its player)."""
         self.nodes += 1
+        if depth == 0:  # evaluations score finished positions by their outcome
+            return self.evaluate(board, player), None, (board, player)
         final = terminal_value(board, player)
         if final is not None:
             return final, None, (board, player)
-        if depth == 0:
-            return self.evaluate(board, player), None, (board, player)
         children = self.moves(board, player, seen)
         if not children:
             return self.evaluate(board, player), None, (board, player)
