@@ -19,6 +19,8 @@ from games.match import play_matches, wilson_interval
 from .games_cli import add_parsers as games_add_parsers
 from .games_cli import cmd_tdleaf, cmd_tournament
 from .players import SpecError, make_player
+from .qd_cli import add_parsers as qd_add_parsers
+from .qd_cli import cmd_qd
 from .regret.experiment import add_parsers as regret_add_parsers
 from .regret.experiment import cmd_regret
 from .report import add_parsers as report_add_parsers
@@ -99,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     report_add_parsers(sub, _positive)
     games_add_parsers(sub, _positive)
     regret_add_parsers(sub, _positive)
+    qd_add_parsers(sub, _positive)
 
     bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
     bench.add_argument("--matches", type=_positive, default=3000)
@@ -166,7 +169,8 @@ def cmd_bench(args) -> int:
 
 COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench, "synth": cmd_synth,
             "resume": cmd_resume, "run": cmd_run, "report": cmd_report,
-            "tournament": cmd_tournament, "tdleaf": cmd_tdleaf, "regret": cmd_regret}
+            "tournament": cmd_tournament, "tdleaf": cmd_tdleaf, "regret": cmd_regret,
+            "qd": cmd_qd}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

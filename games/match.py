@@ -42,6 +42,7 @@ class MatchResult:
     error: str | None = None
     pairs: list[tuple[int, Any, Any]] | None = None
     final_state: Any = None
+    behavior: list[dict[str, float]] | None = None
 
 
 def _reset(player: Strategy, seed: int) -> None:
@@ -51,8 +52,9 @@ def _reset(player: Strategy, seed: int) -> None:
 
 
 def play_match(game: Game, seats: Sequence[Strategy], seed: int, index: int = 0,
-               record: bool = False) -> MatchResult:
-    """Play one match; ``seats[i]`` plays seat i. ``record`` keeps (seat, state, action)."""
+               record: bool = False, behavior: dict | None = None) -> MatchResult:
+    """Play one match; ``seats[i]`` plays seat i. ``record`` keeps (seat, state, action);
+    ``behavior`` (name -> function(state, seat)) reads features off the final state."""
     chance_seed, seed0, seed1 = match_seeds(seed, index)
     _reset(seats[0], seed0)
     _reset(seats[1], seed1)
@@ -72,11 +74,20 @@ def play_match(game: Game, seats: Sequence[Strategy], seed: int, index: int = 0,
             log.warning("seat %d (%r) forfeits match %d: %s", player, seats[player], index, message)
             return MatchResult(winner=1 - player, capped=False, moves=state.move_number(),
                                forfeit=player, error=message, pairs=pairs,
-                               final_state=state.to_dict() if record else None)
+                               final_state=state.to_dict() if record else None,
+                               behavior=_behavior(behavior, state))
         if record:
             pairs.append((player, snapshot, action))
     return MatchResult(winner=state.winner(), capped=state.is_capped(), moves=state.move_number(),
-                       pairs=pairs, final_state=state.to_dict() if record else None)
+                       pairs=pairs, final_state=state.to_dict() if record else None,
+                       behavior=_behavior(behavior, state))
+
+
+def _behavior(features: dict | None, state) -> list[dict[str, float]] | None:
+    if not features:
+        return None
+    return [{name: float(fn(state, seat)) for name, (fn, _) in features.items()}
+            for seat in (0, 1)]
 
 
 @dataclass
@@ -90,10 +101,15 @@ class MatchSummary:
     forfeits: list[int] = field(default_factory=lambda: [0, 0])
     total_moves: int = 0
     seconds: float = 0.0
+    feature_sums: list[dict[str, float]] = field(default_factory=lambda: [{}, {}])
 
     @property
     def mean_moves(self) -> float:
         return self.total_moves / self.matches if self.matches else 0.0
+
+    def behavior(self, player: int) -> dict[str, float]:
+        """Mean of each behaviour feature of ``player`` over the matches."""
+        return {k: v / self.matches for k, v in self.feature_sums[player].items()}
 
     def win_rate(self, player: int) -> float:
         return self.wins[player] / self.matches if self.matches else 0.0
@@ -105,6 +121,9 @@ class MatchSummary:
         self.capped += other.capped
         self.forfeits = [a + b for a, b in zip(self.forfeits, other.forfeits)]
         self.total_moves += other.total_moves
+        for mine, theirs in zip(self.feature_sums, other.feature_sums):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0.0) + v
 
 
 def seats_for(index: int) -> tuple[int, int]:
@@ -112,12 +131,18 @@ def seats_for(index: int) -> tuple[int, int]:
     return (1, 0) if index % 2 else (0, 1)
 
 
-def _play_chunk(job: tuple[Game, Sequence[Strategy], int, int, int]) -> MatchSummary:
-    game, players, seed, start, stop = job
+def _play_chunk(job: tuple) -> MatchSummary:
+    game, players, seed, start, stop, behavior = job
     summary = MatchSummary()
     for index in range(start, stop):
         order = seats_for(index)
-        result = play_match(game, (players[order[0]], players[order[1]]), seed, index)
+        result = play_match(game, (players[order[0]], players[order[1]]), seed, index,
+                            behavior=behavior)
+        if result.behavior is not None:
+            for seat in (0, 1):
+                sums = summary.feature_sums[order[seat]]
+                for k, v in result.behavior[seat].items():
+                    sums[k] = sums.get(k, 0.0) + v
         summary.matches += 1
         summary.total_moves += result.moves
         if result.winner is not None:
@@ -133,12 +158,13 @@ def _play_chunk(job: tuple[Game, Sequence[Strategy], int, int, int]) -> MatchSum
 
 def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
                  map: Callable[[Callable, list], list] | None = None,
-                 chunks: int | None = None) -> MatchSummary:
+                 chunks: int | None = None, behavior: dict | None = None) -> MatchSummary:
     """Play ``n`` matches between ``players[0]`` and ``players[1]``, alternating seats.
 
     ``map`` is any ``map(func, jobs)`` (see ``games.backends``); the matches are cut
     into ``chunks`` contiguous jobs (default: 8 per worker) so that players are
-    shipped to a worker once per chunk, not once per match.
+    shipped to a worker once per chunk, not once per match. ``behavior`` (a game's
+    ``FEATURES``) averages behaviour features per player over the same matches.
     """
     if n < 0:
         raise ValueError(f"number of matches must be >= 0, got {n}")
@@ -148,8 +174,8 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
     workers = getattr(map, "workers", 1) if map is not None else 1
     chunks = max(1, min(n, chunks or 8 * workers)) if n else 1
     bounds = [n * i // chunks for i in range(chunks + 1)]
-    jobs = [(game, tuple(players), seed, bounds[i], bounds[i + 1]) for i in range(chunks)
-            if bounds[i] < bounds[i + 1]]
+    jobs = [(game, tuple(players), seed, bounds[i], bounds[i + 1], behavior)
+            for i in range(chunks) if bounds[i] < bounds[i + 1]]
     parts = (map or _serial)(_play_chunk, jobs)
     summary = MatchSummary()
     for part in parts:

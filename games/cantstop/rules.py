@@ -55,6 +55,9 @@ def _pairings(dice: tuple[int, int, int, int]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+OUTER = tuple(1 if c in (2, 3, 4, 10, 11, 12) else 0 for c in range(13))
+"""Columns 2–4 and 10–12: short, rarely rolled (a behaviour feature counts their use)."""
+
 ROLLS = tuple(product(range(1, 7), repeat=4))
 """All 1296 ordered outcomes of four dice; a roll is an index into this table."""
 PAIRINGS = tuple(_pairings(d) for d in ROLLS)
@@ -86,7 +89,7 @@ class CantStopState:
     __slots__ = (
         "rng", "max_moves", "player", "markers", "neutral", "neutral_cols",
         "claimed", "claims", "dice", "phase", "legal", "moves", "won_by",
-        "capped", "turns", "busts", "last_player",
+        "capped", "turns", "busts", "last_player", "stops", "banked", "advances", "outer",
     )
 
     def __init__(self, rng: random.Random | None = None, max_moves: int = DEFAULT_MAX_MOVES,
@@ -107,6 +110,10 @@ class CantStopState:
         self.capped = False
         self.turns = [0, 0]
         self.busts = [0, 0]
+        self.stops = [0, 0]  # behaviour counters per seat (see games.cantstop.features)
+        self.banked = [0, 0]
+        self.advances = [0, 0]
+        self.outer = [0, 0]
         self.last_player = first_player
         if roll:
             self.turns[first_player] = 1
@@ -174,6 +181,10 @@ class CantStopState:
         other.capped = self.capped
         other.turns = self.turns[:]
         other.busts = self.busts[:]
+        other.stops = self.stops[:]
+        other.banked = self.banked[:]
+        other.advances = self.advances[:]
+        other.outer = self.outer[:]
         other.last_player = self.last_player
         return other
 
@@ -222,7 +233,10 @@ class CantStopState:
 
     def _advance(self, action) -> None:
         neutral = self.neutral
-        own = self.markers[self.player]
+        p = self.player
+        own = self.markers[p]
+        self.advances[p] += len(action)
+        self.outer[p] += OUTER[action[0]] + (OUTER[action[1]] if len(action) == 2 else 0)
         for c in action:
             h = neutral[c]
             if h == 0:
@@ -237,8 +251,10 @@ class CantStopState:
         p = self.player
         own = self.markers[p]
         neutral = self.neutral
+        self.stops[p] += 1
         for c in self.neutral_cols:
             h = neutral[c]
+            self.banked[p] += h - own[c]
             if h == HEIGHTS[c]:
                 self.claimed[c] = p
                 self.claims[p] += 1

@@ -1,0 +1,74 @@
+"""Behaviour features, program archives (pyribs) and MAP-Elites."""
+
+import json
+
+import pytest
+
+from experiments.cli import main
+from games import load_game
+from games.cantstop import RandomStrategy, glenn_aloi_player
+from games.cantstop.features import FEATURES
+from games.match import play_matches
+from qd.archive import ProgramArchive
+
+from .cantstop_positions import position
+
+
+def test_features_count_stops_banked_cells_busts_and_outer_columns():
+    s = position(mine={7: 3}, neutral={7: 5, 2: 2}, order=[7, 2])
+    s.apply_action("n")  # banks 2 cells in 7 and 2 in column 2
+    assert s.stops[0] == 1 and s.banked[0] == 4
+    assert FEATURES["markers_per_stop"][0](s, 0) == 4.0
+    s = position(dice=(1, 1, 5, 5))  # (2,10), (6,6)
+    s.apply_action((2, 10))
+    assert s.advances[0] == 2 and s.outer[0] == 2
+    assert FEATURES["outer_preference"][0](s, 0) == 1.0
+
+
+def test_features_come_from_the_same_matches_and_separate_players():
+    summary = play_matches(load_game("cantstop"), (glenn_aloi_player(), RandomStrategy()),
+                           300, seed=4, behavior=FEATURES)
+    ga, rnd = summary.behavior(0), summary.behavior(1)
+    assert ga["markers_per_stop"] > 2 * rnd["markers_per_stop"]
+    assert ga["bust_rate"] > rnd["bust_rate"]
+    plain = play_matches(load_game("cantstop"), (glenn_aloi_player(), RandomStrategy()),
+                         300, seed=4)
+    assert plain.wins == summary.wins  # features cost no extra matches
+
+
+def test_archive_round_trip_keeps_programs(tmp_path):
+    archive = ProgramArchive(["markers_per_stop", "bust_rate"], [(0, 12), (0, 1)], [4, 4])
+    texts = ["score: 1 + 1\ncolumn: argmax(map(lambda a: 1, actions))",
+             "score: sum(neutrals)\ncolumn: argmax(map(lambda a: 2, actions))"]
+    archive.add(texts, [0.3, 0.6], [[1.0, 0.1], [11.0, 0.9]])
+    archive.save(tmp_path / "a.json")
+    again = ProgramArchive.load(tmp_path / "a.json")
+    assert sorted(e["program"] for e in again.elites()) == sorted(texts)
+    assert again.stats() == archive.stats()
+    low, high = again.corner_elites()
+    assert low["program"] == texts[0] and high["program"] == texts[1]
+    cvt = ProgramArchive(list(FEATURES), [r for _, r in FEATURES.values()], cells=20)
+    cvt.add(texts[:1], [0.5], [[3, 0.2, 10, 0.3]])
+    assert cvt.stats()["elites"] == 1
+
+
+def test_qd_command_builds_an_archive_and_heatmap(tmp_path, capsys):
+    out = tmp_path / "qd"
+    assert main(["qd", "cantstop", "--features", "markers_per_stop,bust_rate", "--dims",
+                 "6,6", "--matches", "20", "--evaluations", "32", "--batch", "4",
+                 "--seed", "2", "--workers", "1", "--out", str(out), "--quiet"]) == 0
+    data = json.loads((out / "archive.json").read_text())
+    assert data["elites"] and (out / "heatmap.png").stat().st_size > 5000
+    lines = (out / "stats.csv").read_text().splitlines()
+    assert len(lines) == 1 + 4 and lines[-1].split(",")[1] == "32"
+    assert main(["qd", "cantstop", "--features", "speed", "--evaluations", "4",
+                 "--out", str(tmp_path / "x")]) == 2
+    assert "unknown feature" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", ["{}", '{"format": "other"}', "not json"])
+def test_bad_archive_files_are_named(tmp_path, bad):
+    path = tmp_path / "bad.json"
+    path.write_text(bad)
+    with pytest.raises(ValueError, match="bad.json"):
+        ProgramArchive.load(path)
