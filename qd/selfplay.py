@@ -1,0 +1,94 @@
+"""Self-play drivers with any synthesizer as the best-response oracle.
+
+* IBR (iterated best response): each new program answers the latest one.
+* FP (fictitious play): each new program answers the uniform mixture of all the
+  programs so far (a mixture picks one of them per match, from the match seed).
+
+An oracle is ``oracle(target, seed) -> program text``; ``sa_oracle`` and
+``hss_oracle`` build the two used in seed 001. The sequence of strategies is
+returned and saved.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from games.match import play_matches
+from gp.evaluator import Budget, Evaluator
+from gp.fitness import WinRate
+from gp.sa import SimulatedAnnealing
+
+from .hss import HSS, Library
+from .map_elites import BehaviourWinRate
+
+Oracle = Callable[[object, int], str]
+
+
+class MixtureStrategy:
+    """Plays one of ``players``, chosen uniformly at each match from its seed."""
+
+    name = "mixture"
+
+    def __init__(self, players: Sequence) -> None:
+        self.players = list(players)
+        self.current = self.players[0]
+
+    def reset(self, seed: int) -> None:
+        self.current = self.players[random.Random(seed).randrange(len(self.players))]
+        reset = getattr(self.current, "reset", None)
+        if reset is not None:
+            reset(seed)
+
+    def __call__(self, state):
+        return self.current(state)
+
+
+def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, seed: int,
+              fictitious: bool = False, out: Path | None = None) -> list[str]:
+    sequence = [initial]
+    for i in range(iterations):
+        players = [strategy_class(text) for text in sequence]
+        target = MixtureStrategy(players) if fictitious else players[-1]
+        sequence.append(oracle(target, seed * 1000 + i))
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "sequence.json").write_text(json.dumps(
+                {"driver": "fp" if fictitious else "ibr", "programs": sequence}, indent=1) + "\n")
+    return sequence
+
+
+def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None) -> Oracle:
+    dsl = strategy_class.default_dsl()
+
+    def oracle(target, seed: int) -> str:
+        fitness = WinRate(game, target, strategy_class, matches=matches, seed=seed, map=map)
+        ev = Evaluator({"psi": fitness}, dsl.to_text, Budget(evaluations=evaluations))
+        rng = random.Random(seed)
+        SimulatedAnnealing(ev, rng).run(dsl.random_program(rng), dsl.neighbour)
+        return ev.best_psi_program
+    return oracle
+
+
+def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
+               levels: Sequence[Sequence[float]], matches: int, evaluations: int,
+               library: Library | None = None, map=None) -> Oracle:
+    """HSS as the oracle; one library shared by all calls (seed 001's transfer)."""
+    shared = library if library is not None else Library()
+    dsl = strategy_class.default_dsl()
+
+    def oracle(target, seed: int) -> str:
+        evaluate = BehaviourWinRate(game, target, strategy_class, features, names, matches,
+                                    seed, map)
+        search = HSS(dsl, evaluate, levels, seed, library=shared)
+        # programs already in the library are re-scored against the new target lazily
+        return search.run(Budget(evaluations=evaluations))[1]
+    oracle.library = shared
+    return oracle
+
+
+def score_against(game, a, b, matches: int, seed: int) -> float:
+    summary = play_matches(game, (a, b), matches, seed)
+    return (summary.wins[0] + 0.5 * (summary.draws + summary.capped)) / summary.matches

@@ -1,0 +1,69 @@
+"""Naive Sampling, the HSS library, HSS itself and the self-play drivers."""
+
+import random
+
+from games import load_game
+from games.cantstop import glenn_aloi_player
+from games.cantstop.features import FEATURES
+from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
+from gp.evaluator import Budget
+from qd.hss import HSS, Library, feature_levels, similarity
+from qd.map_elites import BehaviourWinRate
+from qd.naive_sampling import NaiveSampling
+from qd.selfplay import MixtureStrategy, hss_oracle, sa_oracle, self_play
+
+
+def test_naive_sampling_finds_the_best_arm_of_a_toy_bandit():
+    means = {(a, b): 0.1 * a + 0.2 * b for a in range(4) for b in range(3)}  # best (3, 2)
+    rng = random.Random(0)
+    ns = NaiveSampling([range(4), range(3)], seed=1, switch_after=200)
+    for _ in range(1500):
+        arm = ns.choose()
+        ns.update(arm, means[arm] + rng.gauss(0, 0.05))
+    assert ns.best() == (3, 2)
+
+
+def test_library_returns_the_nearest_program_and_round_trips(tmp_path):
+    lib = Library()
+    lib.add("a", [1.0, 0.0], 0.2)
+    lib.add("b", [5.0, 0.5], 0.4)
+    lib.add("c", [5.0, 0.6], 0.9)
+    assert lib.nearest([4.0, 0.55]).program in ("b", "c")
+    assert lib.nearest([4.0, 0.6]).program == "c"
+    assert lib.nearest([0.0, 0.0]).program == "a"
+    lib.save(tmp_path / "lib.json")
+    again = Library.load(tmp_path / "lib.json")
+    assert again.nearest([4.0, 0.6]).program == "c" and len(again) == 3
+    assert similarity([2, 0], [2, 0]) == 1.0 and similarity([4, 0], [2, 0]) == 0.75
+
+
+def test_hss_runs_within_budget_and_fills_the_library():
+    names = ["markers_per_stop", "bust_rate"]
+    evaluate = BehaviourWinRate(load_game("cantstop"), glenn_aloi_player(), SketchStrategy,
+                                FEATURES, names, 20, 1)
+    levels = feature_levels([FEATURES[n][1] for n in names], 4)
+    hss = HSS(CANTSTOP_DSL, evaluate, levels, seed=3, local_evaluations=5)
+    utility, program = hss.run(Budget(evaluations=16))
+    assert hss.evaluations >= 15 and len(hss.library) >= 5
+    assert utility == max(e.utility for e in hss.library.entries.values())
+    SketchStrategy(program)
+
+
+def test_ibr_and_fp_produce_sequences():
+    game = load_game("cantstop")
+    start = CANTSTOP_DSL.to_text(CANTSTOP_DSL.random_program(random.Random(1)))
+    oracle = sa_oracle(game, SketchStrategy, matches=10, evaluations=4)
+    ibr = self_play(oracle, SketchStrategy, start, iterations=2, seed=1)
+    fp = self_play(oracle, SketchStrategy, start, iterations=2, seed=1, fictitious=True)
+    assert len(ibr) == len(fp) == 3 and ibr[0] == fp[0] == start
+    names = ["markers_per_stop", "bust_rate"]
+    h = hss_oracle(game, SketchStrategy, FEATURES, names,
+                   feature_levels([FEATURES[n][1] for n in names], 3), 10, 6)
+    seq = self_play(h, SketchStrategy, start, iterations=2, seed=2)
+    assert len(seq) == 3 and len(h.library) >= 6  # the library persists across calls
+    mix = MixtureStrategy([SketchStrategy(s) for s in seq])
+    picks = set()
+    for seed in range(20):
+        mix.reset(seed)
+        picks.add(id(mix.current))
+    assert len(picks) > 1
