@@ -82,3 +82,53 @@ def add_parsers(sub, positive) -> None:
     q.add_argument("--workers", type=int, default=0)
     q.add_argument("--out", required=True)
     q.add_argument("--quiet", action="store_true")
+
+
+def cmd_selfplay(args) -> int:
+    import random
+
+    from qd.hss import Library, feature_levels
+    from qd.selfplay import hss_oracle, sa_oracle, self_play
+
+    game = load_game(args.game)
+    cls = strategy_class(args.game)
+    dsl = cls.default_dsl()
+    out = Path(args.out)
+    with make_map(args.workers) as backend:
+        if args.oracle == "sa":
+            oracle = sa_oracle(game, cls, args.matches, args.evaluations, backend)
+        else:
+            features = game_features(args.game)
+            names = [n.strip() for n in args.features.split(",")]
+            unknown = [n for n in names if n not in features]
+            if unknown:
+                raise ValueError(f"unknown feature(s) {unknown} (known: {', '.join(features)})")
+            library = Library.load(args.library) if args.library else None
+            oracle = hss_oracle(game, cls, features, names,
+                                feature_levels([features[n][1] for n in names], args.levels),
+                                args.matches, args.evaluations, library, backend)
+        start = dsl.to_text(dsl.random_program(random.Random(args.seed)))
+        sequence = self_play(oracle, cls, start, args.iterations, args.seed,
+                             fictitious=args.driver == "fp", out=out)
+    if args.oracle == "hss":
+        oracle.library.save(out / "library.json")
+    for i, text in enumerate(sequence):
+        (out / f"program{i}.txt").write_text(text + "\n")
+    print(f"{len(sequence)} programs in {out} (program{len(sequence) - 1}.txt is the last)")
+    return 0
+
+
+def add_selfplay_parser(sub, positive) -> None:
+    s = sub.add_parser("selfplay", help="IBR or FP with an SA or HSS best-response oracle")
+    s.add_argument("game")
+    s.add_argument("--driver", choices=("ibr", "fp"), default="ibr")
+    s.add_argument("--oracle", choices=("sa", "hss"), default="sa")
+    s.add_argument("--iterations", type=positive, default=5)
+    s.add_argument("--evaluations", type=positive, default=100, help="per oracle call")
+    s.add_argument("--matches", type=positive, default=200)
+    s.add_argument("--features", default="markers_per_stop,bust_rate", help="HSS features")
+    s.add_argument("--levels", type=positive, default=5, help="HSS values per feature")
+    s.add_argument("--library", default=None, help="HSS library to start from (JSON)")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--workers", type=int, default=0)
+    s.add_argument("--out", required=True)
