@@ -65,6 +65,9 @@ def _game_arg(parser: argparse.ArgumentParser) -> None:
 
 def _load_game(args):
     if args.game not in GAMES:
+        if args.game == "microrts":
+            raise UsageError("microrts is played through the Java engine: use "
+                             "'stratsynth play microrts --map 16x16 ...'")
         raise UsageError(f"unknown game '{args.game}' (known: {', '.join(sorted(GAMES))})")
     params = {} if args.max_moves is None else {"max_moves": args.max_moves}
     return load_game(args.game, **params)
@@ -83,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--workers", type=_non_negative, default=1,
                       help="1 = serial, 0 = all cores, n = pool of n processes")
     play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.add_argument("--map", default="16x16",
+                      help="microrts: 16x16, 24x24, 32x32, 64x64 or a map file")
 
     record = sub.add_parser("record", help="record matches as (state, action) pairs")
     _game_arg(record)
@@ -113,14 +118,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _play_microrts(args):
+    from games.microrts import BOTS, BotSpec, map_path, play_microrts_matches
+
+    for spec in (args.p0, args.p1):
+        if spec not in BOTS:
+            raise UsageError(f"unknown microrts player '{spec}' (known: {', '.join(BOTS)})")
+    map_path(args.map)
+    with make_map(args.workers) as backend:
+        return play_microrts_matches(args.map, (BotSpec(args.p0), BotSpec(args.p1)),
+                                     args.matches, map=backend, max_cycles=args.max_moves)
+
+
 def cmd_play(args) -> int:
-    game = _load_game(args)
-    players = [make_player(args.game, args.p0), make_player(args.game, args.p1)]
-    workers = args.workers
-    if any(getattr(p, "name", "") == "human" for p in players):
-        workers = 1  # a person answers in this terminal
-    with make_map(workers) as backend:
-        summary = play_matches(game, players, args.matches, args.seed, map=backend)
+    if args.game == "microrts":
+        summary = _play_microrts(args)
+    else:
+        game = _load_game(args)
+        players = [make_player(args.game, args.p0), make_player(args.game, args.p1)]
+        workers = args.workers
+        if any(getattr(p, "name", "") == "human" for p in players):
+            workers = 1  # a person answers in this terminal
+        with make_map(workers) as backend:
+            summary = play_matches(game, players, args.matches, args.seed, map=backend)
     if args.json:
         print(json.dumps({
             "game": args.game, "players": [args.p0, args.p1], "matches": summary.matches,
@@ -180,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         args.argv = argv[1:]
         return COMMANDS[args.command](args)
-    except (UsageError, SpecError, FileNotFoundError, ValueError) as err:
+    except (UsageError, SpecError, FileNotFoundError, ValueError, RuntimeError) as err:
         message = str(err).strip() or type(err).__name__
         print(f"stratsynth: error: {message}", file=sys.stderr)
         return 2

