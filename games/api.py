@@ -97,3 +97,10 @@ class RandomStrategy:
 
     def __repr__(self) -> str:
         return "RandomStrategy()"
+
+
+def two_player_returns(winner: int | None) -> list[float]:
+    """Zero-sum returns by seat: +1 / −1 for a win, 0 / 0 otherwise."""
+    if winner is None:
+        return [0.0, 0.0]
+    return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .api import two_player_returns
+
 
 class BoardState:
     """A position: ``board`` (tuple of cells), ``player`` to move, outcome once over."""
@@ -71,9 +73,7 @@ class BoardState:
         return self.moves
 
     def returns(self) -> list[float]:
-        if self.won_by is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.won_by == 0 else [-1.0, 1.0]
+        return two_player_returns(self.won_by)
 
     def clone(self) -> BoardState:
         other = BoardState.__new__(BoardState)

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from games.cantstop.players import GLENN_ALOI, can_place_new_neutral, difficulty_score
 from games.cantstop.rules import PHASE_ROLL_OR_STOP, ROLL, STOP
 
-from .dsl import DSL, Syntax
+from .dsl import DSL, ProgramPlayer, Syntax
 
 
 class Program:
@@ -182,11 +182,13 @@ def build_dsl(name: str = "cantstop", constants: Sequence[int] = tuple(range(8))
 CANTSTOP_DSL = build_dsl()
 
 
-class SketchStrategy:
+class SketchStrategy(ProgramPlayer):
     """The fixed sketch of seed 000 with a program in its two holes.
 
     Pickles as program text (closures do not pickle) and recompiles on arrival.
     """
+
+    LANGUAGE = CANTSTOP_DSL
 
     def __init__(self, program, dsl: DSL = CANTSTOP_DSL, name: str | None = None) -> None:
         self.dsl = dsl
@@ -204,14 +206,6 @@ class SketchStrategy:
             return STOP if self._score(state, None, None) >= THRESHOLD else ROLL
         return state.legal[self._column(state, None, None)]
 
-    @classmethod
-    def default_dsl(cls) -> DSL:
-        return CANTSTOP_DSL
-
-    @classmethod
-    def parse_program(cls, text: str, source: str = "<program>", dsl: DSL = CANTSTOP_DSL):
-        return dsl.parse(text, source)
-
     def __getstate__(self):
         return {"text": self.text, "name": self.name, "dsl": self.dsl.name}
 
@@ -220,6 +214,3 @@ class SketchStrategy:
 
     def __repr__(self) -> str:
         return f"SketchStrategy({self.name})"
-
-    def __str__(self) -> str:
-        return self.text

@@ -511,3 +511,25 @@ class _Parser:
                 return _Node("index", value, (index,), pos)
             return _Node("ident", value, pos=pos)
         raise ProgramSyntaxError(f"unexpected '{value}' at column {pos + 1}")
+
+
+class ProgramPlayer:
+    """Shared plumbing of players that run a program of one DSL.
+
+    Subclasses set ``LANGUAGE`` (their default DSL); ``parse_program`` and
+    ``default_dsl`` let generic code (program files, synthesis runs) handle them,
+    and ``str(player)`` is the program text.
+    """
+
+    LANGUAGE: DSL
+
+    @classmethod
+    def default_dsl(cls) -> DSL:
+        return cls.LANGUAGE
+
+    @classmethod
+    def parse_program(cls, text: str, source: str = "<program>"):
+        return cls.LANGUAGE.parse(text, source)
+
+    def __str__(self) -> str:
+        return self.text

@@ -18,7 +18,7 @@ import operator
 
 from games.expendibots.players import AlphaBeta, com_distance, features_of, scan, terminal_value
 
-from .dsl import DSL, Syntax
+from .dsl import DSL, ProgramPlayer, Syntax
 
 
 class Evaluation:
@@ -78,12 +78,14 @@ def build_dsl(name: str = "expendibots", max_height: int = 8, max_size: int = 40
 EXPENDIBOTS_DSL = build_dsl()
 
 
-class EvaluationProgramPlayer:
+class EvaluationProgramPlayer(ProgramPlayer):
     """Alpha-beta whose evaluation is tanh(program(board features)).
 
     Pickles as program text; ``depth`` is the search depth (1 by default, so
     synthesis can afford many games; tournaments use deeper searches).
     """
+
+    LANGUAGE = EXPENDIBOTS_DSL
 
     def __init__(self, program, name: str | None = None, depth: int = 1,
                  dsl: DSL = EXPENDIBOTS_DSL) -> None:
@@ -104,14 +106,6 @@ class EvaluationProgramPlayer:
                 return 0.0
         self.search = AlphaBeta(evaluate, depth)
 
-    @classmethod
-    def default_dsl(cls) -> DSL:
-        return EXPENDIBOTS_DSL
-
-    @classmethod
-    def parse_program(cls, text: str, source: str = "<program>", dsl: DSL = EXPENDIBOTS_DSL):
-        return dsl.parse(text, source)
-
     def __call__(self, state):
         return self.search.choose(state)[0]
 
@@ -124,5 +118,3 @@ class EvaluationProgramPlayer:
     def __repr__(self) -> str:
         return f"EvaluationProgramPlayer({self.name}, depth={self.depth})"
 
-    def __str__(self) -> str:
-        return self.text

@@ -20,6 +20,8 @@ import random
 from itertools import product
 from typing import Any
 
+from ..api import two_player_returns
+
 COLUMNS = tuple(range(2, 13))
 HEIGHTS = (0, 0, 3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3)
 """Cells per column, indexed by column number (indices 0 and 1 unused)."""
@@ -139,9 +141,7 @@ class CantStopState:
         return self.moves
 
     def returns(self) -> list[float]:
-        if self.won_by is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.won_by == 0 else [-1.0, 1.0]
+        return two_player_returns(self.won_by)
 
     def apply_action(self, action) -> None:
         if action not in self.legal:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..api import two_player_returns
+
 SIZE = 8
 TURN_LIMIT = 250
 REPETITION_LIMIT = 4
@@ -190,9 +192,7 @@ class ExpendibotsState:
         return self.turns
 
     def returns(self) -> list[float]:
-        if self.won_by is None:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if self.won_by == 0 else [-1.0, 1.0]
+        return two_player_returns(self.won_by)
 
     def clone(self) -> ExpendibotsState:
         other = ExpendibotsState.__new__(ExpendibotsState)
