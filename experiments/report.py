@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import warnings
 from pathlib import Path
 
@@ -23,6 +24,7 @@ import numpy as np  # noqa: E402
 from games import load_game  # noqa: E402
 from games.backends import make_map  # noqa: E402
 from games.match import play_matches, wilson_interval  # noqa: E402
+from gp.evaluator import read_log  # noqa: E402
 from gp.programs import strategy_class  # noqa: E402
 
 from .players import make_player  # noqa: E402
@@ -41,16 +43,15 @@ def load_run(run_dir: Path) -> dict:
     evaluations, seconds = 0, 0.0
     log = run_dir / "log.csv"
     if log.exists():
-        best_psi = -1.0
-        with log.open(newline="") as fh:
-            for row in csv.DictReader(fh):
-                evaluations, seconds = int(row["evaluations"]), float(row["seconds"])
-                if row["psi"] and float(row["psi"]) > best_psi:
-                    best_psi = float(row["psi"])
-                    times.append(seconds)
-                    best.append(best_psi)
-                    evals_at.append(evaluations)
-                    programs.append(row["program"])
+        best_psi = -math.inf
+        for row in read_log(log):
+            evaluations, seconds = int(row["evaluations"]), float(row["seconds"])
+            if row["psi"] and float(row["psi"]) > best_psi:
+                best_psi = float(row["psi"])
+                times.append(seconds)
+                best.append(best_psi)
+                evals_at.append(evaluations)
+                programs.append(row["program"])
         with (run_dir / "curve.csv").open("w", newline="") as fh:
             writer = csv.writer(fh, lineterminator="\n")
             writer.writerow(("seconds", "evaluations", "best_psi", "program"))
@@ -67,7 +68,7 @@ def load_run(run_dir: Path) -> dict:
         evaluations, seconds = summary["evaluations"], summary["seconds"]
     return {"config": config, "times": times, "best": best, "evaluations": evaluations,
             "seconds": seconds,
-            "best_psi": best[-1] if best else -1.0,
+            "best_psi": best[-1] if best else -math.inf,
             "program": programs[-1] if programs else None, "dir": run_dir}
 
 

@@ -66,8 +66,9 @@ def load_config(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if not isinstance(seeds, list) or not all(isinstance(s, int) for s in seeds):
         raise ValueError(f"{path}: [experiment] seeds must be a list of integers")
     labels = [m.get("label", m.get("method", "sa")) for m in methods]
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"{path}: method labels must differ ({labels})")
+    if len({_slug(label) for label in labels}) != len(labels):
+        raise ValueError(f"{path}: method labels must differ, also as directory names "
+                         f"({labels})")
     return experiment, methods
 
 

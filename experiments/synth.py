@@ -137,7 +137,8 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
     budget = Budget(seconds=seconds, evaluations=config.get("evaluations"))
     progress = Progress(f"{config['method']} {config['game']} seed {config['seed']}",
                         config.get("evaluations"), quiet)
-    options = {k: config[k] for k in ("sketch_share", "rollout_evaluations") if config.get(k)}
+    options = {k: config[k] for k in ("sketch_share", "rollout_evaluations")
+               if config.get(k) is not None}
     if config.get("population"):
         options["mu"] = options["lambda_"] = config["population"]
     with make_backend(config.get("backend"), config.get("workers", 0),

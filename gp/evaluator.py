@@ -74,15 +74,27 @@ class Scored:
     program: str
 
 
+def encode_program(text: str) -> str:
+    """Program text on one log line (DSL texts never contain a backslash)."""
+    return text.replace("\n", "\\n")
+
+
+def decode_program(field: str) -> str:
+    return field.replace("\\n", "\n")
+
+
 def read_log(path: Path) -> list[dict[str, str]]:
-    """Complete rows of a run log; a row cut by a kill is dropped (and rewritten later)."""
+    """Complete rows of a run log. Every row is one line, so a row cut by a kill is
+    the text after the last newline: it is dropped (and written again later)."""
     if not path.exists():
         return []
     text = path.read_text()
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1] if "\n" in text else ""
+        path.write_text(text)
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    path.write_text(text)
+    for row in rows:
+        row["program"] = decode_program(row["program"])
     return rows
 
 
@@ -122,7 +134,7 @@ class Evaluator:
 
     def score(self, tree: Any, metric: str = "psi") -> float:
         """Value of ``tree`` under ``metric`` (``psi``, ``c`` or a combined metric)."""
-        if self.budget.spent():
+        if not self._replay and self.budget.spent():  # logged calls were within budget
             raise BudgetSpent()
         text = self.to_text(tree)
         if self._replay:
@@ -155,11 +167,16 @@ class Evaluator:
         if self._file is not None and not logged:
             self._csv.writerow((f"{scored.seconds:.3f}", scored.evaluations, metric,
                                 f"{value:.6f}", _fmt(psi), _fmt(c), _fmt(self.best_psi),
-                                _fmt(self.best_c), text))
+                                _fmt(self.best_c), encode_program(text)))
             self._file.flush()
         if self.on_score is not None:
             self.on_score(scored)
         return value
+
+    def logged_seconds(self) -> float:
+        """Time of the last evaluation as the log holds it: decisions that depend on
+        time use this, so that a resumed run replays them identically."""
+        return round(self.history[-1].seconds, 3) if self.history else 0.0
 
     def close(self) -> None:
         if self._replay:

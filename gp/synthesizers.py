@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dsl import DSL
-from .evaluator import Evaluator
+from .evaluator import BudgetSpent, Evaluator
 from .evolution import GPSettings, run_gp
 from .sa import SimulatedAnnealing
 from .uct import UCT
@@ -49,7 +49,10 @@ def run_uct(job: SynthesisJob) -> None:
     uct = UCT(job.dsl, job.evaluator, random.Random(job.seed),
               rollout_evaluations=job.options.get("rollout_evaluations"))
     if job.initial is not None:
-        uct.insert_branch(job.initial, job.evaluator.score(job.initial, "psi"))
+        try:
+            uct.insert_branch(job.initial, job.evaluator.score(job.initial, "psi"))
+        except BudgetSpent:
+            return
     uct.run()
 
 
@@ -63,11 +66,13 @@ def _gp(algorithm: str) -> Callable[[SynthesisJob], None]:
 
 
 def _sketch_until(job: SynthesisJob, method: str) -> Callable[[], bool]:
-    budget = job.evaluator.budget
-    share = float(job.options.get("sketch_share", SKETCH_SHARE[method]))
+    ev = job.evaluator
+    budget = ev.budget
+    share = job.options.get("sketch_share")
+    share = float(SKETCH_SHARE[method] if share is None else share)
     if budget.seconds is not None:
         limit = share * budget.seconds
-        return lambda: budget.elapsed() >= limit
+        return lambda: ev.logged_seconds() >= limit
     limit_evals = int(share * budget.evaluations)
     return lambda: budget.used >= limit_evals
 
@@ -112,8 +117,6 @@ class _Limited:
         self.budget = evaluator.budget
 
     def score(self, tree, metric="psi"):
-        from .evaluator import BudgetSpent
-
         if self._until():
             raise BudgetSpent()
         return self._ev.score(tree, metric)

@@ -1,6 +1,5 @@
 """Synthesis runs: cloning scores, resume after kill -9, plug-in fitness, backends, UCT, GP."""
 
-import csv
 import json
 import os
 import signal
@@ -16,6 +15,7 @@ from games import load_game
 from games.records import load_records
 from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
 from gp.cloning import ActionCloning, CantStopObservationCloning, seed000_example
+from gp.evaluator import read_log
 
 ROOT = Path(__file__).parent.parent
 GA_TEXT = (ROOT / "experiments" / "programs" / "cantstop_ga.txt").read_text()
@@ -24,8 +24,7 @@ RANDOM_DATA = ROOT / "experiments" / "data" / "cantstop_random.jsonl"
 
 
 def rows(run_dir):
-    with (Path(run_dir) / "log.csv").open() as fh:
-        return list(csv.DictReader(fh))
+    return read_log(Path(run_dir) / "log.csv")
 
 
 def same_search(a, b):
@@ -62,7 +61,7 @@ def test_resume_after_kill_9_loses_and_repeats_nothing(tmp_path):
     deadline = time.time() + 60
     while time.time() < deadline:
         log = killed / "log.csv"
-        if log.exists() and log.read_text().count("\n") > 60:  # rows span two lines
+        if log.exists() and log.read_text().count("\n") > 30:
             break
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
@@ -74,6 +73,27 @@ def test_resume_after_kill_9_loses_and_repeats_nothing(tmp_path):
     assert [int(r["evaluations"]) for r in final] == list(range(1, 71))
     assert same_search(final, rows(reference))
     assert (killed / "done").exists()
+
+
+@pytest.mark.parametrize("method, extra", [("gp", ["--population", "6"]),
+                                           ("sketch-sa", ["--score", "O", "--data",
+                                                          str(RANDOM_DATA)])])
+def test_resume_in_a_new_process_replays_other_methods(tmp_path, method, extra):
+    argv = ["--method", method, "--evaluations", "40", *extra]
+    reference = tmp_path / "reference"
+    assert main(_synth(reference, *argv)) == 0
+    run = tmp_path / "run"
+    cmd = [sys.executable, "-m", "experiments.cli", *_synth(run, *argv)]
+    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
+    log = (run / "log.csv").read_text().splitlines(keepends=True)
+    (run / "log.csv").write_text("".join(log[:20]) + log[20][:15])  # killed mid-row
+    (run / "done").unlink()
+    resumed = subprocess.run([sys.executable, "-m", "experiments.cli", "resume", str(run),
+                              "--quiet"], cwd=ROOT, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    final = rows(run)
+    assert [int(r["evaluations"]) for r in final] == list(range(1, 41))
+    assert same_search(final, rows(reference))
 
 
 def test_same_results_whatever_the_backend(tmp_path):
