@@ -77,3 +77,15 @@ def test_transferred_rules_are_used_from_the_first_game():
                                   "player": 0})
     assert learner(state) == (4, 0)  # the white pawn steps onto the far row
     assert np.isfinite(regret_run(game, lambda s: learner, 3, seed=2)).all()
+
+
+def test_rule_learner_with_gp_search_learns_win1():
+    game = load_game("tictactoe")
+    learners = []
+
+    def make(seed):
+        learners.append(RuleLearner(game, seed, search="gp"))
+        return learners[-1]
+
+    regret_run(game, make, 30, seed=2)
+    assert learners[0].rules_text()["win1"] == "won"

@@ -19,7 +19,7 @@ from .harness import regret_run
 from .learners import BeadBoxes, QLearner
 from .rule_learner import RuleLearner
 
-LEARNERS = ("rule", "rule+transfer", "menace", "her", "q", "dqn")
+LEARNERS = ("rule", "rule-gp", "rule+transfer", "menace", "her", "q", "dqn")
 
 
 def make_learner(kind: str, game_name: str, params: dict, seed: int, transfer: dict | None,
@@ -27,6 +27,8 @@ def make_learner(kind: str, game_name: str, params: dict, seed: int, transfer: d
     game = load_game(game_name, **params)
     if kind == "rule":
         return RuleLearner(game, seed, draw_after=draw_after)
+    if kind == "rule-gp":
+        return RuleLearner(game, seed, draw_after=draw_after, search="gp")
     if kind == "rule+transfer":
         return RuleLearner(game, seed, draw_after=draw_after, transfer=transfer or {})
     if kind == "menace":

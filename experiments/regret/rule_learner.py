@@ -1,6 +1,7 @@
 """A programmatic rule learner in the manner of seed 004's MIGO, with our SA.
 
-Rules ``win_k`` and ``draw_k`` (``gp.rules_dsl``) are learned from positive
+Rules ``win_k`` and ``draw_k`` (``gp.rules_dsl``) are learned, by our SA or by
+DEAP GP (``search="gp"``), from positive
 examples only, with seed 004's credit assignment: in a game the learner won
 against the optimal opponent every move it made is a positive example of
 ``win_k``, k being the number of its moves to the end (Theorem 1); in a drawn
@@ -22,6 +23,7 @@ from __future__ import annotations
 import random
 
 from gp.evaluator import Budget, Evaluator
+from gp.evolution import GPSettings, run_gp
 from gp.rules_dsl import Positions, build_rules_dsl
 from gp.sa import SimulatedAnnealing
 
@@ -40,7 +42,11 @@ class RuleLearner:
     name = "rule learner"
 
     def __init__(self, game, seed: int = 0, max_k: int = 3, evaluations: int = 120,
-                 draw_after: int = 10, transfer: dict[str, str] | None = None) -> None:
+                 draw_after: int = 10, transfer: dict[str, str] | None = None,
+                 search: str = "sa") -> None:
+        if search not in ("sa", "gp"):
+            raise ValueError(f"rule search must be 'sa' or 'gp', got {search!r}")
+        self.search = search
         self.game = game
         self.rng = random.Random(seed)
         self.positions = Positions(game.rules)
@@ -141,5 +147,9 @@ class RuleLearner:
             start = dsl.parse(dsl.to_text(start))  # rebuild on the current library
         else:
             start = dsl.random_program(self.rng)
-        SimulatedAnnealing(evaluator, self.rng).run(start, dsl.neighbour)
+        if self.search == "sa":
+            SimulatedAnnealing(evaluator, self.rng).run(start, dsl.neighbour)
+        else:  # DEAP's eaMuPlusLambda, the current rule in the first population
+            run_gp(dsl, evaluator, self.rng.randrange(2**31),
+                   GPSettings(mu=12, lambda_=12, mutation_height=3), start)
         self._install(label, dsl.parse(evaluator.best_psi_program))
