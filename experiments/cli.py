@@ -20,7 +20,7 @@ from .games_cli import add_parsers as games_add_parsers
 from .games_cli import cmd_tdleaf, cmd_tournament
 from .players import SpecError, make_player
 from .qd_cli import add_parsers as qd_add_parsers
-from .qd_cli import add_selfplay_parser, cmd_qd, cmd_selfplay
+from .qd_cli import add_qd_check_parser, add_selfplay_parser, cmd_qd, cmd_qd_check, cmd_selfplay
 from .regret.experiment import add_parsers as regret_add_parsers
 from .regret.experiment import cmd_regret
 from .report import add_parsers as report_add_parsers
@@ -108,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     regret_add_parsers(sub, _positive)
     qd_add_parsers(sub, _positive)
     add_selfplay_parser(sub, _positive)
+    add_qd_check_parser(sub, _positive)
 
     bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
     bench.add_argument("--matches", type=_positive, default=3000)
@@ -191,7 +192,7 @@ def cmd_bench(args) -> int:
 COMMANDS = {"play": cmd_play, "record": cmd_record, "bench": cmd_bench, "synth": cmd_synth,
             "resume": cmd_resume, "run": cmd_run, "report": cmd_report,
             "tournament": cmd_tournament, "tdleaf": cmd_tdleaf, "regret": cmd_regret,
-            "qd": cmd_qd, "selfplay": cmd_selfplay}
+            "qd": cmd_qd, "selfplay": cmd_selfplay, "qd-check": cmd_qd_check}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

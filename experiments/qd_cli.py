@@ -132,3 +132,44 @@ def add_selfplay_parser(sub, positive) -> None:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--workers", type=int, default=0)
     s.add_argument("--out", required=True)
+
+
+def cmd_qd_check(args) -> int:
+    """Re-evaluate the elites of two opposite corners on fresh matches (seed 002 Table II)."""
+    out = Path(args.run)
+    config = json.loads((out / "config.json").read_text())
+    archive = ProgramArchive.load(out / "archive.json")
+    features = game_features(config["game"])
+    names = archive.features
+    cls = strategy_class(config["game"])
+    lines = [f"# Corner elites re-evaluated on {args.matches:,} fresh matches", "",
+             f"`stratsynth qd-check {args.run} --matches {args.matches}`", "",
+             "| corner | " + " | ".join(f"{n} (archive → fresh)" for n in names)
+             + " | win rate (archive → fresh) |",
+             "|---" * (len(names) + 2) + "|"]
+    with make_map(args.workers) as backend:
+        evaluate = BehaviourWinRate(load_game(config["game"]),
+                                    make_player(config["game"], config["target"]), cls,
+                                    features, names, args.matches, args.seed, backend)
+        for label, elite in zip(("low", "high"), archive.corner_elites()):
+            rate, measures = evaluate(elite["program"])
+            cells = " | ".join(f"{a:.3f} → {b:.3f}" for a, b in zip(elite["measures"], measures))
+            lines.append(f"| {label} | {cells} | {elite['objective']:.3f} → {rate:.3f} |")
+        lines += [""]
+        for label, elite in zip(("low", "high"), archive.corner_elites()):
+            lines += [f"**{label} corner**:", "", "```", elite["program"], "```", ""]
+    stats = archive.stats()
+    lines += [f"Archive: {stats['elites']} elites, coverage {stats['coverage']:.3f}, "
+              f"QD-score {stats['qd_score']:.2f}, best win rate {stats['best']:.3f}."]
+    text = "\n".join(lines) + "\n"
+    (out / "corners.md").write_text(text)
+    print(text)
+    return 0
+
+
+def add_qd_check_parser(sub, positive) -> None:
+    c = sub.add_parser("qd-check", help="re-evaluate corner elites of a qd run")
+    c.add_argument("run", help="directory written by stratsynth qd")
+    c.add_argument("--matches", type=positive, default=10_000)
+    c.add_argument("--seed", type=int, default=99)
+    c.add_argument("--workers", type=int, default=0)

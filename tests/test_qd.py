@@ -61,6 +61,9 @@ def test_qd_command_builds_an_archive_and_heatmap(tmp_path, capsys):
     assert data["elites"] and (out / "heatmap.png").stat().st_size > 5000
     lines = (out / "stats.csv").read_text().splitlines()
     assert len(lines) == 1 + 4 and lines[-1].split(",")[1] == "32"
+    assert main(["qd-check", str(out), "--matches", "20", "--workers", "1"]) == 0
+    corners = (out / "corners.md").read_text()
+    assert "| low |" in corners and "| high |" in corners
     assert main(["qd", "cantstop", "--features", "speed", "--evaluations", "4",
                  "--out", str(tmp_path / "x")]) == 2
     assert "unknown feature" in capsys.readouterr().err
