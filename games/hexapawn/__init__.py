@@ -105,4 +105,10 @@ class Hexapawn(BoardGame):
         super().__init__(HexapawnRules(size, no_move))
 
 
-PLAYERS = {"random": RandomStrategy, "human": HumanPlayer}
+def _minimax():
+    from ..solver import MinimaxPlayer
+
+    return MinimaxPlayer(Hexapawn())
+
+
+PLAYERS = {"random": RandomStrategy, "human": HumanPlayer, "minimax": _minimax}

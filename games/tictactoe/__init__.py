@@ -75,4 +75,10 @@ class TicTacToe(BoardGame):
         super().__init__(TicTacToeRules())
 
 
-PLAYERS = {"random": RandomStrategy, "human": HumanPlayer}
+def _minimax():
+    from ..solver import MinimaxPlayer
+
+    return MinimaxPlayer(TicTacToe())
+
+
+PLAYERS = {"random": RandomStrategy, "human": HumanPlayer, "minimax": _minimax}
