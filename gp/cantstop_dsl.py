@@ -112,8 +112,7 @@ def _pair(yes_no, choice):
 
 
 def _advanced(s, c, a):
-    h = s.neutral[c]
-    return h - s.markers[s.player][c] if h else 0
+    return s.advanced_this_turn(c)
 
 
 LEAVES = {

@@ -309,10 +309,6 @@ class DSL:
                 return out
         return None
 
-    def explain(self, text: str, source: str = "<program>") -> str:
-        """Parse then print: the canonical form of a program text."""
-        return self.to_text(self.parse(text, source))
-
 
 def subtree_end(nodes: Sequence, begin: int) -> int:
     """End (exclusive) of the subtree rooted at ``begin`` in a prefix list."""

@@ -19,7 +19,7 @@ import csv
 import io
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,6 +194,3 @@ def _fmt(value: float | None) -> str:
         return ""
     return f"{value:.6f}"
 
-
-def best_of(history: Sequence[Scored]) -> Scored | None:
-    return max((s for s in history if s.psi is not None), key=lambda s: s.psi, default=None)

@@ -16,7 +16,6 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from games.match import play_matches
 from gp.evaluator import Budget, Evaluator
 from gp.fitness import WinRate
 from gp.sa import SimulatedAnnealing
@@ -88,7 +87,3 @@ def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
     oracle.library = shared
     return oracle
 
-
-def score_against(game, a, b, matches: int, seed: int) -> float:
-    summary = play_matches(game, (a, b), matches, seed)
-    return (summary.wins[0] + 0.5 * (summary.draws + summary.capped)) / summary.matches

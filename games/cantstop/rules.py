@@ -297,13 +297,6 @@ class CantStopState:
         """True if ``STOP`` now gives the current player their third column."""
         return self.claims[self.player] + self.topped_columns() >= COLUMNS_TO_WIN
 
-    def is_new_neutral(self, column: int) -> bool:
-        return self.neutral[column] == 0
-
-    def free_columns(self) -> list[int]:
-        """Columns holding no neutral marker and not claimed."""
-        return [c for c in COLUMNS if self.claimed[c] < 0 and self.neutral[c] == 0]
-
     def action_to_string(self, action) -> str:
         if action == ROLL:
             return "roll again"

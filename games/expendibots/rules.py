@@ -201,11 +201,6 @@ class ExpendibotsState:
         other.history = dict(self.history)
         return other
 
-    def child(self, action) -> ExpendibotsState:
-        other = self.clone()
-        other.apply_action(action)
-        return other
-
     def action_to_string(self, action) -> str:
         if action[0] == "BOOM":
             return f"BOOM at {_square(action[1])}"
