@@ -100,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep the winner's pairs only; skip matches without a winner")
     record.add_argument("--seed", type=_non_negative, default=0)
     record.add_argument("-o", "--output", required=True, help="JSONL file to write")
+    record.add_argument("--map", default="16x16", help="microrts map")
+    record.add_argument("--workers", type=_non_negative, default=1,
+                        help="microrts: 1 = serial, 0 = all cores")
 
     synth_add_parsers(sub, _positive)
     runner_add_parsers(sub)
@@ -119,16 +122,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _play_microrts(args):
-    from games.microrts import BOTS, BotSpec, map_path, play_microrts_matches
+def _play_microrts(args, stats: bool = False):
+    from games.microrts import map_path, play_microrts_matches
 
-    for spec in (args.p0, args.p1):
-        if spec not in BOTS:
-            raise UsageError(f"unknown microrts player '{spec}' (known: {', '.join(BOTS)})")
+    players = [make_player("microrts", args.p0), make_player("microrts", args.p1)]
     map_path(args.map)
     with make_map(args.workers) as backend:
-        return play_microrts_matches(args.map, (BotSpec(args.p0), BotSpec(args.p1)),
-                                     args.matches, map=backend, max_cycles=args.max_moves)
+        return play_microrts_matches(args.map, players, args.matches, map=backend,
+                                     max_cycles=args.max_moves, stats=stats)
+
+
+def _record_microrts(args) -> int:
+    from gp.microrts_fitness import write_counts
+
+    args.p0, args.p1 = args.player, args.opponent or args.player
+    args.matches = args.matches
+    summary = _play_microrts(args, stats=True)
+    count = write_counts(args.output, args.map, [args.p0, args.p1], summary)
+    print(f"wrote {count} matches to {args.output} ({args.p0} wins {summary.wins[0]}, "
+          f"{args.p1} wins {summary.wins[1]})")
+    return 0
 
 
 def cmd_play(args) -> int:
@@ -162,6 +175,8 @@ def cmd_play(args) -> int:
 def cmd_record(args) -> int:
     from games.records import record_matches, write_records
 
+    if args.game == "microrts":
+        return _record_microrts(args)
     game = _load_game(args)
     opponent = args.opponent or args.player
     self_play = args.self_play or args.opponent is None

@@ -57,6 +57,13 @@ def make_player(game_name: str, spec: str) -> Any:
             known = ", ".join(f"{p}:..." for p in sorted(SPEC_PREFIXES)) or "none yet"
             raise SpecError(f"unknown player spec prefix '{prefix}:' (known: {known})")
         return SPEC_PREFIXES[prefix](game_name, argument)
+    if game_name == "microrts":
+        from games.microrts import BOTS, BotSpec
+
+        if spec not in BOTS:
+            raise SpecError(f"unknown microrts player '{spec}' (known: {', '.join(BOTS)}, "
+                            "program:FILE)")
+        return BotSpec(spec)
     players = game_players(game_name)
     if spec not in players:
         raise SpecError(f"unknown player '{spec}' for {game_name} "

@@ -67,7 +67,31 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
 
 
 def game_of(config: dict[str, Any]):
+    if config["game"] == "microrts":
+        return None  # played through the Java engine (games.microrts)
     return load_game(config["game"], **(config.get("game_params") or {}))
+
+
+def _microrts_metrics(config: dict[str, Any], backend, cls) -> dict[str, Any]:
+    from games.microrts import map_path
+    from gp.microrts_fitness import MicroRTSObservationCloning, MicroRTSWinRate, read_counts
+
+    params = dict(config.get("game_params") or {})
+    map_name = params.pop("map", "16x16")
+    max_cycles = params.pop("max_cycles", None)
+    if params:
+        raise ValueError(f"microrts game parameters are map and max_cycles, not {sorted(params)}")
+    map_path(map_name)
+    psi = MicroRTSWinRate(map_name, make_player("microrts", config.get("target") or "coac"), cls,
+                          matches=config.get("matches") or 2, seed=config["seed"], map=backend,
+                          max_cycles=max_cycles)
+    metrics: dict[str, Any] = {"psi": psi}
+    if config.get("data"):
+        if config.get("score") != "O":
+            raise ValueError("microrts clones observations only: use --score O")
+        _, matches = read_counts(config["data"])
+        metrics["c"] = MicroRTSObservationCloning(matches, psi)
+    return metrics
 
 
 def parse_game_params(items: list[str] | None) -> dict[str, Any] | None:
@@ -89,11 +113,15 @@ def parse_game_params(items: list[str] | None) -> dict[str, Any] | None:
 def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
     game = game_of(config)
     cls = strategy_class(config["game"])
-    metrics: dict[str, Any] = {}
     fitness = config.get("fitness") or "psi"
-    psi = WinRate(game, make_player(config["game"], config.get("target", "ga")), cls,
-                  matches=config.get("matches", 1000), seed=config["seed"], map=backend)
-    if config.get("data"):
+    if config["game"] == "microrts":
+        metrics = _microrts_metrics(config, backend, cls)
+        psi = metrics["psi"]
+    else:
+        metrics = {}
+        psi = WinRate(game, make_player(config["game"], config.get("target") or "ga"), cls,
+                      matches=config.get("matches") or 1000, seed=config["seed"], map=backend)
+    if config.get("data") and config["game"] != "microrts":
         _, matches = load_records(config["data"], game)
         metrics["c"] = CLONING[config["score"]](matches, cls)
     if fitness == "psi":
@@ -184,6 +212,8 @@ def _report(evaluator: Evaluator, run_dir: Path) -> None:
 def cmd_synth(args) -> int:
     config = {key: getattr(args, key, None) for key in SETTINGS}
     config["game_params"] = parse_game_params(args.game_param)
+    if getattr(args, "map", None):
+        config["game_params"] = {**(config["game_params"] or {}), "map": args.map}
     run_dir = Path(args.out)
     _report(start_run(run_dir, config, quiet=args.quiet), run_dir)
     return 0
@@ -204,10 +234,14 @@ def add_parsers(sub, positive) -> None:
     synth.add_argument("--score", choices=("A", "O"), default=None,
                        help="cloning score for sketch learning: A actions, O observations")
     synth.add_argument("--data", default=None, help="record file to clone (stratsynth record)")
-    synth.add_argument("--target", default="ga", help="opponent spec of the win rate Ψ")
+    synth.add_argument("--target", default=None,
+                       help="opponent spec of the win rate Ψ (default: ga; microrts: coac)")
+    synth.add_argument("--map", default=None, help="microrts map (16x16, 24x24, 32x32, 64x64 "
+                       "or a file); same as --game-param map=...")
     synth.add_argument("--budget", default=None, help="wall-clock budget: 90s, 30m, 2h")
     synth.add_argument("--evaluations", type=positive, default=None, help="evaluation budget")
-    synth.add_argument("--matches", type=positive, default=1000, help="matches per Ψ")
+    synth.add_argument("--matches", type=positive, default=None,
+                       help="matches per Ψ (default 1000; microrts: 2, one per start)")
     synth.add_argument("--seed", type=int, default=0)
     synth.add_argument("--workers", type=int, default=0, help="1 serial, 0 all cores")
     synth.add_argument("--backend", choices=("serial", "pool", "dask"), default=None,

@@ -21,6 +21,10 @@ class MapBackend(Protocol):
     def close(self) -> None: ...
 
 
+class WorkerDied(RuntimeError):
+    """A worker process died mid-batch; the batch may be retried."""
+
+
 class SerialMap:
     """In-process map: the reference behaviour every backend must reproduce."""
 
@@ -43,14 +47,29 @@ class PoolMap:
     """A long-lived ``multiprocess`` pool; results come back in job order."""
 
     def __init__(self, workers: int | None = None) -> None:
-        import multiprocess
-
         self.workers = workers or os.cpu_count() or 1
-        self._pool = multiprocess.get_context("fork" if os.name == "posix" else "spawn").Pool(
-            self.workers)
+        self._pool = self._new_pool()
 
     def __call__(self, func, jobs):
-        return self._pool.map(func, list(jobs), chunksize=1)
+        pids = self._pids()
+        result = self._pool.map_async(func, list(jobs), chunksize=1)
+        while not result.ready():
+            result.wait(0.5)
+            if not result.ready() and self._pids() != pids:
+                # a worker died (e.g. its JVM crashed): its job would never come back
+                self._pool.terminate()
+                self._pool = self._new_pool()
+                raise WorkerDied("a worker process died during the batch; the pool was restarted")
+        return result.get()
+
+    def _new_pool(self):
+        import multiprocess
+
+        return multiprocess.get_context("fork" if os.name == "posix" else "spawn").Pool(
+            self.workers)
+
+    def _pids(self) -> list[int]:
+        return [p.pid for p in self._pool._pool]
 
     def close(self) -> None:
         self._pool.close()

@@ -102,6 +102,8 @@ class MatchSummary:
     total_moves: int = 0
     seconds: float = 0.0
     feature_sums: list[dict[str, float]] = field(default_factory=lambda: [{}, {}])
+    per_match: list[dict] = field(default_factory=list)
+    """Per-match details, in match order, where a game reports them (microRTS)."""
 
     @property
     def mean_moves(self) -> float:
@@ -124,6 +126,7 @@ class MatchSummary:
         for mine, theirs in zip(self.feature_sums, other.feature_sums):
             for k, v in theirs.items():
                 mine[k] = mine.get(k, 0.0) + v
+        self.per_match += other.per_match
 
 
 def seats_for(index: int) -> tuple[int, int]:

@@ -54,10 +54,11 @@ class WinRate:
 
 
 class WithTieBreak:
-    """Ψ with a cloning score breaking ties: Ψ + C / (matches + 1).
+    """Ψ with a cloning score breaking ties: Ψ + C·r / (1 + r).
 
-    Ψ moves in steps of 1/matches, so C (in [0, 1]) can only order programs of
-    equal Ψ; seed 000 uses this on microRTS, where Ψ is 0 for most programs early on.
+    Ψ moves in steps of r (``psi.resolution``: 1/matches, or half that where draws
+    score 0.5), so C (in [0, 1]) can only order programs of equal Ψ; seed 000 uses
+    this on microRTS, where Ψ is 0 for most programs early on.
     """
 
     name = "psi+c"
@@ -65,9 +66,10 @@ class WithTieBreak:
     def __init__(self, psi: WinRate, cloning: Callable[[Any], float]) -> None:
         self.psi = psi
         self.cloning = cloning
+        self.resolution = getattr(psi, "resolution", 1 / psi.matches)
 
     def __call__(self, program: Any) -> float:
-        return self.psi(program) + self.cloning(program) / (self.psi.matches + 1)
+        return self.psi(program) + self.cloning(program) * self.resolution / (1 + self.resolution)
 
 
 USER_FITNESS_SIGNATURE = "function(strategy, *, game, seed) -> float"

@@ -12,6 +12,7 @@ from pathlib import Path
 PROGRAM_STRATEGIES: dict[str, tuple[str, str]] = {
     "cantstop": ("gp.cantstop_dsl", "SketchStrategy"),
     "expendibots": ("gp.expendibots_dsl", "EvaluationProgramPlayer"),
+    "microrts": ("gp.microrts_dsl", "MicroRTSProgramPlayer"),
 }
 """Game name -> (module, strategy class taking program text or tree)."""
 

@@ -1,12 +1,16 @@
 """The real microRTS engine through JPype: short 16×16 matches, clear errors."""
 
+import json
+import os
 import shutil
+from dataclasses import dataclass
 
 import pytest
 
 from experiments.cli import main
 from games.backends import PoolMap
 from games.microrts import BotSpec, EngineError, map_path, play_microrts_matches
+from gp.microrts_dsl import MICRORTS_DSL, MicroRTSProgramPlayer
 
 # The JVM runs in a worker process: a JVM in pytest's own process would be
 # inherited by the forked pools of other tests.
@@ -38,3 +42,85 @@ def test_cli_errors(capsys):
     assert main(["play", "microrts", "--map", "99x99", "--p0", "coac", "--p1", "coac"]) == 2
     assert main(["play", "microrts", "--p0", "coacc", "--p1", "coac"]) == 2
     assert "unknown microrts player" in capsys.readouterr().err
+
+
+# ---- DSL programs on the engine; broken AIs and dying JVMs ------------------------------------
+WORKER_RUSH_PROGRAM = """\
+for u in s:
+    u.train(Worker, EnemyDir, 100)
+    u.harvest(2)
+    u.attack(Closest)
+"""
+
+
+class _RaisingAI:
+    def getAction(self, player, gs):  # noqa: N802
+        raise RuntimeError("boom")
+
+
+class _Raises:
+    name = "raises"
+
+    def build(self, utt):
+        return _RaisingAI()
+
+
+@dataclass(frozen=True)
+class _DiesOnce:
+    """Kills its worker process (as a crashing JVM would) the first time it is built."""
+
+    marker: str
+
+    def build(self, utt):
+        if not os.path.exists(self.marker):
+            open(self.marker, "w").close()
+            os._exit(3)
+        return BotSpec("workerrush").build(utt)
+
+
+@pytest.fixture(scope="module")
+def jvm_worker():
+    """One worker process (one JVM) shared by the tests that do not kill it."""
+    with PoolMap(1) as pool:
+        yield pool
+
+
+def test_a_dsl_program_plays_both_starts_and_reports_what_it_produced(jvm_worker):
+    player = MicroRTSProgramPlayer(WORKER_RUSH_PROGRAM)
+    summary = play_microrts_matches("16x16", (player, BotSpec("randombiased")), 2,
+                                    map=jvm_worker, max_cycles=600, stats=True)
+    assert [d["seats"] for d in summary.per_match] == [[0, 1], [1, 0]]
+    for detail in summary.per_match:
+        mine = detail["stats"][0]
+        assert set(mine) == {"produced_Worker", "produced_Light", "produced_Heavy",
+                             "produced_Ranged", "produced_Base", "produced_Barracks", "resources"}
+        assert mine["produced_Worker"] >= 3  # the base keeps training workers
+        assert mine["produced_Ranged"] == mine["produced_Barracks"] == 0
+
+
+def test_an_ai_that_raises_forfeits_and_the_batch_goes_on(jvm_worker):
+    summary = play_microrts_matches("16x16", (_Raises(), BotSpec("workerrush")), 2,
+                                    map=jvm_worker, max_cycles=50)
+    assert summary.matches == 2 and summary.forfeits == [2, 0] and summary.wins == [0, 2]
+
+
+def test_a_worker_whose_jvm_dies_is_replaced_and_the_match_played_again(tmp_path):
+    with PoolMap(1) as pool:
+        summary = play_microrts_matches(
+            "16x16", (_DiesOnce(str(tmp_path / "died")), BotSpec("randombiased")), 1,
+            map=pool, max_cycles=50)
+    assert (tmp_path / "died").exists() and summary.matches == 1
+
+
+def test_program_files_play_and_synthesis_runs_on_microrts(tmp_path, capsys):
+    program = tmp_path / "rush.txt"
+    program.write_text(WORKER_RUSH_PROGRAM)
+    assert main(["play", "microrts", "--p0", f"program:{program}", "--p1", "randombiased",
+                 "-n", "2", "--workers", "2", "--max-moves", "200", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] == 2
+    run = tmp_path / "run"
+    assert main(["synth", "microrts", "--map", "16x16", "--game-param", "max_cycles=200",
+                 "--evaluations", "3", "--workers", "2", "--seed", "3", "--out", str(run),
+                 "--quiet"]) == 0
+    assert len((run / "log.csv").read_text().splitlines()) == 1 + 3
+    MicroRTSProgramPlayer(MICRORTS_DSL.parse((run / "best.txt").read_text()))

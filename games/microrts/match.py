@@ -1,17 +1,36 @@
 """microRTS matches: two players, seats alternating, a cycle cap and a wall-clock guard.
 
-A player here is a *factory* (``spec -> Java AI``) so that each match gets fresh
-AI objects in the worker process that plays it. COAC is not fully deterministic
-(an unseeded ``Random``), so results are counts over matches.
+A player here is a *factory* (``spec.build(utt) -> AI``) so that each match gets
+fresh AI objects in the worker process that plays it: a ``BotSpec`` builds a Java
+bot, a program player (``gp.microrts_dsl``) a Python AI driving the abstraction
+layer. COAC is not fully deterministic (an unseeded ``Random``), so results are
+counts over matches.
+
+Each match also reports, per player, the units it produced by type and the
+resources it gathered: the counts behind the observation score C_O and the
+behaviour features. An AI that raises forfeits the match (logged); a worker whose
+JVM dies is replaced and its batch played again.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
+from ..backends import WorkerDied
 from ..match import MatchSummary, seats_for
-from .engine import cycle_cap, make_bot, map_path, start_jvm, unit_type_table
+from .engine import EngineError, cycle_cap, make_bot, map_path, start_jvm, unit_type_table
+
+log = logging.getLogger("stratsynth.microrts")
+
+PRODUCED = ("Worker", "Light", "Heavy", "Ranged", "Base", "Barracks")
+"""Unit types counted per player (seed 000's C_O; the behaviour features)."""
+STATS_EVERY = 10
+"""Cycles between unit censuses (no unit is produced and killed faster than this)."""
+RETRIES = 3
 
 
 @dataclass(frozen=True)
@@ -24,9 +43,53 @@ class BotSpec:
         return make_bot(self.name, utt)
 
 
+class _Census:
+    """Units ever seen per player (id -> type) and resources at the start."""
+
+    def __init__(self, gs, kinds: dict[int, str]) -> None:
+        import jpype
+
+        self.read = jpype.JClass("stratsynth.ProgramAI").units
+        self.kinds = kinds
+        rows = np.asarray(self.read(gs)).tolist()
+        self.start_resources = rows[:2]
+        self.initial: set[int] = set()
+        self.seen: list[dict[int, str]] = [{}, {}]
+        self._take(rows)
+        for player in (0, 1):
+            self.initial |= set(self.seen[player])
+
+    def _take(self, rows: list[int]) -> None:
+        for i in range(2, len(rows), 8):
+            player = rows[i + 1]
+            if player in (0, 1):
+                self.seen[player][rows[i]] = self.kinds[rows[i + 2]]
+        self.last = rows
+
+    def update(self, gs) -> None:
+        self._take(np.asarray(self.read(gs)).tolist())
+
+    def stats(self, costs: dict[str, int]) -> list[dict[str, float]]:
+        """Per player: units produced by type, and resources gathered (final stock minus
+        starting stock plus what the produced units cost)."""
+        out = []
+        for player in (0, 1):
+            produced = {t: 0 for t in PRODUCED}
+            spent = 0
+            for unit_id, type_name in self.seen[player].items():
+                if unit_id not in self.initial and type_name in produced:
+                    produced[type_name] += 1
+                    spent += costs[type_name]
+            gathered = self.last[player] - self.start_resources[player] + spent
+            out.append({**{f"produced_{t}": float(n) for t, n in produced.items()},
+                        "resources": float(gathered)})
+        return out
+
+
 def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
-                        max_seconds: float = 600.0) -> tuple[int | None, int, bool]:
-    """(winner seat or None, cycles, timed_out) of one match."""
+                        max_seconds: float = 600.0, stats: bool = False) -> dict:
+    """One match. Returns winner (seat or None), cycles, timed_out, forfeit (seat or
+    None), error, and with ``stats`` the per-seat counts (``seat_stats``)."""
     start_jvm()
     from rts import GameState, PhysicalGameState
 
@@ -35,49 +98,102 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
     gs = GameState(pgs, utt)
     ais = [spec.build(utt) for spec in seats]
     cap = max_cycles or cycle_cap(map_name)
+    census = None
+    if stats:
+        kinds = {int(t.ID): str(t.name) for t in utt.getUnitTypes()}
+        costs = {str(t.name): int(t.cost) for t in utt.getUnitTypes()}
+        census = _Census(gs, kinds)
     started = time.perf_counter()
     cycles = 0
+    result = {"winner": None, "cycles": 0, "timed_out": False, "forfeit": None, "error": None}
     while not gs.gameover() and cycles < cap:
         if time.perf_counter() - started > max_seconds:
-            return None, cycles, True
-        actions = [ais[0].getAction(0, gs), ais[1].getAction(1, gs)]
+            result["timed_out"] = True
+            break
+        actions = []
+        for seat in (0, 1):
+            try:
+                actions.append(ais[seat].getAction(seat, gs))
+            except Exception as err:  # a broken AI loses the match, the batch goes on
+                log.warning("seat %d (%s) forfeits: %s", seat, seats[seat], err)
+                result.update(forfeit=seat, winner=1 - seat, error=f"{type(err).__name__}: {err}")
+                break
+        if result["forfeit"] is not None:
+            break
         gs.issueSafe(actions[0])
         gs.issueSafe(actions[1])
         gs.cycle()
         cycles += 1
-    winner = int(gs.winner())
-    return (winner if winner in (0, 1) else None), cycles, False
+        if census is not None and cycles % STATS_EVERY == 0:
+            census.update(gs)
+    result["cycles"] = cycles
+    if result["forfeit"] is None and not result["timed_out"]:
+        winner = int(gs.winner())
+        result["winner"] = winner if winner in (0, 1) else None
+    if census is not None:
+        census.update(gs)
+        result["seat_stats"] = census.stats(costs)
+    return result
 
 
 def _play_chunk(job) -> MatchSummary:
-    map_name, players, start, stop, max_cycles, max_seconds = job
+    map_name, players, start, stop, max_cycles, max_seconds, stats = job
     summary = MatchSummary()
     for index in range(start, stop):
         order = seats_for(index)
-        winner, cycles, timed_out = play_microrts_match(
-            map_name, (players[order[0]], players[order[1]]), max_cycles, max_seconds)
+        result = play_microrts_match(map_name, (players[order[0]], players[order[1]]),
+                                     max_cycles, max_seconds, stats)
         summary.matches += 1
-        summary.total_moves += cycles
+        summary.total_moves += result["cycles"]
+        winner = result["winner"]
+        if result["forfeit"] is not None:
+            summary.forfeits[order[result["forfeit"]]] += 1
         if winner is not None:
             summary.wins[order[winner]] += 1
-        elif timed_out or cycles >= (max_cycles or 0):
+        elif result["timed_out"] or result["cycles"] >= (max_cycles or cycle_cap(map_name)):
             summary.capped += 1
         else:
             summary.draws += 1
+        detail = {"index": index, "seats": list(order), "winner": None if winner is None
+                  else order[winner], "cycles": result["cycles"], "error": result["error"]}
+        if stats:
+            by_player = [None, None]
+            for seat, player in enumerate(order):
+                by_player[player] = result["seat_stats"][seat]
+                for k, v in result["seat_stats"][seat].items():
+                    feats = summary.feature_sums[player]
+                    feats[k] = feats.get(k, 0.0) + v
+            detail["stats"] = by_player
+        summary.per_match.append(detail)
     return summary
 
 
 def play_microrts_matches(map_name: str, players, n: int, map=None,
-                          max_cycles: int | None = None,
-                          max_seconds: float = 600.0) -> MatchSummary:
-    """``n`` matches, odd ones with seats swapped; results per player (``moves`` = cycles)."""
+                          max_cycles: int | None = None, max_seconds: float = 600.0,
+                          stats: bool = False) -> MatchSummary:
+    """``n`` matches, odd ones with seats swapped; results per player (``moves`` = cycles).
+
+    Match ``k`` starts player 0 in seat ``k % 2``, so two matches are one from each
+    start. A batch whose worker dies (a crashed JVM) is played again, up to
+    ``RETRIES`` times, then an ``EngineError`` says so.
+    """
+    map_path(map_name)  # unknown maps fail here, before any worker starts
     started = time.perf_counter()
     workers = getattr(map, "workers", 1) if map is not None else 1
     chunks = max(1, min(n, workers))
     bounds = [n * i // chunks for i in range(chunks + 1)]
-    jobs = [(map_name, tuple(players), bounds[i], bounds[i + 1], max_cycles, max_seconds)
+    jobs = [(map_name, tuple(players), bounds[i], bounds[i + 1], max_cycles, max_seconds, stats)
             for i in range(chunks) if bounds[i] < bounds[i + 1]]
-    parts = (map or (lambda f, js: [f(j) for j in js]))(_play_chunk, jobs)
+    run = map or (lambda f, js: [f(j) for j in js])
+    for attempt in range(RETRIES + 1):
+        try:
+            parts = run(_play_chunk, jobs)
+            break
+        except WorkerDied as err:
+            log.warning("microRTS batch lost a worker (attempt %d): %s", attempt + 1, err)
+    else:
+        raise EngineError(f"microRTS workers kept dying ({RETRIES + 1} attempts): "
+                          "is the JVM out of memory?")
     summary = MatchSummary()
     for part in parts:
         summary.add(part)

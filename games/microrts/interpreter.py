@@ -1,0 +1,362 @@
+"""What the microRTS DSL's Booleans and commands mean, one game cycle at a time.
+
+Semantics follow the reference interpreter of the DSL (seed 001 appendix A.2,
+the Java ``Interpreter`` of the Sketch-SA/HSS code): every cycle the program runs
+from scratch over a snapshot of the state; a command gives the unit an abstract
+action only if the unit has none yet this cycle (the first action stands);
+``Build``/``Train`` spend from a running resource count; counts of attacking or
+harvesting units are those assigned so far this cycle; units left without an
+action stay idle (the abstraction layer gives them NONE). The abstraction layer
+(our Java ``stratsynth.ProgramAI``) does path finding and turns abstract actions
+into unit actions.
+
+Where the reference would crash, we give a meaning: a command outside any ``for``
+applies to the first unit (in the engine's unit order) it can be given to, and a
+unit test outside any ``for`` asks whether some own unit passes it. Where the
+reference has known slips we follow the paper's words: ``Farthest`` is the
+farthest unit (not the first), ``LessHealthy``/``MostHealthy`` compare current
+hit points, and ``MoveAway`` moves away from the nearest own base.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+UNIT_TYPES = ("Base", "Barracks", "Ranged", "Heavy", "Light", "Worker")
+NUMBERS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 50, 100)
+DIRECTIONS = ("EnemyDir", "Up", "Down", "Right", "Left")
+CRITERIA = ("Strongest", "Weakest", "Closest", "Farthest", "LessHealthy", "MostHealthy",
+            "Random")
+PLAYERS = ("Ally", "Enemy")
+
+# microRTS direction codes and the ProgramAI order kinds
+DIRECTION_CODE = {"Up": 0, "Right": 1, "Down": 2, "Left": 3}
+OFFSETS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # by direction code
+MOVE, HARVEST, ATTACK, BUILD, TRAIN, IDLE = 1, 2, 3, 4, 5, 6
+FIELDS = 8  # ints per unit read from ProgramAI.units
+
+
+@dataclass(frozen=True)
+class UnitKind:
+    """The parts of a microRTS UnitType the DSL looks at."""
+
+    id: int
+    name: str
+    cost: int
+    hp: int
+    max_damage: int
+    attack_range: int
+    can_attack: bool
+    can_harvest: bool
+    can_move: bool
+    is_stockpile: bool
+    produces: frozenset
+
+
+def unit_kinds(utt) -> dict[int, UnitKind]:
+    """Read a UnitTypeTable once (a few dozen JVM calls per process)."""
+    types = list(utt.getUnitTypes())
+    produces: dict[str, set[str]] = {str(t.name): set() for t in types}
+    for t in types:  # ``produces`` is shadowed by a method in JPype; invert producedBy
+        for maker in t.producedBy:
+            produces[str(maker.name)].add(str(t.name))
+    kinds = {}
+    for t in types:
+        kinds[int(t.ID)] = UnitKind(int(t.ID), str(t.name), int(t.cost), int(t.hp),
+                                    int(t.maxDamage), int(t.attackRange), bool(t.canAttack),
+                                    bool(t.canHarvest), bool(t.canMove), bool(t.isStockpile),
+                                    frozenset(produces[str(t.name)]))
+    return kinds
+
+
+class Unit:
+    """One unit in this cycle's snapshot."""
+
+    __slots__ = ("id", "player", "kind", "x", "y", "hp", "resources", "busy")
+
+    def __init__(self, row, kinds) -> None:
+        self.id, self.player, kind, self.x, self.y, self.hp, self.resources, busy = row
+        self.kind = kinds[kind]
+        self.busy = bool(busy)
+
+
+def manhattan(a: Unit, b: Unit) -> int:
+    return abs(a.x - b.x) + abs(a.y - b.y)
+
+
+def within(a: Unit, b: Unit, distance: int) -> bool:
+    """Euclidean distance at most ``distance`` (the reference's range test)."""
+    dx, dy = a.x - b.x, a.y - b.y
+    return dx * dx + dy * dy <= distance * distance
+
+
+class Cycle:
+    """One run of the program: the snapshot, the actions assigned so far, the orders."""
+
+    def __init__(self, me: int, rows: list[int], kinds: dict[int, UnitKind],
+                 width: int, height: int, walls, resources: int, rng: random.Random) -> None:
+        self.me = me
+        self.width = width
+        self.height = height
+        self.walls = walls
+        self.resources = resources
+        self.rng = rng
+        self.own: list[Unit] = []
+        self.enemies: list[Unit] = []
+        self.minerals: list[Unit] = []
+        self.occupied: set[tuple[int, int]] = set()
+        for i in range(0, len(rows), FIELDS):
+            unit = Unit(rows[i:i + FIELDS], kinds)
+            self.occupied.add((unit.x, unit.y))
+            if unit.player == me:
+                self.own.append(unit)
+            elif unit.player >= 0:
+                self.enemies.append(unit)
+            else:
+                self.minerals.append(unit)
+        self.assigned: set[int] = set()
+        self.pending_build: dict[str, int] = {}
+        self.pending_train: dict[str, int] = {}
+        self.attacking = 0
+        self.harvesting = 0
+        self.orders: list[int] = []
+        self._own_counts: dict[str, int] | None = None
+        self._enemy_counts: dict[str, int] | None = None
+
+    # ---- counts ------------------------------------------------------------------------
+    def own_count(self, type_name: str) -> int:
+        if self._own_counts is None:
+            self._own_counts = _counts(self.own)
+        return self._own_counts.get(type_name, 0)
+
+    def enemy_count(self, type_name: str) -> int:
+        if self._enemy_counts is None:
+            self._enemy_counts = _counts(self.enemies)
+        return self._enemy_counts.get(type_name, 0)
+
+    def own_with_pending(self, type_name: str) -> int:
+        return (self.own_count(type_name) + self.pending_build.get(type_name, 0)
+                + self.pending_train.get(type_name, 0))
+
+    # ---- cells -------------------------------------------------------------------------
+    def free_cell(self, x: int, y: int) -> bool:
+        return (0 <= x < self.width and 0 <= y < self.height
+                and not self.walls[x + y * self.width] and (x, y) not in self.occupied)
+
+    def nearest_free_cell(self, x: int, y: int, radius: int | None = None):
+        """The free cell nearest (Manhattan rings) to (x, y), or None."""
+        limit = radius if radius is not None else self.width + self.height
+        for r in range(0, limit + 1):
+            for dx in range(-r, r + 1):
+                dy = r - abs(dx)
+                for cy in ((y - dy, y + dy) if dy else (y,)):
+                    if self.free_cell(x + dx, cy):
+                        return x + dx, cy
+        return None
+
+    def toward_enemy(self, unit: Unit) -> int:
+        """Direction code of the free neighbour cell nearest the nearest enemy (-1: none)."""
+        if not self.enemies:
+            return -1
+        best, best_d = -1, None
+        for code, (dx, dy) in enumerate(OFFSETS):
+            x, y = unit.x + dx, unit.y + dy
+            if not self.free_cell(x, y):
+                continue
+            d = min((e.x - x) ** 2 + (e.y - y) ** 2 for e in self.enemies)
+            if best_d is None or d < best_d:
+                best, best_d = code, d
+        return best
+
+    # ---- assigning -----------------------------------------------------------------------
+    def order(self, kind: int, unit: Unit, a: int = 0, b: int = 0, c: int = 0) -> bool:
+        self.orders += (kind, unit.id, a, b, c)
+        self.assigned.add(unit.id)
+        return True
+
+    def choose(self, unit: Unit, candidates: list[Unit], criterion: str) -> Unit | None:
+        """The candidate a criterion (O_p) picks for ``unit``."""
+        if not candidates:
+            return None
+        if criterion == "Closest":
+            return min(candidates, key=lambda e: manhattan(unit, e))
+        if criterion == "Farthest":
+            return max(candidates, key=lambda e: manhattan(unit, e))
+        if criterion == "Strongest":
+            return min(candidates, key=lambda e: (-e.kind.max_damage, manhattan(unit, e)))
+        if criterion == "Weakest":
+            return min(candidates, key=lambda e: (e.kind.max_damage, manhattan(unit, e)))
+        if criterion == "LessHealthy":
+            return min(candidates, key=lambda e: (e.hp, manhattan(unit, e)))
+        if criterion == "MostHealthy":
+            return min(candidates, key=lambda e: (-e.hp, manhattan(unit, e)))
+        return candidates[self.rng.randrange(len(candidates))]  # Random
+
+
+def _counts(units: list[Unit]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.kind.name] = out.get(u.kind.name, 0) + 1
+    return out
+
+
+# ---- Boolean functions (B) ----------------------------------------------------------------
+# Player-level tests ignore the unit; unit-level tests take the loop's unit, or ask
+# whether some own unit passes when used outside a ``for``.
+
+def has_number_of_units(cycle: Cycle, type_name: str, n: int) -> bool:
+    return cycle.own_with_pending(type_name) >= n
+
+
+def has_less_number_of_units(cycle: Cycle, type_name: str, n: int) -> bool:
+    return cycle.own_with_pending(type_name) < n
+
+
+def opponent_has_number_of_units(cycle: Cycle, type_name: str, n: int) -> bool:
+    return cycle.enemy_count(type_name) >= n
+
+
+def have_units_attacking(cycle: Cycle, n: int) -> bool:
+    return cycle.attacking >= n
+
+
+def has_workers_harvesting(cycle: Cycle, n: int) -> bool:
+    return cycle.harvesting >= n
+
+
+def unit_within_distance_of_opponent(cycle: Cycle, u: Unit, n: int) -> bool:
+    return any(within(u, e, n) for e in cycle.enemies)
+
+
+def is_type(cycle: Cycle, u: Unit, type_name: str) -> bool:
+    return u.kind.name == type_name
+
+
+def is_builder(cycle: Cycle, u: Unit) -> bool:
+    return u.kind.name == "Worker"
+
+
+def can_attack(cycle: Cycle, u: Unit) -> bool:
+    return u.kind.can_attack
+
+
+def can_harvest(cycle: Cycle, u: Unit) -> bool:
+    return u.kind.can_harvest
+
+
+def kills_in_one_attack(cycle: Cycle, u: Unit) -> bool:
+    return any(e.hp <= u.kind.max_damage for e in cycle.enemies)
+
+
+def opponent_kills_in_one_attack(cycle: Cycle, u: Unit) -> bool:
+    return any(e.kind.max_damage >= u.hp for e in cycle.enemies)
+
+
+def in_opponent_range(cycle: Cycle, u: Unit) -> bool:
+    return any(within(u, e, e.kind.attack_range) for e in cycle.enemies)
+
+
+def opponent_in_range(cycle: Cycle, u: Unit) -> bool:
+    return any(within(u, e, u.kind.attack_range) for e in cycle.enemies)
+
+
+# ---- commands (C) --------------------------------------------------------------------------
+# Each returns True if it gave ``u`` an action.
+
+def build(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int, kinds_by_name) -> bool:
+    kind = kinds_by_name[type_name]
+    if (u.id in cycle.assigned or u.kind.name != "Worker" or type_name not in u.kind.produces
+            or cycle.resources < kind.cost):
+        return False
+    if cycle.own_count(type_name) + cycle.pending_build.get(type_name, 0) >= n:
+        return False
+    code = cycle.toward_enemy(u) if direction == "EnemyDir" else DIRECTION_CODE[direction]
+    cell = None
+    if code >= 0:
+        x, y = u.x + OFFSETS[code][0], u.y + OFFSETS[code][1]
+        if cycle.free_cell(x, y):
+            cell = (x, y)
+    if cell is None:
+        cell = cycle.nearest_free_cell(u.x, u.y)
+        if cell is None:
+            return False
+    cycle.occupied.add(cell)  # reserved for this building
+    cycle.resources -= kind.cost
+    cycle.pending_build[type_name] = cycle.pending_build.get(type_name, 0) + 1
+    return cycle.order(BUILD, u, kind.id, cell[0], cell[1])
+
+
+def train(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int, kinds_by_name) -> bool:
+    kind = kinds_by_name[type_name]
+    if (u.id in cycle.assigned or u.kind.can_move or type_name not in u.kind.produces
+            or cycle.resources < kind.cost):
+        return False
+    if cycle.own_count(type_name) + cycle.pending_train.get(type_name, 0) >= n:
+        return False
+    code = cycle.toward_enemy(u) if direction == "EnemyDir" else DIRECTION_CODE[direction]
+    cycle.resources -= kind.cost
+    cycle.pending_train[type_name] = cycle.pending_train.get(type_name, 0) + 1
+    return cycle.order(TRAIN, u, kind.id, code)
+
+
+def harvest(cycle: Cycle, u: Unit, n: int) -> bool:
+    if u.id in cycle.assigned or not u.kind.can_harvest or cycle.harvesting >= n:
+        return False
+    bases = [b for b in cycle.own if b.kind.is_stockpile]
+    if not cycle.minerals or not bases:
+        return False
+    resource = min(cycle.minerals, key=lambda r: manhattan(u, r))
+    base = min(bases, key=lambda b: manhattan(u, b))
+    cycle.harvesting += 1
+    return cycle.order(HARVEST, u, resource.id, base.id)
+
+
+def attack(cycle: Cycle, u: Unit, criterion: str) -> bool:
+    if u.id in cycle.assigned or not u.kind.can_attack:
+        return False
+    target = cycle.choose(u, cycle.enemies, criterion)
+    if target is None:
+        return False
+    cycle.attacking += 1
+    return cycle.order(ATTACK, u, target.id)
+
+
+def move_to_unit(cycle: Cycle, u: Unit, side: str, criterion: str) -> bool:
+    if u.id in cycle.assigned or not u.kind.can_move:
+        return False
+    pool = cycle.enemies if side == "Enemy" else [a for a in cycle.own if a is not u]
+    target = cycle.choose(u, pool, criterion)
+    if target is None or manhattan(u, target) <= 1:
+        return False
+    cells = [(target.x + dx, target.y + dy) for dx, dy in OFFSETS
+             if cycle.free_cell(target.x + dx, target.y + dy)]
+    if not cells:
+        return False
+    x, y = min(cells, key=lambda c: abs(c[0] - u.x) + abs(c[1] - u.y))
+    return cycle.order(MOVE, u, x, y)
+
+
+def idle(cycle: Cycle, u: Unit) -> bool:
+    if u.id in cycle.assigned or not u.kind.can_attack:
+        return False
+    if not any(within(u, e, u.kind.attack_range) for e in cycle.enemies):
+        return False
+    return cycle.order(IDLE, u)
+
+
+def move_away(cycle: Cycle, u: Unit) -> bool:
+    if u.id in cycle.assigned or not u.kind.can_move:
+        return False
+    bases = [b for b in cycle.own if b.kind.is_stockpile]
+    if not bases:
+        return False
+    base = min(bases, key=lambda b: manhattan(u, b))
+    x = min(max(2 * u.x - base.x, 0), cycle.width - 1)
+    y = min(max(2 * u.y - base.y, 0), cycle.height - 1)
+    if (x, y) == (u.x, u.y):
+        return False
+    cell = cycle.nearest_free_cell(x, y, radius=2)
+    if cell is None or cell == (u.x, u.y):
+        return False
+    return cycle.order(MOVE, u, cell[0], cell[1])

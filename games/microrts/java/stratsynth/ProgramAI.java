@@ -1,0 +1,184 @@
+package stratsynth;
+
+import ai.abstraction.AbstractAction;
+import ai.abstraction.AbstractionLayerAI;
+import ai.abstraction.Train;
+import ai.abstraction.pathfinding.AStarPathFinding;
+import ai.core.AI;
+import ai.core.ParameterSpecification;
+import java.util.ArrayList;
+import java.util.List;
+import rts.GameState;
+import rts.PhysicalGameState;
+import rts.PlayerAction;
+import rts.ResourceUsage;
+import rts.UnitAction;
+import rts.units.Unit;
+import rts.units.UnitType;
+import rts.units.UnitTypeTable;
+
+/**
+ * The abstraction-layer AI that stratsynth's Python DSL interpreter drives.
+ *
+ * Crossing from Python into the JVM costs microseconds per call, so a cycle makes
+ * one call to read every unit ({@link #units}) and one call to hand over every
+ * order ({@link #step}); the orders go to AbstractionLayerAI's own
+ * move/harvest/attack/build/train/idle, and translateActions turns them into unit
+ * actions (A* path finding, resource checks, NONE for idle units). As in the
+ * reference interpreter of the DSL, abstract actions last one cycle: the program
+ * runs again on the next cycle a unit is free.
+ */
+public final class ProgramAI extends AbstractionLayerAI {
+    /** Ints per unit in {@link #units}. */
+    public static final int FIELDS = 8;
+
+    public static final int MOVE = 1, HARVEST = 2, ATTACK = 3, BUILD = 4, TRAIN = 5, IDLE = 6;
+
+    private final UnitTypeTable utt;
+
+    public ProgramAI(UnitTypeTable utt) {
+        super(new AStarPathFinding());
+        this.utt = utt;
+    }
+
+    /**
+     * The two players' resources, then every unit as FIELDS ints: id, player,
+     * type id, x, y, hit points, resources, busy (1 while it executes a unit action).
+     */
+    public static int[] units(GameState gs) {
+        List<Unit> all = gs.getPhysicalGameState().getUnits();
+        int[] out = new int[2 + all.size() * FIELDS];
+        out[0] = gs.getPlayer(0).getResources();
+        out[1] = gs.getPlayer(1).getResources();
+        int i = 2;
+        for (Unit u : all) {
+            out[i++] = (int) u.getID();
+            out[i++] = u.getPlayer();
+            out[i++] = u.getType().ID;
+            out[i++] = u.getX();
+            out[i++] = u.getY();
+            out[i++] = u.getHitPoints();
+            out[i++] = u.getResources();
+            out[i++] = gs.getActionAssignment(u) == null ? 0 : 1;
+        }
+        return out;
+    }
+
+    /** The map's walls as 0/1 per cell (row-major, index x + y * width). */
+    public static int[] walls(GameState gs) {
+        PhysicalGameState pgs = gs.getPhysicalGameState();
+        int w = pgs.getWidth(), h = pgs.getHeight();
+        int[] out = new int[w * h];
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                out[x + y * w] = pgs.getTerrain(x, y) == PhysicalGameState.TERRAIN_WALL ? 1 : 0;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * This cycle's orders (groups of 5 ints: kind, unit id, a, b, c), then the
+     * player action: MOVE a=x b=y; HARVEST a=resource id b=base id; ATTACK a=target
+     * id; BUILD a=type id b=x c=y; TRAIN a=type id b=direction (-1: the default
+     * placement); IDLE. Orders replace the previous cycle's.
+     */
+    public PlayerAction step(GameState gs, int player, int[] orders) {
+        actions.clear();
+        PhysicalGameState pgs = gs.getPhysicalGameState();
+        for (int i = 0; i + 4 < orders.length; i += 5) {
+            Unit u = pgs.getUnit(orders[i + 1]);
+            if (u == null || u.getPlayer() != player) {
+                continue;
+            }
+            int a = orders[i + 2], b = orders[i + 3], c = orders[i + 4];
+            switch (orders[i]) {
+                case MOVE:
+                    move(u, a, b);
+                    break;
+                case HARVEST: {
+                    Unit resource = pgs.getUnit(a), base = pgs.getUnit(b);
+                    if (resource != null && base != null) {
+                        harvest(u, resource, base);
+                    }
+                    break;
+                }
+                case ATTACK: {
+                    Unit target = pgs.getUnit(a);
+                    if (target != null) {
+                        attack(u, target);
+                    }
+                    break;
+                }
+                case BUILD:
+                    build(u, utt.getUnitType(a), b, c);
+                    break;
+                case TRAIN:
+                    actions.put(u, new TrainToward(u, utt.getUnitType(a), b));
+                    break;
+                case IDLE:
+                    idle(u);
+                    break;
+                default:
+                    break;
+            }
+        }
+        return translateActions(player, gs);
+    }
+
+    /** Train toward a direction when that cell is free, else where Train would. */
+    static final class TrainToward extends AbstractAction {
+        private final UnitType type;
+        private final int direction;
+        private final Train fallback;
+        private boolean done;
+
+        TrainToward(Unit u, UnitType type, int direction) {
+            super(u);
+            this.type = type;
+            this.direction = direction;
+            this.fallback = new Train(u, type);
+        }
+
+        @Override
+        public boolean completed(GameState gs) {
+            return done || fallback.completed(gs);
+        }
+
+        @Override
+        public UnitAction execute(GameState gs, ResourceUsage ru) {
+            Unit u = getUnit();
+            if (direction >= 0) {
+                int x = u.getX() + UnitAction.DIRECTION_OFFSET_X[direction];
+                int y = u.getY() + UnitAction.DIRECTION_OFFSET_Y[direction];
+                PhysicalGameState pgs = gs.getPhysicalGameState();
+                if (x >= 0 && y >= 0 && x < pgs.getWidth() && y < pgs.getHeight()
+                        && gs.free(x, y) && !ru.getPositionsUsed().contains(x + y * pgs.getWidth())) {
+                    done = true;
+                    return new UnitAction(UnitAction.TYPE_PRODUCE, direction, type);
+                }
+            }
+            return fallback.execute(gs, ru);
+        }
+
+        @Override
+        public void toxml(util.XMLWriter w) {
+            fallback.toxml(w);
+        }
+    }
+
+    @Override
+    public PlayerAction getAction(int player, GameState gs) {
+        throw new UnsupportedOperationException("ProgramAI is driven by stratsynth's step()");
+    }
+
+    @Override
+    public AI clone() {
+        return new ProgramAI(utt);
+    }
+
+    @Override
+    public List<ParameterSpecification> getParameters() {
+        return new ArrayList<>();
+    }
+}

@@ -1,0 +1,129 @@
+"""Ψ and C_O on microRTS (seed 000), computed from the same matches.
+
+Ψ = score of the program over ``matches`` matches against the target, starts
+alternating (the default 2 is one match from each start): win 1, draw or cap 0.5,
+loss 0. C_O compares, match by match from the same start, the units the program
+produced per type and the resources it gathered with those of the cloned player
+in a recorded data set: the mean over the counts of 1 - |n - n'| / max(n, n')
+(1 when both are 0). Both read one cached batch of matches per program text, so
+Ψ with C as tie-break costs no extra match.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from games.match import MatchSummary
+from games.microrts.match import PRODUCED, play_microrts_matches
+
+from .fitness import program_seed
+
+COUNTS = tuple(f"produced_{t}" for t in PRODUCED) + ("resources",)
+RECORD_FORMAT = "stratsynth-microrts-counts"
+RECORD_VERSION = 1
+
+
+class MicroRTSWinRate:
+    """Ψ of a program against a target bot on one map."""
+
+    name = "psi"
+
+    def __init__(self, map_name: str, target, strategy_class, matches: int = 2, seed: int = 0,
+                 map=None, max_cycles: int | None = None, max_seconds: float = 600.0) -> None:
+        if matches < 1:
+            raise ValueError(f"matches must be >= 1, got {matches}")
+        self.map_name = map_name
+        self.target = target
+        self.strategy_class = strategy_class
+        self.matches = matches
+        self.resolution = 0.5 / matches
+        self.seed = seed
+        self.map = map
+        self.max_cycles = max_cycles
+        self.max_seconds = max_seconds
+        self.cache: dict[str, MatchSummary] = {}
+        self.evaluations = 0
+
+    def play(self, program: Any) -> MatchSummary:
+        """The program's matches (cached by program text), with per-match counts."""
+        player = self.strategy_class(program)
+        text = player.text
+        if text not in self.cache:
+            player.seed = program_seed(self.seed, text)
+            self.cache[text] = play_microrts_matches(
+                self.map_name, (player, self.target), self.matches, map=self.map,
+                max_cycles=self.max_cycles, max_seconds=self.max_seconds, stats=True)
+            self.evaluations += 1
+        return self.cache[text]
+
+    def __call__(self, program: Any) -> float:
+        summary = self.play(program)
+        return (summary.wins[0] + 0.5 * (summary.matches - summary.wins[0] - summary.wins[1])
+                ) / summary.matches
+
+
+def count_similarity(mine: dict[str, float], theirs: dict[str, float]) -> float:
+    """Seed 000's C_O for one pair of matches."""
+    total = 0.0
+    for key in COUNTS:
+        a, b = mine.get(key, 0.0), theirs.get(key, 0.0)
+        top = max(abs(a), abs(b))
+        total += 1.0 if top == 0 else 1.0 - abs(a - b) / top
+    return total / len(COUNTS)
+
+
+class MicroRTSObservationCloning:
+    """C_O against a recorded data set (``stratsynth record microrts``)."""
+
+    name = "c"
+
+    def __init__(self, records: list[dict], psi: MicroRTSWinRate) -> None:
+        if not records:
+            raise ValueError("the microRTS data set holds no match")
+        self.by_start = {}
+        for record in records:
+            start = record["seats"].index(0)  # the seat the cloned player started in
+            self.by_start.setdefault(start, record["stats"][0])
+        self.psi = psi
+
+    def __call__(self, program: Any) -> float:
+        summary = self.psi.play(program)
+        scores = []
+        for detail in summary.per_match:
+            start = detail["seats"].index(0)
+            reference = self.by_start.get(start) or next(iter(self.by_start.values()))
+            scores.append(count_similarity(detail["stats"][0], reference))
+        return sum(scores) / len(scores)
+
+
+def write_counts(path: str | Path, map_name: str, specs: list[str], summary: MatchSummary) -> int:
+    """A data set of microRTS matches: a header line, then one line per match."""
+    lines = [json.dumps({"format": RECORD_FORMAT, "version": RECORD_VERSION, "map": map_name,
+                         "players": specs})]
+    lines += [json.dumps(detail) for detail in summary.per_match]
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("\n".join(lines) + "\n")
+    return len(summary.per_match)
+
+
+def read_counts(path: str | Path) -> tuple[dict, list[dict]]:
+    """Header and matches of a microRTS data set; errors name the file and line."""
+    file = Path(path)
+    if not file.is_file():
+        raise FileNotFoundError(f"{path}: no such data file")
+    lines = [line for line in file.read_text().splitlines() if line.strip()]
+    try:
+        rows = [json.loads(line) for line in lines]
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: line {err.doc and lines.index(err.doc) + 1}: not JSON") from None
+    if not rows or rows[0].get("format") != RECORD_FORMAT:
+        raise ValueError(f"{path}: line 1: not a microRTS data set (format {RECORD_FORMAT})")
+    if rows[0].get("version") != RECORD_VERSION:
+        raise ValueError(f"{path}: line 1: version {rows[0].get('version')} is not "
+                         f"{RECORD_VERSION}")
+    for lineno, row in enumerate(rows[1:], 2):
+        if "stats" not in row or "seats" not in row:
+            raise ValueError(f"{path}: line {lineno}: a match needs 'seats' and 'stats'")
+    return rows[0], rows[1:]

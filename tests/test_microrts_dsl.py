@@ -1,0 +1,163 @@
+"""The microRTS DSL: text <-> tree, the interpreter's rules on hand-built states."""
+
+import random
+
+import pytest
+
+from games.microrts import interpreter as rt
+from gp.dsl import ProgramSyntaxError
+from gp.microrts_dsl import MICRORTS_DSL, MicroRTSProgramPlayer
+from gp.microrts_fitness import count_similarity
+
+FIG4 = """\
+for u in s:
+    if u.isBuilder():
+        u.moveToUnit(Ally, LessHealthy)
+    u.train(Ranged, Left, 15)
+for u in s:
+    u.idle()
+    u.build(Barracks, EnemyDir, 100)
+    for u in s:
+        u.harvest(4)
+        u.attack(LessHealthy)"""
+
+
+def test_seed000_style_program_parses_and_prints_back_exactly():
+    tree = MICRORTS_DSL.parse(FIG4)
+    assert MICRORTS_DSL.to_text(tree) == FIG4
+    assert str(MicroRTSProgramPlayer(FIG4)) == FIG4
+
+
+def test_thousands_of_random_programs_round_trip_and_stay_within_limits():
+    rng = random.Random(7)
+    for _ in range(2000):
+        tree = MICRORTS_DSL.random_program(rng)
+        text = MICRORTS_DSL.to_text(tree)
+        again = MICRORTS_DSL.parse(text)
+        assert MICRORTS_DSL.to_text(again) == text
+        assert list(MICRORTS_DSL.parse(MICRORTS_DSL.to_text(again))) == list(again)
+        neighbour = MICRORTS_DSL.neighbour(tree, rng)
+        assert len(neighbour) <= MICRORTS_DSL.max_size
+        MICRORTS_DSL.compile(neighbour)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("for u in s:\nu.harvest(4)", "line 1: 'for' needs an indented block"),
+    ("for u in s:\n    u.harvest(four)", "line 2: 'four' is not a N"),
+    ("u.fly(Up)", "line 1: 'u.fly(Up)' is not a command"),
+    ("if u.harvest(4):\n    pass", "line 1: 'u.harvest(4)' is not a condition"),
+    ("else:\n    pass", "line 1: 'else' without 'if'"),
+    ("u.idle()\n    u.idle()", "line 2: unexpected indentation"),
+    ("u.attack(Closest, Up)", "line 1: attack takes 1 argument"),
+])
+def test_malformed_programs_name_file_and_line(text, where):
+    with pytest.raises(ProgramSyntaxError) as err:
+        MICRORTS_DSL.parse(text, source="bad.txt")
+    assert str(err.value).startswith("bad.txt: ")
+    assert where in str(err.value)
+
+
+# ---- the interpreter on hand-built snapshots (no JVM) ---------------------------------------
+def _kind(i, name, cost, hp, dmg, rng, attack, harvest, move, stock, makes=()):
+    return rt.UnitKind(i, name, cost, hp, dmg, rng, attack, harvest, move, stock, frozenset(makes))
+
+
+KINDS = {
+    0: _kind(0, "Resource", 1, 1, 0, 0, False, False, False, False),
+    1: _kind(1, "Base", 10, 10, 0, 0, False, False, False, True, ("Worker",)),
+    2: _kind(2, "Barracks", 5, 4, 0, 0, False, False, False, False, ("Light", "Heavy", "Ranged")),
+    3: _kind(3, "Worker", 1, 1, 1, 1, True, True, True, False, ("Base", "Barracks")),
+    4: _kind(4, "Light", 2, 4, 2, 1, True, False, True, False),
+    5: _kind(5, "Heavy", 3, 8, 4, 1, True, False, True, False),
+    6: _kind(6, "Ranged", 2, 3, 1, 3, True, False, True, False),
+}
+BY_NAME = {k.name: k for k in KINDS.values()}
+
+
+def _cycle(units, resources=10, me=0):
+    """units: (id, player, type name, x, y, hp)."""
+    rows = []
+    for uid, player, name, x, y, hp in units:
+        rows += [uid, player, BY_NAME[name].id, x, y, hp, 0, 0]
+    cycle = rt.Cycle(me, rows, KINDS, 16, 16, [0] * 256, resources, random.Random(0))
+    cycle.kinds_by_name = BY_NAME
+    return cycle
+
+
+def _run(text, cycle):
+    MICRORTS_DSL.compile(MICRORTS_DSL.parse(text))(cycle, None)
+    orders = cycle.orders
+    return [tuple(orders[i:i + 5]) for i in range(0, len(orders), 5)]
+
+
+BASIC = [(1, 0, "Base", 2, 2, 10), (2, 0, "Worker", 3, 2, 1), (3, 0, "Worker", 3, 3, 1),
+         (4, 0, "Worker", 4, 4, 1), (5, -1, "Resource", 0, 0, 1),
+         (9, 1, "Worker", 12, 12, 1), (10, 1, "Heavy", 14, 14, 8)]
+
+
+def test_first_action_assigned_in_a_cycle_stands():
+    orders = _run("for u in s:\n    u.attack(Closest)\n    u.harvest(4)", _cycle(BASIC))
+    assert [(k, uid) for k, uid, *_ in orders] == [(rt.ATTACK, 2), (rt.ATTACK, 3), (rt.ATTACK, 4)]
+
+
+def test_harvest_sends_at_most_n_workers_to_the_nearest_resource_and_base():
+    orders = _run("for u in s:\n    u.harvest(2)", _cycle(BASIC))
+    assert orders == [(rt.HARVEST, 2, 5, 1, 0), (rt.HARVEST, 3, 5, 1, 0)]
+
+
+def test_criteria_pick_targets():
+    cycle = _cycle(BASIC)
+    worker = cycle.own[1]
+    assert cycle.choose(worker, cycle.enemies, "Closest").id == 9
+    assert cycle.choose(worker, cycle.enemies, "Farthest").id == 10
+    assert cycle.choose(worker, cycle.enemies, "LessHealthy").id == 9
+    assert cycle.choose(worker, cycle.enemies, "MostHealthy").id == 10
+    assert cycle.choose(worker, cycle.enemies, "Strongest").id == 10
+    assert cycle.choose(worker, cycle.enemies, "Weakest").id == 9
+
+
+def test_build_spends_resources_counts_pending_and_places_buildings():
+    barracks = BY_NAME["Barracks"].id
+    cycle = _cycle(BASIC, resources=10)
+    orders = _run("for u in s:\n    u.build(Barracks, Up, 2)", cycle)
+    # worker 2 at (3,2) builds above itself; above worker 3 stands worker 2, so the
+    # nearest free cell; then the limit of 2 (pending included) and the resources stop
+    assert orders == [(rt.BUILD, 2, barracks, 3, 1), (rt.BUILD, 3, barracks, 2, 3)]
+    assert cycle.resources == 0
+    assert len(_run("for u in s:\n    u.build(Barracks, Up, 1)", _cycle(BASIC, 10))) == 1
+    assert _run("for u in s:\n    u.build(Barracks, Up, 5)", _cycle(BASIC, 4)) == []
+
+
+def test_train_counts_existing_units_and_needs_the_right_producer():
+    # 3 workers exist: a limit of 4 trains one more, a limit of 3 none
+    assert _run("for u in s:\n    u.train(Worker, Right, 4)", _cycle(BASIC)) == [
+        (rt.TRAIN, 1, BY_NAME["Worker"].id, rt.DIRECTION_CODE["Right"], 0)]
+    assert _run("for u in s:\n    u.train(Worker, Right, 3)", _cycle(BASIC)) == []
+    assert _run("for u in s:\n    u.train(Ranged, Right, 9)", _cycle(BASIC)) == []  # no barracks
+
+
+def test_a_command_outside_for_goes_to_the_first_unit_that_takes_it():
+    orders = _run("u.harvest(9)\nu.harvest(9)", _cycle(BASIC))
+    assert [o[1] for o in orders] == [2, 3]
+
+
+def test_booleans_see_pending_production_and_this_cycles_assignments():
+    text = ("for u in s:\n    u.train(Worker, Up, 9)\n"
+            "if hasNumberOfUnits(Worker, 4):\n    for u in s:\n        u.harvest(1)\n"
+            "if hasNumberOfWorkersHarvesting(1):\n    for u in s:\n        u.attack(Closest)")
+    orders = _run(text, _cycle(BASIC))
+    assert [o[0] for o in orders] == [rt.TRAIN, rt.HARVEST, rt.ATTACK, rt.ATTACK]
+
+
+def test_unit_tests_outside_for_ask_whether_some_own_unit_passes():
+    cycle = _cycle(BASIC)
+    assert _run("if u.isType(Base):\n    u.harvest(1)", cycle) == [(rt.HARVEST, 2, 5, 1, 0)]
+    assert _run("if u.isType(Ranged):\n    u.harvest(1)", _cycle(BASIC)) == []
+
+
+def test_observation_score_matches_seed000_example():
+    # 4 Ranged against 10: 1 - 6/10 = 0.4 for that count; equal counts score 1
+    mine = {"produced_Ranged": 4.0}
+    theirs = {"produced_Ranged": 10.0}
+    assert count_similarity(mine, theirs) == pytest.approx((6 + 0.4) / 7)
+    assert count_similarity(theirs, theirs) == 1.0
