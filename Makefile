@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(VENV)/bin/stratsynth bench
 	$(VENV)/bin/stratsynth bench --fitness
 	$(PY) -m experiments.bench.solver
+	$(PY) -m experiments.bench.microrts
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

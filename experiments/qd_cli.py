@@ -15,7 +15,7 @@ from qd.archive import ProgramArchive
 from qd.map_elites import BehaviourWinRate, run_map_elites
 
 from .players import make_player
-from .synth import parse_duration
+from .synth import parse_duration, parse_game_params
 
 
 def game_features(game_name: str) -> dict:
@@ -25,6 +25,12 @@ def game_features(game_name: str) -> dict:
         return importlib.import_module(f"{GAMES[game_name][0]}.features").FEATURES
     except ModuleNotFoundError:
         raise ValueError(f"game '{game_name}' declares no behaviour features") from None
+
+
+def game_levels(game_name: str):
+    """The reference values HSS snaps features to, if the game declares them."""
+    module = importlib.import_module(f"{GAMES[game_name][0]}.features")
+    return getattr(module, "LEVELS", None)
 
 
 def cmd_qd(args) -> int:
@@ -90,7 +96,7 @@ def cmd_selfplay(args) -> int:
     from qd.hss import Library, feature_levels
     from qd.selfplay import hss_oracle, sa_oracle, self_play
 
-    game = load_game(args.game)
+    game = load_game(args.game, **(parse_game_params(args.game_param) or {}))
     cls = strategy_class(args.game)
     dsl = cls.default_dsl()
     out = Path(args.out)
@@ -104,8 +110,10 @@ def cmd_selfplay(args) -> int:
             if unknown:
                 raise ValueError(f"unknown feature(s) {unknown} (known: {', '.join(features)})")
             library = Library.load(args.library) if args.library else None
-            oracle = hss_oracle(game, cls, features, names,
-                                feature_levels([features[n][1] for n in names], args.levels),
+            levels = game_levels(args.game)
+            levels = ([list(levels)] * len(names) if levels is not None else
+                      feature_levels([features[n][1] for n in names], args.levels))
+            oracle = hss_oracle(game, cls, features, names, levels,
                                 args.matches, args.evaluations, library, backend)
         start = dsl.to_text(dsl.random_program(random.Random(args.seed)))
         sequence = self_play(oracle, cls, start, args.iterations, args.seed,
@@ -127,7 +135,10 @@ def add_selfplay_parser(sub, positive) -> None:
     s.add_argument("--evaluations", type=positive, default=100, help="per oracle call")
     s.add_argument("--matches", type=positive, default=200)
     s.add_argument("--features", default="markers_per_stop,bust_rate", help="HSS features")
-    s.add_argument("--levels", type=positive, default=5, help="HSS values per feature")
+    s.add_argument("--levels", type=positive, default=5,
+                   help="HSS values per feature (games with reference levels use those)")
+    s.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
+                   help="game parameter, e.g. map=24x24 for microrts (repeatable)")
     s.add_argument("--library", default=None, help="HSS library to start from (JSON)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--workers", type=int, default=0)

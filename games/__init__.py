@@ -16,6 +16,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "tictactoe": ("games.tictactoe", "TicTacToe"),
     "hexapawn": ("games.hexapawn", "Hexapawn"),
     "expendibots": ("games.expendibots", "Expendibots"),
+    "microrts": ("games.microrts", "MicroRTS"),
 }
 """Game name -> (module, game class); the module also defines ``PLAYERS``."""
 

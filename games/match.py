@@ -173,6 +173,9 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
         raise ValueError(f"number of matches must be >= 0, got {n}")
     if len(players) != 2:
         raise ValueError(f"two players needed, got {len(players)}")
+    runner = getattr(game, "play_matches", None)
+    if runner is not None:  # a game with its own engine (microRTS)
+        return runner(players, n, seed, map=map, behavior=behavior)
     started = time.perf_counter()
     workers = getattr(map, "workers", 1) if map is not None else 1
     chunks = max(1, min(n, chunks or 8 * workers)) if n else 1

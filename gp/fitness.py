@@ -47,10 +47,17 @@ class WinRate:
             return self.cache[text]
         summary = play_matches(self.game, (player, self.target), self.matches,
                                program_seed(self.seed, text), map=self.map)
-        value = summary.wins[0] / summary.matches
+        value = score_of(self.game, summary)
         self.cache[text] = value
         self.evaluations += 1
         return value
+
+
+def score_of(game, summary) -> float:
+    """Player 0's score per match: wins, plus the game's value of a draw (microRTS
+    scores draws and capped matches ½, seed 000's Ψ; other games 0)."""
+    even = summary.matches - summary.wins[0] - summary.wins[1]
+    return (summary.wins[0] + getattr(game, "draw_value", 0.0) * even) / summary.matches
 
 
 class WithTieBreak:

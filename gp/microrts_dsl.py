@@ -407,5 +407,9 @@ class MicroRTSProgramPlayer(ProgramPlayer):
     def __setstate__(self, state) -> None:
         self.__init__(state["text"], state["name"], state["seed"])
 
+    def reset(self, seed: int) -> None:
+        """Seed of the ``Random`` criterion for the next match."""
+        self.seed = seed
+
     def build(self, utt) -> ProgramBot:
         return ProgramBot(self.LANGUAGE.compile(self.tree), utt, self.seed)

@@ -51,10 +51,10 @@ class MicroRTSWinRate:
         player = self.strategy_class(program)
         text = player.text
         if text not in self.cache:
-            player.seed = program_seed(self.seed, text)
             self.cache[text] = play_microrts_matches(
                 self.map_name, (player, self.target), self.matches, map=self.map,
-                max_cycles=self.max_cycles, max_seconds=self.max_seconds, stats=True)
+                max_cycles=self.max_cycles, max_seconds=self.max_seconds, stats=True,
+                seed=program_seed(self.seed, text))
             self.evaluations += 1
         return self.cache[text]
 

@@ -21,7 +21,7 @@ from ribs.schedulers import Scheduler
 
 from games.match import play_matches
 from gp.dsl import DSL
-from gp.fitness import program_seed
+from gp.fitness import program_seed, score_of
 
 from .archive import ProgramArchive
 
@@ -78,7 +78,7 @@ class BehaviourWinRate:
                                    program_seed(self.seed, text), map=self.map,
                                    behavior=self.behavior)
             means = summary.behavior(0)
-            self.cache[text] = (summary.wins[0] / summary.matches,
+            self.cache[text] = (score_of(self.game, summary),
                                 [means[n] for n in self.names])
         return self.cache[text]
 

@@ -44,6 +44,10 @@ class MixtureStrategy:
     def __call__(self, state):
         return self.current(state)
 
+    def build(self, utt):
+        """microRTS: the AI of the player drawn for this match."""
+        return self.current.build(utt)
+
 
 def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, seed: int,
               fictitious: bool = False, out: Path | None = None) -> list[str]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..backends import WorkerDied
-from ..match import MatchSummary, seats_for
+from ..match import MatchSummary, match_seeds, seats_for
 from .engine import EngineError, cycle_cap, make_bot, map_path, start_jvm, unit_type_table
 
 log = logging.getLogger("stratsynth.microrts")
@@ -137,10 +137,14 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
 
 
 def _play_chunk(job) -> MatchSummary:
-    map_name, players, start, stop, max_cycles, max_seconds, stats = job
+    map_name, players, start, stop, max_cycles, max_seconds, stats, seed = job
     summary = MatchSummary()
     for index in range(start, stop):
         order = seats_for(index)
+        for player, player_seed in zip(players, match_seeds(seed, index)[1:]):
+            reset = getattr(player, "reset", None)  # program players' and mixtures' seeds
+            if reset is not None:
+                reset(player_seed)
         result = play_microrts_match(map_name, (players[order[0]], players[order[1]]),
                                      max_cycles, max_seconds, stats)
         summary.matches += 1
@@ -170,11 +174,12 @@ def _play_chunk(job) -> MatchSummary:
 
 def play_microrts_matches(map_name: str, players, n: int, map=None,
                           max_cycles: int | None = None, max_seconds: float = 600.0,
-                          stats: bool = False) -> MatchSummary:
+                          stats: bool = False, seed: int = 0) -> MatchSummary:
     """``n`` matches, odd ones with seats swapped; results per player (``moves`` = cycles).
 
     Match ``k`` starts player 0 in seat ``k % 2``, so two matches are one from each
-    start. A batch whose worker dies (a crashed JVM) is played again, up to
+    start. Players with ``reset(seed)`` get a seed per match derived from ``seed``
+    (``games.match.match_seeds``). A batch whose worker dies (a crashed JVM) is played again, up to
     ``RETRIES`` times, then an ``EngineError`` says so.
     """
     map_path(map_name)  # unknown maps fail here, before any worker starts
@@ -182,7 +187,8 @@ def play_microrts_matches(map_name: str, players, n: int, map=None,
     workers = getattr(map, "workers", 1) if map is not None else 1
     chunks = max(1, min(n, workers))
     bounds = [n * i // chunks for i in range(chunks + 1)]
-    jobs = [(map_name, tuple(players), bounds[i], bounds[i + 1], max_cycles, max_seconds, stats)
+    jobs = [(map_name, tuple(players), bounds[i], bounds[i + 1], max_cycles, max_seconds, stats,
+             seed)
             for i in range(chunks) if bounds[i] < bounds[i + 1]]
     run = map or (lambda f, js: [f(j) for j in js])
     for attempt in range(RETRIES + 1):
