@@ -33,7 +33,7 @@ def game_levels(game_name: str):
     return getattr(module, "LEVELS", None)
 
 
-def cmd_qd(args) -> int:
+def cmd_qd(args, resume: bool = False) -> int:
     features = game_features(args.game)
     names = [n.strip() for n in args.features.split(",") if n.strip()]
     unknown = [n for n in names if n not in features]
@@ -41,13 +41,16 @@ def cmd_qd(args) -> int:
         raise ValueError(f"unknown feature(s) {unknown} (known: {', '.join(features)})")
     dims = [int(d) for d in args.dims.split(",")] if args.dims else None
     out = Path(args.out)
-    if out.exists() and any(out.iterdir()):
-        raise ValueError(f"{out}: directory exists and is not empty")
+    if not resume and out.exists() and any(out.iterdir()):
+        raise ValueError(f"{out}: directory exists and is not empty "
+                         "(use 'stratsynth resume' to continue it)")
     seconds = parse_duration(args.budget) if args.budget else None
     if seconds is None and args.evaluations is None:
         raise ValueError("give --budget or --evaluations")
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(vars(args) | {"argv": None}, indent=1) + "\n")
+    if not resume:
+        (out / "config.json").write_text(json.dumps(vars(args) | {"argv": None}, indent=1)
+                                         + "\n")
     archive = ProgramArchive(names, [features[n][1] for n in names], dims, args.cells, args.seed)
     cls = strategy_class(args.game)
     bar = tqdm(total=args.evaluations, unit="eval", disable=args.quiet)
@@ -62,7 +65,7 @@ def cmd_qd(args) -> int:
         evaluate = BehaviourWinRate(load_game(args.game), make_player(args.game, args.target),
                                     cls, features, names, args.matches, args.seed, backend)
         run_map_elites(archive, cls.default_dsl(), evaluate, args.seed, out, seconds,
-                       args.evaluations, args.batch, progress=progress)
+                       args.evaluations, args.batch, progress=progress, resume=resume)
     bar.close()
     if len(names) == 2:
         archive.heatmap(out / "heatmap.png", f"{args.game}: win rate against {args.target}")
@@ -71,6 +74,16 @@ def cmd_qd(args) -> int:
           f"QD-score {stats['qd_score']:.2f}, best {stats['best']:.3f}; archive in "
           f"{out / 'archive.json'}")
     return 0
+
+
+def resume_qd(run_dir: Path, quiet: bool = True) -> int:
+    """Continue a killed ``stratsynth qd`` run from its evaluation log."""
+    import argparse
+
+    config = json.loads((run_dir / "config.json").read_text())
+    args = argparse.Namespace(**config)
+    args.out, args.quiet = str(run_dir), quiet
+    return cmd_qd(args, resume=True)
 
 
 def add_parsers(sub, positive) -> None:

@@ -221,6 +221,11 @@ def cmd_synth(args) -> int:
 
 def cmd_resume(args) -> int:
     run_dir = Path(args.run)
+    config_path = run_dir / "config.json"
+    if config_path.is_file() and '"command": "qd"' in config_path.read_text():
+        from .qd_cli import resume_qd
+
+        return resume_qd(run_dir, quiet=args.quiet)
     _report(resume_run(run_dir, quiet=args.quiet), run_dir)
     return 0
 

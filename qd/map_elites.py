@@ -10,6 +10,7 @@ same matches (``BehaviourWinRate``).
 from __future__ import annotations
 
 import csv
+import json
 import random
 import time
 from pathlib import Path
@@ -83,29 +84,76 @@ class BehaviourWinRate:
         return self.cache[text]
 
 
+EVALUATIONS_LOG = "evaluations.jsonl"
+
+
+def _replayable(out: Path, evaluate: BehaviourWinRate) -> tuple[int, float]:
+    """Load a killed run's evaluation log into the cache; (evaluations, seconds) logged.
+
+    The run is deterministic given its seed and the values it sees, so replaying
+    it from the start with logged values answered from the cache rebuilds the
+    same archive; a line cut by the kill is dropped and evaluated again.
+    """
+    path = out / EVALUATIONS_LOG
+    if not path.exists():
+        return 0, 0.0
+    text = path.read_text()
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1] if "\n" in text else ""
+        path.write_text(text)
+    count, seconds = 0, 0.0
+    for line in text.splitlines():
+        row = json.loads(line)
+        evaluate.cache[row["program"]] = (row["objective"], row["measures"])
+        count, seconds = count + 1, row["seconds"]
+    return count, seconds
+
+
 def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate, seed: int,
                    out: Path, seconds: float | None = None, evaluations: int | None = None,
-                   batch_size: int = 8, emitters: int = 2, progress=None) -> ProgramArchive:
-    """Ask/evaluate/tell until the budget is spent; ``stats.csv`` logs every iteration."""
+                   batch_size: int = 8, emitters: int = 2, progress=None,
+                   resume: bool = False) -> ProgramArchive:
+    """Ask/evaluate/tell until the budget is spent.
+
+    ``stats.csv`` logs every iteration, ``archive.json`` is saved after each, and
+    ``evaluations.jsonl`` holds every evaluation (the checkpoint): with ``resume``
+    the run replays from it and goes on, losing no finished evaluation.
+    """
     scheduler = Scheduler(archive.archive, [
         ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
+    out.mkdir(parents=True, exist_ok=True)
+    logged, offset = _replayable(out, evaluate) if resume else (0, 0.0)
     started = time.perf_counter()
     done = 0
-    out.mkdir(parents=True, exist_ok=True)
-    with (out / "stats.csv").open("w", newline="") as fh:
+
+    def elapsed() -> float:
+        return offset + time.perf_counter() - started if done >= logged else offset
+
+    mode = "a" if resume and logged else "w"
+    with (out / "stats.csv").open("w", newline="") as fh, \
+            (out / EVALUATIONS_LOG).open(mode) as evals:
         log = csv.writer(fh, lineterminator="\n")
         log.writerow(("seconds", "evaluations", "elites", "coverage", "qd_score", "best"))
         while True:
             if evaluations is not None and done >= evaluations:
                 break
-            if seconds is not None and time.perf_counter() - started >= seconds:
+            if seconds is not None and done >= logged and elapsed() >= seconds:
                 break
             programs = scheduler.ask()
-            results = [evaluate(str(p)) for p in programs]
+            results = []
+            for k, program in enumerate(programs):
+                text = str(program)
+                replayed = done + k < logged
+                results.append(evaluate(text))
+                if not replayed:
+                    evals.write(json.dumps({"seconds": round(elapsed(), 3), "program": text,
+                                            "objective": results[-1][0],
+                                            "measures": list(results[-1][1])}) + "\n")
+                    evals.flush()
             scheduler.tell(np.array([r[0] for r in results]), np.array([r[1] for r in results]))
             done += len(programs)
             stats = archive.stats()
-            log.writerow((f"{time.perf_counter() - started:.2f}", done, stats["elites"],
+            log.writerow((f"{elapsed():.2f}", done, stats["elites"],
                           f"{stats['coverage']:.4f}", f"{stats['qd_score']:.4f}",
                           f"{stats['best']:.4f}"))
             fh.flush()

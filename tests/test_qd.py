@@ -75,3 +75,25 @@ def test_bad_archive_files_are_named(tmp_path, bad):
     path.write_text(bad)
     with pytest.raises(ValueError, match="bad.json"):
         ProgramArchive.load(path)
+
+
+def test_a_killed_qd_run_resumes_from_its_evaluation_log(tmp_path):
+    args = ["qd", "cantstop", "--features", "markers_per_stop,bust_rate", "--dims", "6,6",
+            "--matches", "10", "--batch", "4", "--seed", "5", "--workers", "1", "--quiet"]
+    whole = tmp_path / "whole"
+    assert main(args + ["--evaluations", "24", "--out", str(whole)]) == 0
+    cut = tmp_path / "cut"
+    assert main(args + ["--evaluations", "16", "--out", str(cut)]) == 0
+    # as if killed after 16 evaluations, mid-way through writing the 17th
+    config = json.loads((cut / "config.json").read_text())
+    (cut / "config.json").write_text(json.dumps(config | {"evaluations": 24}))
+    with (cut / "evaluations.jsonl").open("a") as log:
+        log.write('{"seconds": 1.0, "program": "cut sho')
+    assert main(["resume", str(cut), "--quiet"]) == 0
+    logged = [json.loads(line)["program"] for line in
+              (cut / "evaluations.jsonl").read_text().splitlines()]
+    expected = [json.loads(line)["program"] for line in
+                (whole / "evaluations.jsonl").read_text().splitlines()]
+    assert logged == expected and len(logged) == 24
+    assert (json.loads((cut / "archive.json").read_text())["elites"]
+            == json.loads((whole / "archive.json").read_text())["elites"])
