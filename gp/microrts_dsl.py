@@ -32,7 +32,7 @@ from deap import gp
 
 from games.microrts import interpreter as rt
 
-from .dsl import DSL, ProgramPlayer, ProgramSyntaxError, Syntax
+from .dsl import DSL, ProgramPlayer, ProgramSyntaxError, Syntax, node_depth, subtree_end
 
 
 class S:
@@ -207,6 +207,36 @@ class MicroRTSLanguage(DSL):
                 name = f"{type_.__name__}_{value}"
                 self.terminal(name, type_, Syntax("lit", str(value)), partial(_constant, value))
                 self.literals[(type_, str(value))] = name
+
+    # ---- neighbours -----------------------------------------------------------------------
+    INSERT_SHARE = 0.5
+    """Share of neighbours made by the reference's insertion move instead of a regrow."""
+
+    def neighbour(self, tree: Sequence, rng: random.Random, max_height: int | None = None,
+                  tries: int = 100):
+        """Seed 000's move (regrow a uniformly chosen subtree) or, half of the time, the
+        reference microRTS SA's insertion: a uniformly chosen statement ``x`` becomes
+        ``new x`` or ``x new`` with ``new`` a fresh random statement, so programs can
+        grow one instruction at a time."""
+        if rng.random() >= self.INSERT_SHARE:
+            return super().neighbour(tree, rng, max_height, tries)
+        limit = self.max_height if max_height is None else max_height
+        nodes = list(tree)
+        statements = [i for i, node in enumerate(nodes) if node.ret is S]
+        seq = self.pset.mapping["seq"]
+        for _ in range(tries):
+            index = rng.choice(statements)
+            stop = subtree_end(nodes, index)
+            room = limit - node_depth(nodes, index) - 1
+            if room < 2 or gp.PrimitiveTree(nodes[index:stop]).height > room:
+                continue  # no room for a command beside it
+            new = self.generate(rng, S, rng.randint(2, min(room, 4)))
+            old = nodes[index:stop]
+            pair = new + old if rng.random() < 0.5 else old + new
+            candidate = nodes[:index] + [seq] + pair + nodes[stop:]
+            if len(candidate) <= self.max_size:
+                return type(tree)(candidate)
+        return super().neighbour(tree, rng, max_height, tries)
 
     # ---- print ----------------------------------------------------------------------------
     def to_text(self, tree: Sequence) -> str:
