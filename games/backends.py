@@ -92,7 +92,12 @@ def make_map(workers: int | None) -> SerialMap | PoolMap:
 
 
 class DaskMap:
-    """``dask.distributed``: a scheduler address, or a LocalCluster started for you."""
+    """``dask.distributed``: a scheduler address, or a LocalCluster started for you.
+
+    Each task costs the scheduler a round trip, so batches are cut coarser than for
+    the pool (``chunks_per_worker``)."""
+
+    chunks_per_worker = 3
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
         from dask.distributed import Client, LocalCluster

@@ -165,7 +165,8 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
     """Play ``n`` matches between ``players[0]`` and ``players[1]``, alternating seats.
 
     ``map`` is any ``map(func, jobs)`` (see ``games.backends``); the matches are cut
-    into ``chunks`` contiguous jobs (default: 8 per worker) so that players are
+    into ``chunks`` contiguous jobs (default: the backend's ``chunks_per_worker``, else
+    8 per worker) so that players are
     shipped to a worker once per chunk, not once per match. ``behavior`` (a game's
     ``FEATURES``) averages behaviour features per player over the same matches.
     """
@@ -178,7 +179,8 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
         return runner(players, n, seed, map=map, behavior=behavior)
     started = time.perf_counter()
     workers = getattr(map, "workers", 1) if map is not None else 1
-    chunks = max(1, min(n, chunks or 8 * workers)) if n else 1
+    per_worker = getattr(map, "chunks_per_worker", 8)
+    chunks = max(1, min(n, chunks or per_worker * workers)) if n else 1
     bounds = [n * i // chunks for i in range(chunks + 1)]
     jobs = [(game, tuple(players), seed, bounds[i], bounds[i + 1], behavior)
             for i in range(chunks) if bounds[i] < bounds[i + 1]]

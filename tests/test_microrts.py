@@ -124,3 +124,17 @@ def test_program_files_play_and_synthesis_runs_on_microrts(tmp_path, capsys):
                  "--quiet"]) == 0
     assert len((run / "log.csv").read_text().splitlines()) == 1 + 3
     MicroRTSProgramPlayer(MICRORTS_DSL.parse((run / "best.txt").read_text()))
+
+
+def test_self_play_with_hss_and_a_tournament_run_on_microrts(tmp_path):
+    out = tmp_path / "sp"
+    assert main(["selfplay", "microrts", "--game-param", "map=16x16", "--game-param",
+                 "max_cycles=100", "--oracle", "hss", "--features",
+                 "produced_Worker,resources", "--iterations", "1", "--evaluations", "2",
+                 "--matches", "2", "--workers", "2", "--out", str(out)]) == 0
+    library = json.loads((out / "library.json").read_text())
+    assert library and all(len(e["features"]) == 2 for e in library)
+    assert main(["tournament", "microrts", "--game-param", "map=16x16", "--game-param",
+                 "max_cycles=100", "--players", f"program:{out / 'program1.txt'},workerrush",
+                 "-n", "2", "--workers", "2", "--out", str(tmp_path / "t")]) == 0
+    assert "| 1 |" in (tmp_path / "t" / "tournament.md").read_text()

@@ -161,3 +161,14 @@ def test_observation_score_matches_seed000_example():
     theirs = {"produced_Ranged": 10.0}
     assert count_similarity(mine, theirs) == pytest.approx((6 + 0.4) / 7)
     assert count_similarity(theirs, theirs) == 1.0
+
+
+def test_insertion_neighbour_keeps_the_program_and_adds_a_statement(monkeypatch):
+    monkeypatch.setattr(type(MICRORTS_DSL), "INSERT_SHARE", 1.0)
+    rng = random.Random(4)
+    tree = MICRORTS_DSL.parse("for u in s:\n    u.harvest(4)")
+    for _ in range(20):
+        grown = MICRORTS_DSL.neighbour(tree, rng)
+        text = MICRORTS_DSL.to_text(grown)
+        assert grown[0].name == "seq" or grown[1].name == "seq"
+        assert "u.harvest(4)" in text and len(grown) > len(tree)
