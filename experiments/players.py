@@ -45,6 +45,14 @@ SPEC_PREFIXES: dict[str, Callable[[str, str], Any]] = {"program": _program_playe
 """Prefix -> ``factory(game_name, argument)`` for specs such as ``program:FILE``."""
 
 
+DEFAULT_TARGETS = {"microrts": "coac"}
+
+
+def default_target(game_name: str) -> str:
+    """The opponent Ψ is measured against unless a run names one (seed 000: GA, COAC)."""
+    return DEFAULT_TARGETS.get(game_name, "ga")
+
+
 class SpecError(ValueError):
     """A player spec that names nothing we can build."""
 

@@ -27,7 +27,7 @@ from games.match import play_matches, wilson_interval  # noqa: E402
 from gp.evaluator import read_log  # noqa: E402
 from gp.programs import strategy_class  # noqa: E402
 
-from .players import make_player  # noqa: E402
+from .players import default_target, make_player  # noqa: E402
 
 REMEASURE_SEED = 10_007
 
@@ -87,7 +87,7 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     config = run["config"]
     game = load_game(config["game"], **(config.get("game_params") or {}))
     player = strategy_class(config["game"])(run["program"])
-    target = make_player(config["game"], config.get("target") or "ga")
+    target = make_player(config["game"], config.get("target") or default_target(config["game"]))
     with make_map(workers) as backend:
         summary = play_matches(game, (player, target), matches,
                                REMEASURE_SEED + int(config["seed"]), map=backend)
@@ -127,7 +127,8 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
         rows.append((label, len(runs), rates.mean(), rates.std(), lo, hi,
                      np.mean([r["evaluations"] for r in runs]),
                      np.mean([r["best_psi"] for r in runs]), best_run[0], best_run[1]))
-    target = next(iter(methods.values()))[0]["config"].get("target") or "ga"
+    first = next(iter(methods.values()))[0]["config"]
+    target = first.get("target") or default_target(first["game"])
     ax.set_xlabel("time (minutes)")
     ax.set_ylabel(f"win rate against {target} (best so far)")
     ax.set_ylim(0, 1)

@@ -81,7 +81,7 @@ def plan(path: Path) -> list[tuple[Path, dict[str, Any]]]:
         label = method.get("label", method.get("method", "sa"))
         for seed in experiment.get("seeds", [0]):
             config = {key: None for key in SETTINGS}
-            config.update({"matches": 1000, "workers": 0, "method": "sa", "target": "ga"})
+            config.update({"workers": 0, "method": "sa"})  # matches, target: per game
             config.update({k: v for k, v in experiment.items() if k in SETTINGS})
             config.update({k: v for k, v in method.items() if k in SETTINGS})
             config["seed"] = seed

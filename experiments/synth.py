@@ -25,7 +25,7 @@ from gp.fitness import UserFitness, WinRate, WithTieBreak
 from gp.programs import strategy_class
 from gp.synthesizers import SYNTHESIZERS, SynthesisJob
 
-from .players import make_player
+from .players import default_target, make_player
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
 CLONING = {"A": ActionCloning, "O": CantStopObservationCloning}
@@ -82,7 +82,8 @@ def _microrts_metrics(config: dict[str, Any], backend, cls) -> dict[str, Any]:
     if params:
         raise ValueError(f"microrts game parameters are map and max_cycles, not {sorted(params)}")
     map_path(map_name)
-    psi = MicroRTSWinRate(map_name, make_player("microrts", config.get("target") or "coac"), cls,
+    psi = MicroRTSWinRate(map_name, make_player("microrts", config.get("target")
+                                                or default_target("microrts")), cls,
                           matches=config.get("matches") or 2, seed=config["seed"], map=backend,
                           max_cycles=max_cycles)
     metrics: dict[str, Any] = {"psi": psi}
@@ -119,7 +120,8 @@ def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
         psi = metrics["psi"]
     else:
         metrics = {}
-        psi = WinRate(game, make_player(config["game"], config.get("target") or "ga"), cls,
+        target = config.get("target") or default_target(config["game"])
+        psi = WinRate(game, make_player(config["game"], target), cls,
                       matches=config.get("matches") or 1000, seed=config["seed"], map=backend)
     if config.get("data") and config["game"] != "microrts":
         _, matches = load_records(config["data"], game)
