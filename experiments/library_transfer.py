@@ -66,19 +66,27 @@ def main(argv=None) -> int:
     parser.add_argument("--evaluations", type=int, default=60, help="budget per target run")
     parser.add_argument("--goal", type=float, default=1.0, help="Ψ to reach on the target map")
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--library", default=None,
+                        help="reuse this source library instead of building one")
     parser.add_argument("--workers", type=int, default=0)
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with make_map(args.workers) as backend:
-        source = Library()
-        built = _search(args.source, args.opponent, args.matches, 0, args.source_evaluations,
-                        source, backend)
+        if args.library:
+            source = Library.load(args.library)
+            best = max((e.utility for e in source.entries.values()), default=0.0)
+            built = {"best": best, "program": None, "library": args.library}
+        else:
+            source = Library()
+            built = _search(args.source, args.opponent, args.matches, 0,
+                            args.source_evaluations, source, backend)
         source.save(out / f"library_{args.source}.json")
         print(f"library on {args.source}: {len(source)} programs, best Ψ {built['best']:.2f}")
         runs = []
-        for seed in range(1, args.seeds + 1):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             for condition in ("transferred", "empty"):
                 library = Library.load(out / f"library_{args.source}.json") \
                     if condition == "transferred" else Library()
@@ -94,7 +102,8 @@ def main(argv=None) -> int:
              f"`python -m experiments.library_transfer --source {args.source} --target "
              f"{args.target} --opponent {args.opponent} --matches {args.matches} "
              f"--source-evaluations {args.source_evaluations} --evaluations {args.evaluations} "
-             f"--goal {args.goal} --seeds {args.seeds} --out {args.out}`", "",
+             f"--goal {args.goal} --seeds {args.seeds} --first-seed {args.first_seed}"
+             + (f" --library {args.library}" if args.library else "") + f" --out {args.out}`", "",
              f"Source library: {len(source)} programs from {args.source_evaluations} HSS "
              f"evaluations on {args.source} (best Ψ there {built['best']:.2f}).", "",
              "| condition | seed | reached Ψ ≥ goal after (evaluations) | (seconds) | best Ψ |",
