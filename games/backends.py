@@ -94,10 +94,10 @@ def make_map(workers: int | None) -> SerialMap | PoolMap:
 class DaskMap:
     """``dask.distributed``: a scheduler address, or a LocalCluster started for you.
 
-    Each task costs the scheduler a round trip, so batches are cut coarser than for
-    the pool (``chunks_per_worker``)."""
+    ``chunks_per_worker`` sets how finely a batch is cut; 3 instead of the pool's 8
+    measured no better on 2 workers (65–82% efficiency either way), so both use 8."""
 
-    chunks_per_worker = 3
+    chunks_per_worker = 8
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
         from dask.distributed import Client, LocalCluster

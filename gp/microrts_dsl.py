@@ -395,12 +395,12 @@ class ProgramBot:
         self.rng = random.Random(seed)
         self.walls = None
         self.int_array = jpype.JArray(jpype.JInt)
-        self.player_action = jpype.JClass("rts.PlayerAction")
+        self.nothing = jpype.JClass("rts.PlayerAction")()  # never changed by the engine
         self.runs = 0
 
     def getAction(self, player: int, gs):  # noqa: N802  (the engine's AI interface)
         if not gs.canExecuteAnyAction(player):
-            return self.player_action()
+            return self.nothing
         if self.walls is None:
             pgs = gs.getPhysicalGameState()
             self.width, self.height = int(pgs.getWidth()), int(pgs.getHeight())
