@@ -67,25 +67,19 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
 
 
 def game_of(config: dict[str, Any]):
-    if config["game"] == "microrts":
-        return None  # played through the Java engine (games.microrts)
-    return load_game(config["game"], **(config.get("game_params") or {}))
+    params = config.get("game_params") or {}
+    try:
+        return load_game(config["game"], **params)
+    except TypeError:
+        raise ValueError(f"{config['game']}: a game parameter among {sorted(params)} is unknown") from None
 
 
-def _microrts_metrics(config: dict[str, Any], backend, cls) -> dict[str, Any]:
-    from games.microrts import map_path
+def _microrts_metrics(config: dict[str, Any], game, backend, cls) -> dict[str, Any]:
     from gp.microrts_fitness import MicroRTSObservationCloning, MicroRTSWinRate, read_counts
 
-    params = dict(config.get("game_params") or {})
-    map_name = params.pop("map", "16x16")
-    max_cycles = params.pop("max_cycles", None)
-    if params:
-        raise ValueError(f"microrts game parameters are map and max_cycles, not {sorted(params)}")
-    map_path(map_name)
-    psi = MicroRTSWinRate(map_name, make_player("microrts", config.get("target")
-                                                or default_target("microrts")), cls,
-                          matches=config.get("matches") or 2, seed=config["seed"], map=backend,
-                          max_cycles=max_cycles)
+    target = make_player("microrts", config.get("target") or default_target("microrts"))
+    psi = MicroRTSWinRate(game, target, cls, matches=config.get("matches") or 2,
+                          seed=config["seed"], map=backend)
     metrics: dict[str, Any] = {"psi": psi}
     if config.get("data"):
         if config.get("score") != "O":
@@ -116,7 +110,7 @@ def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
     cls = strategy_class(config["game"])
     fitness = config.get("fitness") or "psi"
     if config["game"] == "microrts":
-        metrics = _microrts_metrics(config, backend, cls)
+        metrics = _microrts_metrics(config, game, backend, cls)
         psi = metrics["psi"]
     else:
         metrics = {}

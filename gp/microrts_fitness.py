@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from games.match import MatchSummary
-from games.microrts.match import PRODUCED, play_microrts_matches
+from games.microrts.match import PRODUCED
 
-from .fitness import program_seed
+from .fitness import program_seed, score_of
 
 COUNTS = tuple(f"produced_{t}" for t in PRODUCED) + ("resources",)
 RECORD_FORMAT = "stratsynth-microrts-counts"
@@ -26,23 +26,21 @@ RECORD_VERSION = 1
 
 
 class MicroRTSWinRate:
-    """Ψ of a program against a target bot on one map."""
+    """Ψ of a program against a target bot on one map (``games.microrts.MicroRTS``)."""
 
     name = "psi"
 
-    def __init__(self, map_name: str, target, strategy_class, matches: int = 2, seed: int = 0,
-                 map=None, max_cycles: int | None = None, max_seconds: float = 600.0) -> None:
+    def __init__(self, game, target, strategy_class, matches: int = 2, seed: int = 0,
+                 map=None) -> None:
         if matches < 1:
             raise ValueError(f"matches must be >= 1, got {matches}")
-        self.map_name = map_name
+        self.game = game
         self.target = target
         self.strategy_class = strategy_class
         self.matches = matches
         self.resolution = 0.5 / matches
         self.seed = seed
         self.map = map
-        self.max_cycles = max_cycles
-        self.max_seconds = max_seconds
         self.cache: dict[str, MatchSummary] = {}
         self.evaluations = 0
 
@@ -51,17 +49,13 @@ class MicroRTSWinRate:
         player = self.strategy_class(program)
         text = player.text
         if text not in self.cache:
-            self.cache[text] = play_microrts_matches(
-                self.map_name, (player, self.target), self.matches, map=self.map,
-                max_cycles=self.max_cycles, max_seconds=self.max_seconds, stats=True,
-                seed=program_seed(self.seed, text))
+            self.cache[text] = self.game.play_matches(
+                (player, self.target), self.matches, program_seed(self.seed, text), map=self.map)
             self.evaluations += 1
         return self.cache[text]
 
     def __call__(self, program: Any) -> float:
-        summary = self.play(program)
-        return (summary.wins[0] + 0.5 * (summary.matches - summary.wins[0] - summary.wins[1])
-                ) / summary.matches
+        return score_of(self.game, self.play(program))
 
 
 def count_similarity(mine: dict[str, float], theirs: dict[str, float]) -> float:
