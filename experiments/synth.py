@@ -71,7 +71,8 @@ def game_of(config: dict[str, Any]):
     try:
         return load_game(config["game"], **params)
     except TypeError:
-        raise ValueError(f"{config['game']}: a game parameter among {sorted(params)} is unknown") from None
+        raise ValueError(f"{config['game']}: a game parameter among {sorted(params)} "
+                         "is unknown") from None
 
 
 def _microrts_metrics(config: dict[str, Any], game, backend, cls) -> dict[str, Any]:
