@@ -76,11 +76,11 @@ def game_of(config: dict[str, Any]):
 
 
 def _microrts_metrics(config: dict[str, Any], game, backend, cls) -> dict[str, Any]:
-    from gp.microrts_fitness import MicroRTSObservationCloning, MicroRTSWinRate, read_counts
+    from gp.microrts_fitness import MicroRTSObservationCloning, read_counts
 
     target = make_player("microrts", config.get("target") or default_target("microrts"))
-    psi = MicroRTSWinRate(game, target, cls, matches=config.get("matches") or 2,
-                          seed=config["seed"], map=backend)
+    psi = WinRate(game, target, cls, matches=config.get("matches") or 2, seed=config["seed"],
+                  map=backend)
     metrics: dict[str, Any] = {"psi": psi}
     if config.get("data"):
         if config.get("score") != "O":

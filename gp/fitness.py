@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from games.match import play_matches
+from games.match import MatchSummary, play_matches
 
 
 def program_seed(run_seed: int, text: str) -> int:
@@ -37,20 +37,27 @@ class WinRate:
         self.matches = matches
         self.seed = seed
         self.map = map
-        self.cache: dict[str, float] = {}
+        self.cache: dict[str, MatchSummary] = {}
         self.evaluations = 0
 
-    def __call__(self, program: Any) -> float:
+    @property
+    def resolution(self) -> float:
+        """Smallest step of Ψ: 1/matches, half that where a draw scores ½."""
+        return (0.5 if getattr(self.game, "draw_value", 0.0) else 1.0) / self.matches
+
+    def play(self, program: Any) -> MatchSummary:
+        """The program's matches, cached by program text (cloning scores and behaviour
+        features read the same matches)."""
         player = self.strategy_class(program)
         text = player.text
-        if text in self.cache:
-            return self.cache[text]
-        summary = play_matches(self.game, (player, self.target), self.matches,
-                               program_seed(self.seed, text), map=self.map)
-        value = score_of(self.game, summary)
-        self.cache[text] = value
-        self.evaluations += 1
-        return value
+        if text not in self.cache:
+            self.cache[text] = play_matches(self.game, (player, self.target), self.matches,
+                                            program_seed(self.seed, text), map=self.map)
+            self.evaluations += 1
+        return self.cache[text]
+
+    def __call__(self, program: Any) -> float:
+        return score_of(self.game, self.play(program))
 
 
 def score_of(game, summary) -> float:
@@ -73,7 +80,7 @@ class WithTieBreak:
     def __init__(self, psi: WinRate, cloning: Callable[[Any], float]) -> None:
         self.psi = psi
         self.cloning = cloning
-        self.resolution = getattr(psi, "resolution", 1 / psi.matches)
+        self.resolution = psi.resolution
 
     def __call__(self, program: Any) -> float:
         return self.psi(program) + self.cloning(program) * self.resolution / (1 + self.resolution)

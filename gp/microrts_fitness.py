@@ -1,12 +1,13 @@
 """Ψ and C_O on microRTS (seed 000), computed from the same matches.
 
-Ψ = score of the program over ``matches`` matches against the target, starts
-alternating (the default 2 is one match from each start): win 1, draw or cap 0.5,
-loss 0. C_O compares, match by match from the same start, the units the program
-produced per type and the resources it gathered with those of the cloned player
-in a recorded data set: the mean over the counts of 1 - |n - n'| / max(n, n')
-(1 when both are 0). Both read one cached batch of matches per program text, so
-Ψ with C as tie-break costs no extra match.
+Ψ is ``gp.fitness.WinRate`` on ``games.microrts.MicroRTS``: the program's score
+over ``matches`` matches against the target, starts alternating (the default 2 is
+one match from each start): win 1, draw or cap 0.5, loss 0. C_O compares, match
+by match from the same start, the units the program produced per type and the
+resources it gathered with those of the cloned player in a recorded data set:
+the mean over the counts of 1 - |n - n'| / max(n, n') (1 when both are 0). Both
+read one cached batch of matches per program text (``WinRate.play``), so Ψ with
+C as tie-break costs no extra match.
 """
 
 from __future__ import annotations
@@ -18,44 +19,11 @@ from typing import Any
 from games.match import MatchSummary
 from games.microrts.match import PRODUCED
 
-from .fitness import program_seed, score_of
+from .fitness import WinRate
 
 COUNTS = tuple(f"produced_{t}" for t in PRODUCED) + ("resources",)
 RECORD_FORMAT = "stratsynth-microrts-counts"
 RECORD_VERSION = 1
-
-
-class MicroRTSWinRate:
-    """Ψ of a program against a target bot on one map (``games.microrts.MicroRTS``)."""
-
-    name = "psi"
-
-    def __init__(self, game, target, strategy_class, matches: int = 2, seed: int = 0,
-                 map=None) -> None:
-        if matches < 1:
-            raise ValueError(f"matches must be >= 1, got {matches}")
-        self.game = game
-        self.target = target
-        self.strategy_class = strategy_class
-        self.matches = matches
-        self.resolution = 0.5 / matches
-        self.seed = seed
-        self.map = map
-        self.cache: dict[str, MatchSummary] = {}
-        self.evaluations = 0
-
-    def play(self, program: Any) -> MatchSummary:
-        """The program's matches (cached by program text), with per-match counts."""
-        player = self.strategy_class(program)
-        text = player.text
-        if text not in self.cache:
-            self.cache[text] = self.game.play_matches(
-                (player, self.target), self.matches, program_seed(self.seed, text), map=self.map)
-            self.evaluations += 1
-        return self.cache[text]
-
-    def __call__(self, program: Any) -> float:
-        return score_of(self.game, self.play(program))
 
 
 def count_similarity(mine: dict[str, float], theirs: dict[str, float]) -> float:
@@ -73,7 +41,7 @@ class MicroRTSObservationCloning:
 
     name = "c"
 
-    def __init__(self, records: list[dict], psi: MicroRTSWinRate) -> None:
+    def __init__(self, records: list[dict], psi: WinRate) -> None:
         if not records:
             raise ValueError("the microRTS data set holds no match")
         self.by_start = {}
