@@ -73,6 +73,14 @@ def _load_game(args):
     return load_game(args.game, **params)
 
 
+def _utt_arg(parser: argparse.ArgumentParser) -> None:
+    from games.microrts.engine import DEFAULT_UNIT_TYPE_TABLE, UNIT_TYPE_TABLES
+
+    parser.add_argument("--utt", default=DEFAULT_UNIT_TYPE_TABLE, choices=UNIT_TYPE_TABLES,
+                        help="microrts unit type table (original: the papers'; finetuned: "
+                        "the competitions')")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -88,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--map", default="16x16",
                       help="microrts: 16x16, 24x24, 32x32, 64x64 or a map file")
+    _utt_arg(play)
 
     record = sub.add_parser("record", help="record matches as (state, action) pairs")
     _game_arg(record)
@@ -101,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--seed", type=_non_negative, default=0)
     record.add_argument("-o", "--output", required=True, help="JSONL file to write")
     record.add_argument("--map", default="16x16", help="microrts map")
+    _utt_arg(record)
     record.add_argument("--workers", type=_non_negative, default=1,
                         help="microrts: 1 = serial, 0 = all cores")
 
@@ -129,7 +139,7 @@ def _play_microrts(args, stats: bool = False):
     map_path(args.map)
     with make_map(args.workers) as backend:
         return play_microrts_matches(args.map, players, args.matches, map=backend,
-                                     max_cycles=args.max_moves, stats=stats)
+                                     max_cycles=args.max_moves, stats=stats, utt_name=args.utt)
 
 
 def _record_microrts(args) -> int:
@@ -138,7 +148,7 @@ def _record_microrts(args) -> int:
     args.p0, args.p1 = args.player, args.opponent or args.player
     args.matches = args.matches
     summary = _play_microrts(args, stats=True)
-    count = write_counts(args.output, args.map, [args.p0, args.p1], summary)
+    count = write_counts(args.output, args.map, [args.p0, args.p1], summary, args.utt)
     print(f"wrote {count} matches to {args.output} ({args.p0} wins {summary.wins[0]}, "
           f"{args.p1} wins {summary.wins[1]})")
     return 0

@@ -34,8 +34,8 @@ NAMES = list(FEATURES)
 
 
 def _search(map_name: str, opponent: str, matches: int, seed: int, evaluations: int,
-            library: Library, backend, goal: float | None = None) -> dict:
-    game = load_game("microrts", map=map_name)
+            library: Library, backend, goal: float | None = None, utt: str = "finetuned") -> dict:
+    game = load_game("microrts", map=map_name, utt=utt)
     evaluate = BehaviourWinRate(game, make_player("microrts", opponent), MicroRTSProgramPlayer,
                                 FEATURES, NAMES, matches, seed, backend)
     started = time.perf_counter()
@@ -70,6 +70,8 @@ def main(argv=None) -> int:
     parser.add_argument("--library", default=None,
                         help="reuse this source library instead of building one")
     parser.add_argument("--workers", type=int, default=0)
+    parser.add_argument("--utt", default="finetuned", choices=("original", "finetuned"),
+                        help="unit type table (the committed results used finetuned)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     out = Path(args.out)
@@ -82,7 +84,7 @@ def main(argv=None) -> int:
         else:
             source = Library()
             built = _search(args.source, args.opponent, args.matches, 0,
-                            args.source_evaluations, source, backend)
+                            args.source_evaluations, source, backend, utt=args.utt)
         source.save(out / f"library_{args.source}.json")
         print(f"library on {args.source}: {len(source)} programs, best Ψ {built['best']:.2f}")
         runs = []
@@ -91,7 +93,7 @@ def main(argv=None) -> int:
                 library = Library.load(out / f"library_{args.source}.json") \
                     if condition == "transferred" else Library()
                 result = _search(args.target, args.opponent, args.matches, seed,
-                                 args.evaluations, library, backend, args.goal)
+                                 args.evaluations, library, backend, args.goal, args.utt)
                 runs.append({"seed": seed, "condition": condition, **result})
                 print(f"seed {seed} {condition:>11}: best Ψ {result['best']:.2f}, reached "
                       f"{args.goal} after {result['reached_evaluations']} evaluations / "

@@ -77,9 +77,11 @@ def plan(path: Path) -> list[tuple[Path, dict[str, Any]]]:
     experiment, methods = load_config(path)
     out = Path(experiment["out"])
     runs = []
-    for i, method in enumerate(methods, 1):
-        label = method.get("label", method.get("method", "sa"))
-        for seed in experiment.get("seeds", [0]):
+    # Seed-major order: a comparison stopped part-way still holds every method
+    # for the seeds it finished, which is what a partial report needs.
+    for seed in experiment.get("seeds", [0]):
+        for i, method in enumerate(methods, 1):
+            label = method.get("label", method.get("method", "sa"))
             config = {key: None for key in SETTINGS}
             config.update({"workers": 0, "method": "sa"})  # matches, target: per game
             config.update({k: v for k, v in experiment.items() if k in SETTINGS})

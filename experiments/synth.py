@@ -76,7 +76,7 @@ def game_of(config: dict[str, Any]):
 
 
 def _microrts_metrics(config: dict[str, Any], game, backend, cls) -> dict[str, Any]:
-    from gp.microrts_fitness import MicroRTSObservationCloning, read_counts
+    from gp.microrts_fitness import MicroRTSObservationCloning, check_counts_match_game, read_counts
 
     target = make_player("microrts", config.get("target") or default_target("microrts"))
     psi = WinRate(game, target, cls, matches=config.get("matches") or 2, seed=config["seed"],
@@ -85,7 +85,8 @@ def _microrts_metrics(config: dict[str, Any], game, backend, cls) -> dict[str, A
     if config.get("data"):
         if config.get("score") != "O":
             raise ValueError("microrts clones observations only: use --score O")
-        _, matches = read_counts(config["data"])
+        header, matches = read_counts(config["data"])
+        check_counts_match_game(config["data"], header, game)
         metrics["c"] = MicroRTSObservationCloning(matches, psi)
     return metrics
 

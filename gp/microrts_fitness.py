@@ -36,6 +36,14 @@ def count_similarity(mine: dict[str, float], theirs: dict[str, float]) -> float:
     return total / len(COUNTS)
 
 
+def check_counts_match_game(path: str | Path, header: dict, game) -> None:
+    """Counts only compare on the same map and unit type table: say so if they differ."""
+    for field, wanted in (("map", game.map_name), ("utt", game.utt)):
+        if header[field] != wanted:
+            raise ValueError(f"{path}: line 1: '{field}' is {header[field]!r} but the run plays "
+                             f"{wanted!r}; record the data on the run's {field}")
+
+
 class MicroRTSObservationCloning:
     """C_O against a recorded data set (``stratsynth record microrts``)."""
 
@@ -60,10 +68,11 @@ class MicroRTSObservationCloning:
         return sum(scores) / len(scores)
 
 
-def write_counts(path: str | Path, map_name: str, specs: list[str], summary: MatchSummary) -> int:
+def write_counts(path: str | Path, map_name: str, specs: list[str], summary: MatchSummary,
+                 utt: str) -> int:
     """A data set of microRTS matches: a header line, then one line per match."""
     lines = [json.dumps({"format": RECORD_FORMAT, "version": RECORD_VERSION, "map": map_name,
-                         "players": specs})]
+                         "utt": utt, "players": specs})]
     lines += [json.dumps(detail) for detail in summary.per_match]
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text("\n".join(lines) + "\n")
@@ -85,6 +94,8 @@ def read_counts(path: str | Path) -> tuple[dict, list[dict]]:
     if rows[0].get("version") != RECORD_VERSION:
         raise ValueError(f"{path}: line 1: version {rows[0].get('version')} is not "
                          f"{RECORD_VERSION}")
+    if "map" not in rows[0] or "utt" not in rows[0]:
+        raise ValueError(f"{path}: line 1: the header needs 'map' and 'utt' (unit type table)")
     for lineno, row in enumerate(rows[1:], 2):
         if "stats" not in row or "seats" not in row:
             raise ValueError(f"{path}: line {lineno}: a match needs 'seats' and 'stats'")

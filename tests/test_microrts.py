@@ -9,7 +9,7 @@ import pytest
 
 from experiments.cli import main
 from games.backends import PoolMap
-from games.microrts import BotSpec, EngineError, map_path, play_microrts_matches
+from games.microrts import BotSpec, EngineError, MicroRTS, map_path, play_microrts_matches
 from gp.microrts_dsl import MICRORTS_DSL, MicroRTSProgramPlayer
 
 # The JVM runs in a worker process: a JVM in pytest's own process would be
@@ -38,10 +38,38 @@ def test_short_capped_matches_alternate_seats_and_coac_beats_random_biased():
     assert full.wins == [2, 0] and full.total_moves < 8000
 
 
+@pytest.fixture(scope="module")
+def jvm_worker():
+    """One worker process (one JVM) shared by the tests that do not kill it."""
+    with PoolMap(1) as pool:
+        yield pool
+
+
+def _heavy_stats(table: str) -> tuple[int, int, int]:
+    from games.microrts.engine import unit_type_table
+
+    heavy = unit_type_table(table).getUnitType("Heavy")
+    return int(heavy.cost), int(heavy.hp), int(heavy.moveTime)
+
+
+def test_unit_type_tables_by_name(jvm_worker):
+    # microRTS's UnitTypeTable: the original Heavy costs 2, has 4 HP and moves every 12
+    # cycles; the finetuned (competition) Heavy costs 3, has 8 HP and moves every 10.
+    assert jvm_worker(_heavy_stats, ["original", "finetuned"]) == [(2, 4, 12), (3, 8, 10)]
+    with pytest.raises(EngineError, match="unknown unit type table 'nope'"):
+        play_microrts_matches("16x16", (BotSpec("coac"), BotSpec("coac")), 2, utt_name="nope")
+    with pytest.raises(EngineError, match="unknown unit type table"):
+        MicroRTS(utt="nope")
+    summary = play_microrts_matches("16x16", (BotSpec("workerrush"), BotSpec("randombiased")),
+                                    2, map=jvm_worker, max_cycles=100, utt_name="finetuned")
+    assert summary.matches == 2
+
+
 def test_cli_errors(capsys):
     assert main(["play", "microrts", "--map", "99x99", "--p0", "coac", "--p1", "coac"]) == 2
     assert main(["play", "microrts", "--p0", "coacc", "--p1", "coac"]) == 2
     assert "unknown microrts player" in capsys.readouterr().err
+    assert main(["play", "microrts", "--utt", "nope", "--p0", "coac", "--p1", "coac"]) == 2
 
 
 # ---- DSL programs on the engine; broken AIs and dying JVMs ------------------------------------
@@ -76,13 +104,6 @@ class _DiesOnce:
             open(self.marker, "w").close()
             os._exit(3)
         return BotSpec("workerrush").build(utt)
-
-
-@pytest.fixture(scope="module")
-def jvm_worker():
-    """One worker process (one JVM) shared by the tests that do not kill it."""
-    with PoolMap(1) as pool:
-        yield pool
 
 
 def test_a_dsl_program_plays_both_starts_and_reports_what_it_produced(jvm_worker):

@@ -7,7 +7,7 @@ import pytest
 from games.microrts import interpreter as rt
 from gp.dsl import ProgramSyntaxError
 from gp.microrts_dsl import MICRORTS_DSL, MicroRTSProgramPlayer
-from gp.microrts_fitness import count_similarity
+from gp.microrts_fitness import check_counts_match_game, count_similarity, read_counts, write_counts
 
 FIG4 = """\
 for u in s:
@@ -172,3 +172,24 @@ def test_insertion_neighbour_keeps_the_program_and_adds_a_statement(monkeypatch)
         text = MICRORTS_DSL.to_text(grown)
         assert grown[0].name == "seq" or grown[1].name == "seq"
         assert "u.harvest(4)" in text and len(grown) > len(tree)
+
+
+def test_counts_data_name_their_map_and_unit_type_table(tmp_path):
+    from games.match import MatchSummary
+    from games.microrts import MicroRTS
+
+    data = tmp_path / "rr.jsonl"
+    summary = MatchSummary()
+    summary.per_match = [{"index": 0, "seats": [0, 1], "stats": [{}, {}]}]
+    write_counts(data, "16x16", ["rangedrush", "coac"], summary, "finetuned")
+    header, matches = read_counts(data)
+    assert header["utt"] == "finetuned" and len(matches) == 1
+    check_counts_match_game(data, header, MicroRTS("16x16", utt="finetuned"))
+    with pytest.raises(ValueError, match=r"rr.jsonl: line 1: 'utt' is 'finetuned'"):
+        check_counts_match_game(data, header, MicroRTS("16x16"))
+    with pytest.raises(ValueError, match=r"rr.jsonl: line 1: 'map' is '16x16'"):
+        check_counts_match_game(data, header, MicroRTS("24x24", utt="finetuned"))
+    lines = data.read_text().splitlines()
+    data.write_text(lines[0].replace(', "utt": "finetuned"', "") + "\n" + lines[1] + "\n")
+    with pytest.raises(ValueError, match="needs 'map' and 'utt'"):
+        read_counts(data)

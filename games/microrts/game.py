@@ -9,7 +9,7 @@ of every match (``games.microrts.features``); draws and capped matches count ½.
 from __future__ import annotations
 
 from ..match import MatchSummary
-from .engine import map_path
+from .engine import DEFAULT_UNIT_TYPE_TABLE, check_unit_type_table, map_path
 from .match import play_microrts_matches
 
 
@@ -18,8 +18,9 @@ class MicroRTS:
     draw_value = 0.5
 
     def __init__(self, map: str = "16x16", max_cycles: int | None = None,
-                 max_seconds: float = 600.0) -> None:
-        map_path(map)  # unknown maps fail here
+                 max_seconds: float = 600.0, utt: str = DEFAULT_UNIT_TYPE_TABLE) -> None:
+        map_path(map)  # unknown maps and unit type tables fail here
+        self.utt = check_unit_type_table(utt)
         self.map_name = map
         self.max_cycles = max_cycles
         self.max_seconds = max_seconds
@@ -29,4 +30,4 @@ class MicroRTS:
         """``n`` matches with seats alternating; behaviour features are always counted."""
         return play_microrts_matches(self.map_name, players, n, map=map,
                                      max_cycles=self.max_cycles, max_seconds=self.max_seconds,
-                                     stats=True, seed=seed)
+                                     stats=True, seed=seed, utt_name=self.utt)

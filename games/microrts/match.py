@@ -22,7 +22,16 @@ import numpy as np
 
 from ..backends import WorkerDied
 from ..match import MatchSummary, match_seeds, seats_for
-from .engine import EngineError, cycle_cap, make_bot, map_path, start_jvm, unit_type_table
+from .engine import (
+    DEFAULT_UNIT_TYPE_TABLE,
+    EngineError,
+    check_unit_type_table,
+    cycle_cap,
+    make_bot,
+    map_path,
+    start_jvm,
+    unit_type_table,
+)
 
 log = logging.getLogger("stratsynth.microrts")
 
@@ -87,13 +96,15 @@ class _Census:
 
 
 def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
-                        max_seconds: float = 600.0, stats: bool = False) -> dict:
-    """One match. Returns winner (seat or None), cycles, timed_out, forfeit (seat or
-    None), error, and with ``stats`` the per-seat counts (``seat_stats``)."""
+                        max_seconds: float = 600.0, stats: bool = False,
+                        utt_name: str = DEFAULT_UNIT_TYPE_TABLE) -> dict:
+    """One match on unit type table ``utt_name``. Returns winner (seat or None), cycles,
+    timed_out, forfeit (seat or None), error, and with ``stats`` the per-seat counts
+    (``seat_stats``)."""
     start_jvm()
     from rts import GameState, PhysicalGameState
 
-    utt = unit_type_table()
+    utt = unit_type_table(utt_name)
     pgs = PhysicalGameState.load(str(map_path(map_name)), utt)
     gs = GameState(pgs, utt)
     ais = [spec.build(utt) for spec in seats]
@@ -137,7 +148,7 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
 
 
 def _play_chunk(job) -> MatchSummary:
-    map_name, players, start, stop, max_cycles, max_seconds, stats, seed = job
+    map_name, players, start, stop, max_cycles, max_seconds, stats, seed, utt_name = job
     summary = MatchSummary()
     for index in range(start, stop):
         order = seats_for(index)
@@ -146,7 +157,7 @@ def _play_chunk(job) -> MatchSummary:
             if reset is not None:
                 reset(player_seed)
         result = play_microrts_match(map_name, (players[order[0]], players[order[1]]),
-                                     max_cycles, max_seconds, stats)
+                                     max_cycles, max_seconds, stats, utt_name)
         summary.matches += 1
         summary.total_moves += result["cycles"]
         winner = result["winner"]
@@ -174,7 +185,8 @@ def _play_chunk(job) -> MatchSummary:
 
 def play_microrts_matches(map_name: str, players, n: int, map=None,
                           max_cycles: int | None = None, max_seconds: float = 600.0,
-                          stats: bool = False, seed: int = 0) -> MatchSummary:
+                          stats: bool = False, seed: int = 0,
+                          utt_name: str = DEFAULT_UNIT_TYPE_TABLE) -> MatchSummary:
     """``n`` matches, odd ones with seats swapped; results per player (``moves`` = cycles).
 
     Match ``k`` starts player 0 in seat ``k % 2``, so two matches are one from each
@@ -182,13 +194,14 @@ def play_microrts_matches(map_name: str, players, n: int, map=None,
     (``games.match.match_seeds``). A batch whose worker dies (a crashed JVM) is played again, up to
     ``RETRIES`` times, then an ``EngineError`` says so.
     """
-    map_path(map_name)  # unknown maps fail here, before any worker starts
+    map_path(map_name)  # unknown maps and tables fail here, before any worker starts
+    check_unit_type_table(utt_name)
     started = time.perf_counter()
     workers = getattr(map, "workers", 1) if map is not None else 1
     chunks = max(1, min(n, workers))
     bounds = [n * i // chunks for i in range(chunks + 1)]
     jobs = [(map_name, tuple(players), bounds[i], bounds[i + 1], max_cycles, max_seconds, stats,
-             seed)
+             seed, utt_name)
             for i in range(chunks) if bounds[i] < bounds[i + 1]]
     run = map or (lambda f, js: [f(j) for j in js])
     for attempt in range(RETRIES + 1):
