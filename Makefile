@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(VENV)/bin/stratsynth report runs/demo
 
 compare: $(STAMP)
-	$(VENV)/bin/stratsynth run experiments/configs/cantstop_comparison.toml
+	$(VENV)/bin/stratsynth run experiments/configs/cantstop_comparison.toml --jobs 2
 	$(VENV)/bin/stratsynth report experiments/results/cantstop-30min
 
 test: $(STAMP)

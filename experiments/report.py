@@ -96,7 +96,7 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
 
 def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
     methods: dict[str, list[dict]] = {}
-    for run_dir in sorted((root / "runs").glob("*/seed*")):
+    for run_dir in sorted((root / "runs").glob("*/seed*/")):
         if not (run_dir / "done").exists():
             continue
         run = load_run(run_dir)

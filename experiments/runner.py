@@ -21,11 +21,19 @@ Config (TOML)::
 
 Keys of ``[[methods]]`` override ``[experiment]``. Finished runs are skipped,
 unfinished ones resumed, so the same command continues a comparison after a kill.
+Each run is claimed with a lock file beside its directory (an OS lock, released
+when its process dies), so ``--jobs N`` (or N copies of the command) work through
+one comparison side by side without two processes taking the same run.
 """
 
 from __future__ import annotations
 
+import fcntl
+import subprocess
+import sys
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -97,23 +105,59 @@ def _slug(label: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in label).strip("_")
 
 
+@contextmanager
+def claim(run_dir: Path) -> Iterator[bool]:
+    """Hold an exclusive lock on ``run_dir`` while a run works in it; False if taken."""
+    run_dir.parent.mkdir(parents=True, exist_ok=True)
+    with open(run_dir.with_name(run_dir.name + ".lock"), "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def run_experiment(path: Path, quiet: bool = False) -> list[Path]:
+    """Run every unfinished, unclaimed run of a config; returns those this process ran."""
     runs = plan(path)
     done = []
     for i, (run_dir, config) in enumerate(runs, 1):
-        status = "done" if (run_dir / "done").exists() else (
-            "resume" if (run_dir / "config.json").exists() else "start")
-        print(f"[{i}/{len(runs)}] {config['label']} seed {config['seed']}: {status}", flush=True)
-        if status == "start":
-            start_run(run_dir, config, quiet=quiet)
-        elif status == "resume":
-            resume_run(run_dir, quiet=quiet)
-        done.append(run_dir)
+        with claim(run_dir) as mine:
+            status = "done" if (run_dir / "done").exists() else (
+                "resume" if (run_dir / "config.json").exists() else "start")
+            if not mine:
+                status = "taken by another process"
+            print(f"[{i}/{len(runs)}] {config['label']} seed {config['seed']}: {status}",
+                  flush=True)
+            if status == "start":
+                start_run(run_dir, config, quiet=quiet)
+            elif status == "resume":
+                resume_run(run_dir, quiet=quiet)
+            if mine:
+                done.append(run_dir)
     return done
 
 
+def run_side_by_side(path: Path, jobs: int, quiet: bool) -> None:
+    """``jobs`` processes of ``stratsynth run`` sharing one comparison through the locks."""
+    plan(path)  # a bad config fails once, here, not in every child
+    command = [sys.executable, "-m", "experiments.cli", "run", str(path), "--jobs", "1"]
+    children = [subprocess.Popen(command + (["--quiet"] if quiet else []))
+                for _ in range(jobs)]
+    codes = [child.wait() for child in children]
+    if any(codes):
+        raise RuntimeError(f"{path}: a run process exited with {max(codes)}")
+
+
 def cmd_run(args) -> int:
-    run_experiment(Path(args.config), quiet=args.quiet)
+    if args.jobs > 1:
+        run_side_by_side(Path(args.config), args.jobs, args.quiet)
+    else:
+        run_experiment(Path(args.config), quiet=args.quiet)
     print(f"all runs finished; report with: stratsynth report "
           f"{load_config(Path(args.config))[0]['out']}")
     return 0
@@ -123,3 +167,5 @@ def add_parsers(sub) -> None:
     run = sub.add_parser("run", help="run a methods x seeds comparison from a TOML config")
     run.add_argument("config")
     run.add_argument("--quiet", action="store_true")
+    run.add_argument("--jobs", type=int, default=1,
+                     help="processes working through the runs side by side (one run each)")

@@ -237,7 +237,45 @@ population = 4
     md = (tmp_path / "cmp" / "report.md").read_text()
     assert "| SA | 2 |" in md and "| GP | 2 |" in md and "```" in md
     assert (tmp_path / "cmp" / "winrate.png").stat().st_size > 10_000
-    for run in (tmp_path / "cmp" / "runs").glob("*/seed*"):
+    for run in (tmp_path / "cmp" / "runs").glob("*/seed*/"):
         (run / "log.csv").unlink()  # the report stands on curves and summaries alone
     assert main(["report", str(tmp_path / "cmp"), "--matches", "100", "--workers", "1"]) == 0
     assert (tmp_path / "cmp" / "report.md").read_text() == md
+
+
+def test_a_claimed_run_is_not_taken_twice(tmp_path):
+    from experiments.runner import claim
+
+    run = tmp_path / "runs" / "SA" / "seed1"
+    with claim(run) as first:
+        with claim(run) as second:
+            assert first and not second
+    with claim(run) as again:
+        assert again  # released when its holder lets go
+
+
+def test_side_by_side_jobs_run_every_run_exactly_once(tmp_path, capsys):
+    config = tmp_path / "jobs.toml"
+    config.write_text(f"""
+[experiment]
+out = "{tmp_path / 'cmp'}"
+game = "cantstop"
+evaluations = 6
+matches = 20
+seeds = [1, 2]
+workers = 1
+
+[[methods]]
+label = "SA"
+method = "sa"
+
+[[methods]]
+label = "UCT"
+method = "uct"
+""")
+    assert main(["run", str(config), "--jobs", "2", "--quiet"]) == 0
+    runs = sorted((tmp_path / "cmp" / "runs").glob("*/seed*/"))
+    assert len(runs) == 4
+    for run in runs:
+        assert (run / "done").exists()
+        assert [int(r["evaluations"]) for r in rows(run)] == list(range(1, 7))
