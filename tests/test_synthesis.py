@@ -210,14 +210,15 @@ def test_uct_expands_the_leftmost_hole_and_starts_from_an_inserted_branch():
     assert len(seen) == 12
 
 
-def test_report_writes_plot_table_and_curves(tmp_path, capsys):
+def _two_method_config(tmp_path, evaluations: int, matches: int, second: str) -> Path:
+    """A small SA-and-another-method comparison over seeds 1 and 2, written to cmp.toml."""
     config = tmp_path / "cmp.toml"
     config.write_text(f"""
 [experiment]
 out = "{tmp_path / 'cmp'}"
 game = "cantstop"
-evaluations = 8
-matches = 40
+evaluations = {evaluations}
+matches = {matches}
 seeds = [1, 2]
 workers = 1
 
@@ -226,10 +227,13 @@ label = "SA"
 method = "sa"
 
 [[methods]]
-label = "GP"
-method = "gp"
-population = 4
+{second}
 """)
+    return config
+
+
+def test_report_writes_plot_table_and_curves(tmp_path, capsys):
+    config = _two_method_config(tmp_path, 8, 40, 'label = "GP"\nmethod = "gp"\npopulation = 4')
     assert main(["run", str(config), "--quiet"]) == 0
     assert main(["run", str(config), "--quiet"]) == 0  # finished runs are skipped
     assert capsys.readouterr().out.count(": done") == 4
@@ -255,24 +259,7 @@ def test_a_claimed_run_is_not_taken_twice(tmp_path):
 
 
 def test_side_by_side_jobs_run_every_run_exactly_once(tmp_path, capsys):
-    config = tmp_path / "jobs.toml"
-    config.write_text(f"""
-[experiment]
-out = "{tmp_path / 'cmp'}"
-game = "cantstop"
-evaluations = 6
-matches = 20
-seeds = [1, 2]
-workers = 1
-
-[[methods]]
-label = "SA"
-method = "sa"
-
-[[methods]]
-label = "UCT"
-method = "uct"
-""")
+    config = _two_method_config(tmp_path, 6, 20, 'label = "UCT"\nmethod = "uct"')
     assert main(["run", str(config), "--jobs", "2", "--quiet"]) == 0
     runs = sorted((tmp_path / "cmp" / "runs").glob("*/seed*/"))
     assert len(runs) == 4
