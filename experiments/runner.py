@@ -122,7 +122,8 @@ def claim(run_dir: Path) -> Iterator[bool]:
 
 
 def run_experiment(path: Path, quiet: bool = False) -> list[Path]:
-    """Run every unfinished, unclaimed run of a config; returns those this process ran."""
+    """Run every unfinished, unclaimed run of a config; returns the runs this process
+    claimed (finished before or by it)."""
     runs = plan(path)
     done = []
     for i, (run_dir, config) in enumerate(runs, 1):
