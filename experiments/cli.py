@@ -129,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--workers", type=_non_negative, default=0)
     bench.add_argument("--fitness", action="store_true",
                        help="Ψ evaluations/s over serial, pool and dask instead")
+    bench.add_argument("--rounds", type=_positive, default=3,
+                       help="with --fitness: rounds of every backend, medians reported")
     return parser
 
 
@@ -206,7 +208,7 @@ def cmd_bench(args) -> int:
     if args.fitness:
         from .bench.fitness import run_fitness_bench
 
-        run_fitness_bench(seed=args.seed, workers=args.workers)
+        run_fitness_bench(seed=args.seed, workers=args.workers, rounds=args.rounds)
         return 0
     from .bench.matches import run_bench
 

@@ -84,13 +84,24 @@ def curve(run: dict, grid: np.ndarray) -> np.ndarray:
 
 
 def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
+    """Wins of the run's best program in ``matches`` fresh matches against its target.
+
+    Kept in ``remeasured.json`` beside the run, keyed by program, matches and seed,
+    so reporting a comparison that grows run by run replays only the new runs."""
     config = run["config"]
+    seed = REMEASURE_SEED + int(config["seed"])
+    key = {"program": run["program"], "matches": matches, "seed": seed}
+    cache = run["dir"] / "remeasured.json"
+    if cache.exists():
+        kept = json.loads(cache.read_text())
+        if {k: kept.get(k) for k in key} == key:
+            return kept["wins"], kept["matches"]
     game = load_game(config["game"], **(config.get("game_params") or {}))
     player = strategy_class(config["game"])(run["program"])
     target = make_player(config["game"], config.get("target") or default_target(config["game"]))
     with make_map(workers) as backend:
-        summary = play_matches(game, (player, target), matches,
-                               REMEASURE_SEED + int(config["seed"]), map=backend)
+        summary = play_matches(game, (player, target), matches, seed, map=backend)
+    cache.write_text(json.dumps({**key, "wins": summary.wins[0]}) + "\n")
     return summary.wins[0], summary.matches
 
 

@@ -247,6 +247,27 @@ def test_report_writes_plot_table_and_curves(tmp_path, capsys):
     assert (tmp_path / "cmp" / "report.md").read_text() == md
 
 
+def test_report_reuses_a_re_measurement_only_for_the_same_program_matches_and_seed(
+        tmp_path):
+    import json
+
+    config = _two_method_config(tmp_path, 4, 20, 'label = "UCT"\nmethod = "uct"')
+    assert main(["run", str(config), "--quiet"]) == 0
+    report = ["report", str(tmp_path / "cmp"), "--matches", "50", "--workers", "1"]
+    assert main(report) == 0
+    caches = sorted((tmp_path / "cmp" / "runs").glob("*/seed*/remeasured.json"))
+    assert len(caches) == 4
+    for cache in caches:  # a planted result shows the cache is what the report reads
+        kept = json.loads(cache.read_text())
+        assert kept["matches"] == 50
+        cache.write_text(json.dumps({**kept, "wins": 50}))
+    assert main(report) == 0
+    assert "| SA | 2 | 1.000 ± 0.000 |" in (tmp_path / "cmp" / "report.md").read_text()
+    assert main(report[:2] + ["--matches", "30", "--workers", "1"]) == 0
+    assert "| SA | 2 | 1.000 ± 0.000 |" not in (tmp_path / "cmp" / "report.md").read_text()
+    assert all(json.loads(c.read_text())["matches"] == 30 for c in caches)
+
+
 def test_a_claimed_run_is_not_taken_twice(tmp_path):
     from experiments.runner import claim
 
