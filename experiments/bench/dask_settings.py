@@ -1,0 +1,81 @@
+"""Where dask loses time: rotated rounds over dask settings.
+
+Run ``python -m experiments.bench.dask_settings 3`` (3 rounds) on an idle machine.
+
+Prints the latency of a map of 16 no-op tasks per backend, then Ψ evaluations/s
+of the fitness benchmark's programs for the pool and for dask with 8, 2 and 1
+chunks per worker, with the scheduler's task queuing off (``worker-saturation:
+inf``) and with one worker. Efficiency here divides by the in-process serial
+rate, which the dask event loops in this process slow down (see ``fitness.py``);
+compare the lines with each other, not with the aim.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import dask
+
+from experiments.bench.fitness import _programs, _rate
+from games.backends import DaskMap, PoolMap, SerialMap
+
+
+def _noop(x):
+    return x
+
+
+def _noop_map_seconds(backend, tasks: int = 16, repeats: int = 20) -> float:
+    backend(_noop, list(range(tasks)))
+    started = time.perf_counter()
+    for _ in range(repeats):
+        backend(_noop, list(range(tasks)))
+    return (time.perf_counter() - started) / repeats
+
+
+class Rechunked:
+    """The same backend, cut into a different number of chunks per worker."""
+
+    def __init__(self, inner, chunks_per_worker: int) -> None:
+        self.inner, self.chunks_per_worker = inner, chunks_per_worker
+        self.workers = inner.workers
+
+    def __call__(self, func, jobs):
+        return self.inner(func, jobs)
+
+
+def main(rounds: int = 3, workers: int = 2) -> None:
+    batch = _programs(12, 0)
+    pool, dask_map, single = PoolMap(workers), DaskMap(workers), DaskMap(1)
+    with dask.config.set({"distributed.scheduler.worker-saturation": float("inf")}):
+        unqueued = DaskMap(workers)
+    backends = {"pool": pool, "dask": dask_map, "dask, no queuing": unqueued,
+                "dask, 1 worker": single}
+    for name, backend in backends.items():
+        print(f"no-op map of 16 tasks, {name}: "
+              f"{_noop_map_seconds(backend) * 1000:.1f} ms", flush=True)
+        _rate(backend, batch[:1], 1000)
+    variants = {"serial": SerialMap(), "pool, 8 chunks/worker": pool,
+                "dask, 8 chunks/worker": dask_map, "dask, 2 chunks/worker": Rechunked(dask_map, 2),
+                "dask, 1 chunk/worker": Rechunked(dask_map, 1),
+                "dask, no queuing, 8": unqueued, "dask, 1 worker, 8": single}
+    names = list(variants)
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            rates[name].append(_rate(variants[name], batch, 1000))
+        print(f"round {r + 1}: " + ", ".join(f"{n} {rates[n][-1]:.2f}" for n in names),
+              flush=True)
+    for name in names:
+        share = variants[name].workers
+        efficiency = statistics.median(p / (share * s)
+                                       for p, s in zip(rates[name], rates["serial"]))
+        print(f"{name:<24} median {statistics.median(rates[name]):.2f} evals/s, "
+              f"{efficiency:.0%} of serial per worker")
+    for backend in backends.values():
+        backend.close()
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
