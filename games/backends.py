@@ -94,8 +94,10 @@ def make_map(workers: int | None) -> SerialMap | PoolMap:
 class DaskMap:
     """``dask.distributed``: a scheduler address, or a LocalCluster started for you.
 
-    ``chunks_per_worker`` sets how finely a batch is cut; 3 instead of the pool's 8
-    measured no better on 2 workers (65–82% efficiency either way), so both use 8."""
+    ``chunks_per_worker`` sets how finely a batch is cut. 8, 2 and 1 measured the
+    same on 2 workers, and turning dask's task queuing off measured worse
+    (``python -m experiments.bench.dask_settings``), so both backends use 8 with
+    dask's default scheduler settings."""
 
     chunks_per_worker = 8
 
