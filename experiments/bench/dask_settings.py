@@ -15,10 +15,11 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from functools import partial
 
 import dask
 
-from experiments.bench.fitness import _programs, _rate
+from experiments.bench.fitness import _programs, _rate, measure_in_rounds
 from games.backends import DaskMap, PoolMap, SerialMap
 
 
@@ -45,8 +46,8 @@ class Rechunked:
         return self.inner(func, jobs)
 
 
-def main(rounds: int = 3, workers: int = 2) -> None:
-    batch = _programs(12, 0)
+def main(rounds: int = 3, workers: int = 2, programs: int = 12, matches: int = 1000) -> None:
+    batch = _programs(programs, 0)
     pool, dask_map, single = PoolMap(workers), DaskMap(workers), DaskMap(1)
     with dask.config.set({"distributed.scheduler.worker-saturation": float("inf")}):
         unqueued = DaskMap(workers)
@@ -55,19 +56,14 @@ def main(rounds: int = 3, workers: int = 2) -> None:
     for name, backend in backends.items():
         print(f"no-op map of 16 tasks, {name}: "
               f"{_noop_map_seconds(backend) * 1000:.1f} ms", flush=True)
-        _rate(backend, batch[:1], 1000)
+        _rate(backend, batch[:1], matches)
     variants = {"serial": SerialMap(), "pool, 8 chunks/worker": pool,
                 "dask, 8 chunks/worker": dask_map, "dask, 2 chunks/worker": Rechunked(dask_map, 2),
                 "dask, 1 chunk/worker": Rechunked(dask_map, 1),
                 "dask, no queuing, 8": unqueued, "dask, 1 worker, 8": single}
-    names = list(variants)
-    rates: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(rounds):
-        for name in names[r % len(names):] + names[:r % len(names)]:
-            rates[name].append(_rate(variants[name], batch, 1000))
-        print(f"round {r + 1}: " + ", ".join(f"{n} {rates[n][-1]:.2f}" for n in names),
-              flush=True)
-    for name in names:
+    rates = measure_in_rounds({name: partial(_rate, backend, batch, matches)
+                               for name, backend in variants.items()}, rounds)
+    for name in variants:
         share = variants[name].workers
         efficiency = statistics.median(p / (share * s)
                                        for p, s in zip(rates[name], rates["serial"]))

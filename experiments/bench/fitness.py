@@ -74,6 +74,19 @@ def _ceiling_rate(pool: PoolMap, programs, matches: int) -> float:
     return len(programs) / (time.perf_counter() - started)
 
 
+def measure_in_rounds(measures: dict[str, Callable[[], float]],
+                      rounds: int) -> dict[str, list[float]]:
+    """Every measure once per round, in an order rotated from round to round."""
+    names = list(measures)
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            rates[name].append(measures[name]())
+        print(f"round {r + 1}: " + ", ".join(f"{name} {rates[name][-1]:.2f}"
+                                             for name in names), flush=True)
+    return rates
+
+
 BASELINE = "serial (own process)"
 
 
@@ -95,14 +108,8 @@ def run_fitness_bench(programs: int = 12, matches: int = 1000, seed: int = 0,
         }
         for backend in (pool, dask):  # start the workers before any clock runs
             _rate(backend, batch[:1], matches)
+        rates = measure_in_rounds(measures, rounds)
         names = list(measures)
-        rates: dict[str, list[float]] = {name: [] for name in names}
-        for r in range(rounds):
-            order = names[r % len(names):] + names[:r % len(names)]
-            for name in order:
-                rates[name].append(measures[name]())
-            print(f"round {r + 1}: " + ", ".join(f"{name} {rates[name][-1]:.2f}"
-                                                 for name in names), flush=True)
     print(f"{'backend':<24} {'median evals/s':>14} {'median efficiency':>18}")
     for name in names:
         line = f"{name:<24} {statistics.median(rates[name]):>14.2f}"
