@@ -170,26 +170,50 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
     shipped to a worker once per chunk, not once per match. ``behavior`` (a game's
     ``FEATURES``) averages behaviour features per player over the same matches.
     """
+    return play_many(game, [players], n, [seed], map, chunks, behavior)[0]
+
+
+def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
+              seeds: Sequence[int], map: Callable[[Callable, list], list] | None = None,
+              chunks: int | None = None, behavior: dict | None = None) -> list[MatchSummary]:
+    """``play_matches`` for several pairings at once, through one ``map`` call.
+
+    Why: one call per pairing ends in a barrier where workers wait for the last
+    chunk; a whole batch (a GP population) in one call keeps every worker busy
+    until the batch's last chunk. Each pairing's result is what ``play_matches``
+    gives it alone (match seeds do not depend on chunking). ``chunks`` is the
+    total for the batch; each pairing gets at least one.
+    """
     if n < 0:
         raise ValueError(f"number of matches must be >= 0, got {n}")
-    if len(players) != 2:
-        raise ValueError(f"two players needed, got {len(players)}")
+    if len(pairings) != len(seeds):
+        raise ValueError(f"{len(pairings)} pairings but {len(seeds)} seeds")
+    for players in pairings:
+        if len(players) != 2:
+            raise ValueError(f"two players needed, got {len(players)}")
     runner = getattr(game, "play_matches", None)
     if runner is not None:  # a game with its own engine (microRTS)
-        return runner(players, n, seed, map=map, behavior=behavior)
+        return [runner(players, n, seed, map=map, behavior=behavior)
+                for players, seed in zip(pairings, seeds)]
     started = time.perf_counter()
     workers = getattr(map, "workers", 1) if map is not None else 1
-    per_worker = getattr(map, "chunks_per_worker", 8)
-    chunks = max(1, min(n, chunks or per_worker * workers)) if n else 1
-    bounds = [n * i // chunks for i in range(chunks + 1)]
-    jobs = [(game, tuple(players), seed, bounds[i], bounds[i + 1], behavior)
-            for i in range(chunks) if bounds[i] < bounds[i + 1]]
+    total = chunks or getattr(map, "chunks_per_worker", 8) * workers
+    per_pairing = max(1, min(n, -(-total // max(1, len(pairings))))) if n else 1
+    bounds = [n * i // per_pairing for i in range(per_pairing + 1)]
+    jobs, owners = [], []
+    for k, (players, seed) in enumerate(zip(pairings, seeds)):
+        for i in range(per_pairing):
+            if bounds[i] < bounds[i + 1]:
+                jobs.append((game, tuple(players), seed, bounds[i], bounds[i + 1], behavior))
+                owners.append(k)
     parts = (map or _serial)(_play_chunk, jobs)
-    summary = MatchSummary()
-    for part in parts:
-        summary.add(part)
-    summary.seconds = time.perf_counter() - started
-    return summary
+    summaries = [MatchSummary() for _ in pairings]
+    for owner, part in zip(owners, parts):
+        summaries[owner].add(part)
+    seconds = time.perf_counter() - started
+    for summary in summaries:
+        summary.seconds = seconds
+    return summaries
 
 
 def _serial(func, jobs):

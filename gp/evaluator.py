@@ -134,25 +134,60 @@ class Evaluator:
 
     def score(self, tree: Any, metric: str = "psi") -> float:
         """Value of ``tree`` under ``metric`` (``psi``, ``c`` or a combined metric)."""
-        if not self._replay and self.budget.spent():  # logged calls were within budget
-            raise BudgetSpent()
+        return self.score_many([tree], metric)[0]
+
+    def score_many(self, trees: list, metric: str = "psi") -> list[float]:
+        """Values of several programs, computed together where the metric has ``many``.
+
+        Why: a population scored as one batch keeps every worker busy across
+        programs (one barrier per batch, not per program). Logged, budgeted and
+        replayed as the same calls of ``score`` one by one: rows in order, an
+        evaluation budget never overshot (the programs past it raise
+        ``BudgetSpent`` after the ones within it are logged), a time budget checked
+        before the batch.
+        """
+        values: list[float] = []
+        for i, tree in enumerate(trees):
+            if self._replay:
+                values.append(self._replayed(tree, metric))
+                continue
+            if self.budget.spent():  # logged calls were within budget
+                raise BudgetSpent()
+            fresh = list(trees[i:])
+            if self.budget.evaluations is not None:
+                fresh = fresh[: self.budget.evaluations - self.budget.used]
+            for tree_, value in zip(fresh, self._compute(fresh, metric)):
+                values.append(self._record(tree_, metric, value, self.to_text(tree_), False))
+            if len(values) < len(trees):
+                raise BudgetSpent()
+            break
+        return values
+
+    def _compute(self, trees: list, metric: str) -> list[float]:
+        function = self.metrics[metric]
+        many = getattr(function, "many", None)
+        if many is not None and len(trees) > 1:
+            return list(many(trees))
+        return [function(tree) for tree in trees]
+
+    def _replayed(self, tree: Any, metric: str) -> float:
         text = self.to_text(tree)
-        if self._replay:
-            row = self._replay.pop()
-            if row["program"] != text or row["metric"] != metric:
-                raise ResumeMismatch(
-                    f"log row {row['evaluations']} holds another evaluation than the replayed "
-                    "search asks for: the run's settings or code changed since it was logged")
-            value = float(row["value"])
-            psi = float(row["psi"]) if row["psi"] else None
-            c = float(row["c"]) if row["c"] else None
-            self.budget.set_elapsed(float(row["seconds"]))
-            logged = True
-        else:
-            value = self.metrics[metric](tree)
+        row = self._replay.pop()
+        if row["program"] != text or row["metric"] != metric:
+            raise ResumeMismatch(
+                f"log row {row['evaluations']} holds another evaluation than the replayed "
+                "search asks for: the run's settings or code changed since it was logged")
+        self.budget.set_elapsed(float(row["seconds"]))
+        return self._record(tree, metric, float(row["value"]), text, True,
+                            psi=float(row["psi"]) if row["psi"] else None,
+                            c=float(row["c"]) if row["c"] else None)
+
+    def _record(self, tree: Any, metric: str, value: float, text: str, logged: bool,
+                psi: float | None = None, c: float | None = None) -> float:
+        """Count, track the best, log (unless replayed) and report one evaluation."""
+        if not logged:
             psi = value if metric == "psi" else None
             c = value if metric == "c" else None
-            logged = False
         self.budget.used += 1
         if psi is not None and psi > self.best_psi:
             self.best_psi, self.best_psi_program, self.best_psi_tree = psi, text, tree

@@ -62,10 +62,19 @@ def cx_one_point(ind1, ind2):
 
 
 def _evaluate(individual, evaluator: Evaluator) -> tuple[float]:
-    """Score without letting a fitness that uses ``random`` shift DEAP's stream."""
+    return _score_population(evaluator, None, [individual])[0]
+
+
+def _score_population(evaluator: Evaluator, evaluate, individuals) -> list[tuple[float]]:
+    """The toolbox's ``map``: DEAP scores a population as ``toolbox.map(toolbox.evaluate,
+    individuals)``; this does ``evaluate``'s work for the whole population in one batch
+    (``Evaluator.score_many``), so every worker stays busy across programs.
+
+    The state of ``random`` is kept, so a fitness that draws from it cannot shift
+    DEAP's stream."""
     state = random.getstate()
     try:
-        return (evaluator.score(individual, "psi"),)
+        return [(value,) for value in evaluator.score_many(list(individuals), "psi")]
     finally:
         random.setstate(state)
 
@@ -83,6 +92,7 @@ def make_toolbox(dsl: DSL, evaluator: Evaluator, settings: GPSettings) -> base.T
     toolbox.register("individual", _individual, dsl)
     toolbox.register("population", tools.initRepeat, list, toolbox.individual)
     toolbox.register("evaluate", _evaluate, evaluator=evaluator)
+    toolbox.register("map", _score_population, evaluator)
     toolbox.register("select", tools.selTournament, tournsize=settings.tournament)
     toolbox.register("mate", cx_one_point)
     toolbox.register("expr_mut", _expr, dsl=dsl, max_height=settings.mutation_height)

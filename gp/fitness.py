@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from games.match import MatchSummary, play_matches
+from games.match import MatchSummary, play_many
 
 
 def program_seed(run_seed: int, text: str) -> int:
@@ -48,16 +48,30 @@ class WinRate:
     def play(self, program: Any) -> MatchSummary:
         """The program's matches, cached by program text (cloning scores and behaviour
         features read the same matches)."""
-        player = self.strategy_class(program)
-        text = player.text
-        if text not in self.cache:
-            self.cache[text] = play_matches(self.game, (player, self.target), self.matches,
-                                            program_seed(self.seed, text), map=self.map)
-            self.evaluations += 1
-        return self.cache[text]
+        return self.play_many([program])[0]
+
+    def play_many(self, programs: list) -> list[MatchSummary]:
+        """Several programs' matches through one ``map`` call (see ``play_many``);
+        each result is the one ``play`` gives the program alone."""
+        players = [self.strategy_class(program) for program in programs]
+        fresh: dict[str, Any] = {}
+        for player in players:
+            if player.text not in self.cache:
+                fresh.setdefault(player.text, player)
+        if fresh:
+            summaries = play_many(self.game, [(p, self.target) for p in fresh.values()],
+                                  self.matches, [program_seed(self.seed, t) for t in fresh],
+                                  map=self.map)
+            self.cache.update(zip(fresh, summaries))
+            self.evaluations += len(fresh)
+        return [self.cache[player.text] for player in players]
 
     def __call__(self, program: Any) -> float:
         return score_of(self.game, self.play(program))
+
+    def many(self, programs: list) -> list[float]:
+        """Ψ of several programs at once: a population keeps every worker busy."""
+        return [score_of(self.game, summary) for summary in self.play_many(programs)]
 
 
 def score_of(game, summary) -> float:
@@ -83,7 +97,11 @@ class WithTieBreak:
         self.resolution = psi.resolution
 
     def __call__(self, program: Any) -> float:
-        return self.psi(program) + self.cloning(program) * self.resolution / (1 + self.resolution)
+        return self.many([program])[0]
+
+    def many(self, programs: list) -> list[float]:
+        return [psi + self.cloning(program) * self.resolution / (1 + self.resolution)
+                for psi, program in zip(self.psi.many(programs), programs)]
 
 
 USER_FITNESS_SIGNATURE = "function(strategy, *, game, seed) -> float"

@@ -20,7 +20,7 @@ from deap import gp
 from ribs.emitters import EmitterBase
 from ribs.schedulers import Scheduler
 
-from games.match import play_matches
+from games.match import play_many
 from gp.dsl import DSL
 from gp.fitness import program_seed, score_of
 
@@ -73,15 +73,21 @@ class BehaviourWinRate:
         self.cache: dict[str, tuple[float, list[float]]] = {}
 
     def __call__(self, text: str) -> tuple[float, list[float]]:
-        if text not in self.cache:
-            player = self.cls(text)
-            summary = play_matches(self.game, (player, self.target), self.matches,
-                                   program_seed(self.seed, text), map=self.map,
-                                   behavior=self.behavior)
-            means = summary.behavior(0)
-            self.cache[text] = (score_of(self.game, summary),
-                                [means[n] for n in self.names])
-        return self.cache[text]
+        return self.many([text])[0]
+
+    def many(self, texts: list[str]) -> list[tuple[float, list[float]]]:
+        """A batch's matches through one ``map`` call (``play_many``), so every
+        worker stays busy across the batch's programs."""
+        fresh = list(dict.fromkeys(t for t in texts if t not in self.cache))
+        if fresh:
+            summaries = play_many(self.game, [(self.cls(t), self.target) for t in fresh],
+                                  self.matches, [program_seed(self.seed, t) for t in fresh],
+                                  map=self.map, behavior=self.behavior)
+            for text, summary in zip(fresh, summaries):
+                means = summary.behavior(0)
+                self.cache[text] = (score_of(self.game, summary),
+                                    [means[n] for n in self.names])
+        return [self.cache[t] for t in texts]
 
 
 EVALUATIONS_LOG = "evaluations.jsonl"
@@ -140,15 +146,14 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
             if seconds is not None and done >= logged and elapsed() >= seconds:
                 break
             programs = scheduler.ask()
-            results = []
-            for k, program in enumerate(programs):
-                text = str(program)
+            texts = [str(program) for program in programs]
+            results = evaluate.many(texts)
+            for k, text in enumerate(texts):
                 replayed = done + k < logged
-                results.append(evaluate(text))
                 if not replayed:
                     evals.write(json.dumps({"seconds": round(elapsed(), 3), "program": text,
-                                            "objective": results[-1][0],
-                                            "measures": list(results[-1][1])}) + "\n")
+                                            "objective": results[k][0],
+                                            "measures": list(results[k][1])}) + "\n")
                     evals.flush()
             scheduler.tell(np.array([r[0] for r in results]), np.array([r[1] for r in results]))
             done += len(programs)

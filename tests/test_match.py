@@ -6,7 +6,7 @@ from games import load_game
 from games.api import RandomStrategy
 from games.backends import PoolMap, SerialMap, make_map
 from games.cantstop import glenn_aloi_player, rule_of_28_player
-from games.match import play_match, play_matches, seats_for, wilson_interval
+from games.match import play_many, play_match, play_matches, seats_for, wilson_interval
 
 GAME = load_game("cantstop")
 
@@ -29,6 +29,26 @@ def test_summary_independent_of_chunking_and_backend():
     for other in (chunked, pooled):
         assert (other.wins, other.capped, other.total_moves) == (
             serial.wins, serial.capped, serial.total_moves)
+
+
+@pytest.mark.parametrize("chunks", [None, 1, 5, 200])
+def test_a_batch_of_pairings_gives_each_what_it_gets_alone(chunks):
+    from games.cantstop.features import FEATURES
+
+    pairings = [(rule_of_28_player(), RandomStrategy()), (RandomStrategy(), glenn_aloi_player()),
+                (glenn_aloi_player(), rule_of_28_player())]
+    seeds = [3, 8, 3]
+    batch = play_many(GAME, pairings, 41, seeds, map=SerialMap(), chunks=chunks,
+                      behavior=FEATURES)
+    for players, seed, got in zip(pairings, seeds, batch):
+        alone = play_matches(GAME, players, 41, seed, behavior=FEATURES)
+        assert (got.matches, got.wins, got.capped, got.total_moves) == (
+            alone.matches, alone.wins, alone.capped, alone.total_moves)
+        for seat in (0, 1):  # sums in another order: equal up to rounding
+            assert got.feature_sums[seat] == pytest.approx(alone.feature_sums[seat], rel=1e-12)
+    assert batch[0].wins != batch[2].wins or batch[0].total_moves != batch[2].total_moves
+    with pytest.raises(ValueError, match="2 seeds"):
+        play_many(GAME, pairings, 4, seeds[:2])
 
 
 def test_seats_alternate_and_wins_are_per_player():

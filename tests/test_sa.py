@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from games import load_game
 from games.cantstop import glenn_aloi_player
 from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
@@ -78,3 +80,38 @@ def test_budget_in_seconds_stops_the_search():
     rng = random.Random(2)
     SimulatedAnnealing(ev, rng).run(CANTSTOP_DSL.random_program(rng), CANTSTOP_DSL.neighbour)
     assert ev.budget.spent() and ev.history[-1].seconds < 0.5
+
+
+def _logged(ev):
+    return [(s.evaluations, s.metric, s.value, s.program) for s in ev.history]
+
+
+def test_a_batch_scores_and_logs_as_calls_one_by_one(tmp_path):
+    from gp.evaluator import BudgetSpent, read_log
+
+    rng = random.Random(6)
+    trees = [CANTSTOP_DSL.random_program(rng) for _ in range(7)]
+    one = _evaluator(_win_rate(), 5)
+    singles = []
+    try:
+        for tree in trees:
+            singles.append(one.score(tree))
+    except BudgetSpent:
+        pass
+    fitness = _win_rate()
+    batch = Evaluator({"psi": fitness}, CANTSTOP_DSL.to_text, Budget(evaluations=5), tmp_path)
+    try:
+        batch.score_many(trees)
+        raise AssertionError("the evaluation budget ran out inside the batch")
+    except BudgetSpent:
+        pass
+    assert len(singles) == 5 and _logged(batch) == _logged(one)
+    assert fitness.evaluations == 5  # the programs past the budget were never played
+    batch.close()
+    resumed = Evaluator({"psi": _win_rate()}, CANTSTOP_DSL.to_text, Budget(evaluations=7),
+                        tmp_path, resume=True)
+    expected = singles + [_win_rate()(t) for t in trees[5:]]
+    assert resumed.score_many(trees[:3]) == pytest.approx(expected[:3], abs=1e-6)  # the log's
+    assert resumed.score_many(trees[3:]) == pytest.approx(expected[3:], abs=1e-6)
+    resumed.close()
+    assert [int(r["evaluations"]) for r in read_log(tmp_path / "log.csv")] == list(range(1, 8))

@@ -96,8 +96,10 @@ def test_resume_in_a_new_process_replays_other_methods(tmp_path, method, extra):
     assert same_search(final, rows(reference))
 
 
-def test_same_results_whatever_the_backend(tmp_path):
-    argv = ["--method", "sa", "--evaluations", "15"]
+@pytest.mark.parametrize("method", [["sa"], ["gp", "--population", "6"]])
+def test_same_results_whatever_the_backend(tmp_path, method):
+    """SA scores one program at a time, GP a population at once (one batch)."""
+    argv = ["--method", *method, "--evaluations", "15"]
     assert main(_synth(tmp_path / "serial", *argv)) == 0
     assert main(_synth(tmp_path / "pool", *argv, workers="2")) == 0
     assert same_search(rows(tmp_path / "serial"), rows(tmp_path / "pool"))

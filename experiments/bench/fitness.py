@@ -14,6 +14,10 @@ median of the per-round ratios parallel / (workers × serial of the same round).
 The ceiling line is what the machine itself allows: whole evaluations, one per
 worker, with no splitting of an evaluation at all (``workers`` independent
 serial evaluations at once). Splitting one evaluation across workers cannot beat it.
+The "whole batch" lines score all the programs in one call (``WinRate.many``),
+as GP scores a population and MAP-Elites a batch: one barrier per batch instead
+of one per evaluation. SA and UCT score one program at a time (each step needs
+the last value), so their rate is the per-evaluation line.
 
 Why a serial baseline in its own process: the in-process serial line shares its
 process with the dask client and the LocalCluster's scheduler (their event loop
@@ -61,6 +65,15 @@ def _rate(backend, programs, matches: int) -> float:
     return len(programs) / (time.perf_counter() - started)
 
 
+def _batch_rate(backend, programs, matches: int) -> float:
+    """Evaluations/s with the whole batch scored at once (``WinRate.many``, as GP
+    scores a population and MAP-Elites a batch): one barrier per batch."""
+    fitness = _fitness(backend, matches)
+    started = time.perf_counter()
+    fitness.many(programs)
+    return len(programs) / (time.perf_counter() - started)
+
+
 def _serial_value(job: tuple) -> float:
     program_text, matches = job
     return _fitness(None, matches)(program_text)
@@ -104,6 +117,8 @@ def run_fitness_bench(programs: int = 12, matches: int = 1000, seed: int = 0,
             "serial (in this process)": lambda: _rate(serial, batch, matches),
             "multiprocess pool": lambda: _rate(pool, batch, matches),
             "dask LocalCluster": lambda: _rate(dask, batch, matches),
+            "pool, whole batch": lambda: _batch_rate(pool, batch, matches),
+            "dask, whole batch": lambda: _batch_rate(dask, batch, matches),
             "ceiling (1 eval/worker)": lambda: _ceiling_rate(pool, batch, matches),
         }
         for backend in (pool, dask):  # start the workers before any clock runs
