@@ -91,26 +91,45 @@ def make_map(workers: int | None) -> SerialMap | PoolMap:
     return PoolMap(workers or None)
 
 
+QUIET_WORKERS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.worker.memory.monitor-interval": "5s",
+}
+"""Worker diagnostics that a LocalCluster without a dashboard does not need. By
+default a worker's profiler samples the running task's stack every 10 ms and its
+event loop ticks every 20 ms, each time taking the GIL from the task; with these
+off, whole-batch Ψ evaluation measured faster in every round
+(``python -m experiments.bench.dask_settings``)."""
+
+
 class DaskMap:
     """``dask.distributed``: a scheduler address, or a LocalCluster started for you.
 
     ``chunks_per_worker`` sets how finely a batch is cut. 8, 2 and 1 measured the
     same on 2 workers, and turning dask's task queuing off measured worse
     (``python -m experiments.bench.dask_settings``), so both backends use 8 with
-    dask's default scheduler settings."""
+    dask's default scheduler settings. A LocalCluster's workers start with
+    ``QUIET_WORKERS`` (``quiet=False`` keeps dask's defaults); a cluster at an
+    address keeps its own settings."""
 
     chunks_per_worker = 8
 
-    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+    def __init__(self, workers: int | None = None, address: str | None = None,
+                 quiet: bool = True) -> None:
+        import dask
         from dask.distributed import Client, LocalCluster
 
         self._cluster = None
         if address:
             self._client = Client(address)
         else:
-            self._cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
-                                         threads_per_worker=1, processes=True,
-                                         dashboard_address=None)
+            with dask.config.set(QUIET_WORKERS if quiet else {}):  # workers inherit it
+                self._cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                             threads_per_worker=1, processes=True,
+                                             dashboard_address=None)
             self._client = Client(self._cluster)
         self.workers = max(1, len(self._client.scheduler_info()["workers"]))
 
