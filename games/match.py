@@ -165,10 +165,11 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
     """Play ``n`` matches between ``players[0]`` and ``players[1]``, alternating seats.
 
     ``map`` is any ``map(func, jobs)`` (see ``games.backends``); the matches are cut
-    into ``chunks`` contiguous jobs (default: the backend's ``chunks_per_worker``, else
-    8 per worker) so that players are
-    shipped to a worker once per chunk, not once per match. ``behavior`` (a game's
-    ``FEATURES``) averages behaviour features per player over the same matches.
+    into ``chunks`` equal contiguous jobs, or by default into about the backend's
+    ``chunks_per_worker`` (else 8) per worker, shrinking towards the end
+    (``guided_bounds``), so that players are shipped to a worker once per chunk,
+    not once per match. ``behavior`` (a game's ``FEATURES``) averages behaviour
+    features per player over the same matches.
     """
     return play_many(game, [players], n, [seed], map, chunks, behavior)[0]
 
@@ -198,13 +199,16 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     started = time.perf_counter()
     workers = getattr(map, "workers", 1) if map is not None else 1
     total = chunks or getattr(map, "chunks_per_worker", 8) * workers
-    per_pairing = max(1, min(n, -(-total // max(1, len(pairings))))) if n else 1
-    bounds = [n * i // per_pairing for i in range(per_pairing + 1)]
+    if chunks is None and len(pairings) == 1 and workers > 1:
+        bounds = guided_bounds(n, total, workers)
+    else:
+        per_pairing = max(1, min(n, -(-total // max(1, len(pairings))))) if n else 1
+        bounds = [n * i // per_pairing for i in range(per_pairing + 1)]
     jobs, owners = [], []
     for k, (players, seed) in enumerate(zip(pairings, seeds)):
-        for i in range(per_pairing):
-            if bounds[i] < bounds[i + 1]:
-                jobs.append((game, tuple(players), seed, bounds[i], bounds[i + 1], behavior))
+        for start, stop in zip(bounds, bounds[1:]):
+            if start < stop:
+                jobs.append((game, tuple(players), seed, start, stop, behavior))
                 owners.append(k)
     parts = (map or _serial)(_play_chunk, jobs)
     summaries = [MatchSummary() for _ in pairings]
@@ -214,6 +218,22 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     for summary in summaries:
         summary.seconds = seconds
     return summaries
+
+
+def guided_bounds(n: int, chunks: int, workers: int) -> list[int]:
+    """Chunk bounds for one pairing's ``n`` matches: large chunks first, small last.
+
+    Why: one evaluation ends in a barrier, where the workers that finished wait for
+    the last chunk. Each chunk takes ``1/(2·workers)`` of the matches still left
+    (guided self-scheduling), down to ``n/(4·chunks)``, so the last chunks, and the
+    wait, are small while the number of chunks stays near ``chunks``.
+    """
+    smallest = max(1, n // (4 * max(1, chunks)))
+    bounds = [0]
+    while bounds[-1] < n:
+        left = n - bounds[-1]
+        bounds.append(bounds[-1] + min(left, max(smallest, -(-left // (2 * workers)))))
+    return bounds
 
 
 def _serial(func, jobs):

@@ -6,7 +6,14 @@ from games import load_game
 from games.api import RandomStrategy
 from games.backends import PoolMap, SerialMap, make_map
 from games.cantstop import glenn_aloi_player, rule_of_28_player
-from games.match import play_many, play_match, play_matches, seats_for, wilson_interval
+from games.match import (
+    guided_bounds,
+    play_many,
+    play_match,
+    play_matches,
+    seats_for,
+    wilson_interval,
+)
 
 GAME = load_game("cantstop")
 
@@ -49,6 +56,18 @@ def test_a_batch_of_pairings_gives_each_what_it_gets_alone(chunks):
     assert batch[0].wins != batch[2].wins or batch[0].total_moves != batch[2].total_moves
     with pytest.raises(ValueError, match="2 seeds"):
         play_many(GAME, pairings, 4, seeds[:2])
+
+
+@pytest.mark.parametrize("n, chunks, workers", [(1000, 16, 2), (1000, 64, 8), (60, 16, 2),
+                                                (3, 16, 2), (0, 16, 2), (10_007, 16, 2)])
+def test_guided_chunks_cover_the_matches_once_and_shrink_towards_the_end(n, chunks, workers):
+    bounds = guided_bounds(n, chunks, workers)
+    sizes = [b - a for a, b in zip(bounds, bounds[1:])]
+    assert bounds[0] == 0 and bounds[-1] == n and all(size > 0 for size in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    if n >= 1000:
+        assert sizes[0] == -(-n // (2 * workers)) and sizes[-1] <= n // (4 * chunks)
+        assert len(sizes) <= 2 * chunks
 
 
 def test_seats_alternate_and_wins_are_per_player():
