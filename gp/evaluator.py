@@ -146,21 +146,20 @@ class Evaluator:
         ``BudgetSpent`` after the ones within it are logged), a time budget checked
         before the batch.
         """
-        values: list[float] = []
-        for i, tree in enumerate(trees):
-            if self._replay:
-                values.append(self._replayed(tree, metric))
-                continue
-            if self.budget.spent():  # logged calls were within budget
-                raise BudgetSpent()
-            fresh = list(trees[i:])
-            if self.budget.evaluations is not None:
-                fresh = fresh[: self.budget.evaluations - self.budget.used]
-            for tree_, value in zip(fresh, self._compute(fresh, metric)):
-                values.append(self._record(tree_, metric, value, self.to_text(tree_), False))
-            if len(values) < len(trees):
-                raise BudgetSpent()
-            break
+        trees = list(trees)
+        values = [self._replayed(tree, metric) for tree in trees[:len(self._replay)]]
+        left = trees[len(values):]
+        if not left:
+            return values
+        if self.budget.spent():  # logged calls were within budget
+            raise BudgetSpent()
+        fresh = left
+        if self.budget.evaluations is not None:
+            fresh = left[: self.budget.evaluations - self.budget.used]
+        for tree, value in zip(fresh, self._compute(fresh, metric)):
+            values.append(self._record(tree, metric, value, self.to_text(tree), False))
+        if len(fresh) < len(left):
+            raise BudgetSpent()
         return values
 
     def _compute(self, trees: list, metric: str) -> list[float]:

@@ -28,7 +28,7 @@ class WinRate:
     name = "psi"
 
     def __init__(self, game, target, strategy_class, matches: int = 1000, seed: int = 0,
-                 map: Callable | None = None) -> None:
+                 map: Callable | None = None, behavior: dict | None = None) -> None:
         if matches < 1:
             raise ValueError(f"matches must be >= 1, got {matches}")
         self.game = game
@@ -37,6 +37,7 @@ class WinRate:
         self.matches = matches
         self.seed = seed
         self.map = map
+        self.behavior = behavior  # features to average over the matches (``play_many``)
         self.cache: dict[str, MatchSummary] = {}
         self.evaluations = 0
 
@@ -61,7 +62,7 @@ class WinRate:
         if fresh:
             summaries = play_many(self.game, [(p, self.target) for p in fresh.values()],
                                   self.matches, [program_seed(self.seed, t) for t in fresh],
-                                  map=self.map)
+                                  map=self.map, behavior=self.behavior)
             self.cache.update(zip(fresh, summaries))
             self.evaluations += len(fresh)
         return [self.cache[player.text] for player in players]

@@ -20,9 +20,8 @@ from deap import gp
 from ribs.emitters import EmitterBase
 from ribs.schedulers import Scheduler
 
-from games.match import play_many
 from gp.dsl import DSL
-from gp.fitness import program_seed, score_of
+from gp.fitness import WinRate, score_of
 
 from .archive import ProgramArchive
 
@@ -62,31 +61,26 @@ class ProgramEmitter(EmitterBase):
 
 
 class BehaviourWinRate:
-    """(win rate against ``target``, behaviour features) from the same matches."""
+    """(win rate against ``target``, behaviour features) from the same matches
+    (``WinRate``'s, with the features averaged over them)."""
 
     def __init__(self, game, target, strategy_class, features: dict, names, matches: int,
                  seed: int, map=None) -> None:
-        self.game, self.target, self.cls = game, target, strategy_class
-        self.behavior = {n: features[n] for n in names}
         self.names = list(names)
-        self.matches, self.seed, self.map = matches, seed, map
+        self.psi = WinRate(game, target, strategy_class, matches=matches, seed=seed, map=map,
+                           behavior={n: features[n] for n in names})
         self.cache: dict[str, tuple[float, list[float]]] = {}
 
     def __call__(self, text: str) -> tuple[float, list[float]]:
         return self.many([text])[0]
 
     def many(self, texts: list[str]) -> list[tuple[float, list[float]]]:
-        """A batch's matches through one ``map`` call (``play_many``), so every
-        worker stays busy across the batch's programs."""
-        fresh = list(dict.fromkeys(t for t in texts if t not in self.cache))
-        if fresh:
-            summaries = play_many(self.game, [(self.cls(t), self.target) for t in fresh],
-                                  self.matches, [program_seed(self.seed, t) for t in fresh],
-                                  map=self.map, behavior=self.behavior)
-            for text, summary in zip(fresh, summaries):
-                means = summary.behavior(0)
-                self.cache[text] = (score_of(self.game, summary),
-                                    [means[n] for n in self.names])
+        """A batch's matches through one ``map`` call (``WinRate.play_many``), so
+        every worker stays busy across the batch's programs."""
+        fresh = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        for text, summary in zip(fresh, self.psi.play_many(fresh)):
+            means = summary.behavior(0)
+            self.cache[text] = (score_of(self.psi.game, summary), [means[n] for n in self.names])
         return [self.cache[t] for t in texts]
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import statistics
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from functools import partial
 
 import games.match as match
@@ -28,13 +30,20 @@ def equal_bounds(n: int, chunks: int, workers: int) -> list[int]:
     return [n * i // chunks for i in range(chunks + 1)]
 
 
-def rate_with(backend, programs, how: str) -> float:
-    """Evaluations/s with the chunking ``how`` (``equal`` or ``guided``)."""
-    match.guided_bounds = GUIDED if how == "guided" else equal_bounds
+@contextmanager
+def equal_chunks() -> Iterator[None]:
+    """Within it, one evaluation's matches are cut into equal chunks (``equal_bounds``)."""
+    match.guided_bounds = equal_bounds
     try:
-        return _rate(backend, programs, MATCHES)
+        yield
     finally:
         match.guided_bounds = GUIDED
+
+
+def rate_with(backend, programs, how: str) -> float:
+    """Evaluations/s with the chunking ``how`` (``equal`` or ``guided``)."""
+    with equal_chunks() if how == "equal" else nullcontext():
+        return _rate(backend, programs, MATCHES)
 
 
 def main(rounds: int = 5) -> None:

@@ -10,6 +10,8 @@ inf``), with one worker, and with dask's default worker diagnostics (profiler,
 program at a time and a whole batch at once (``WinRate.many``). Efficiency here
 divides by the in-process serial rate, which the dask event loops in this process
 slow down (see ``fitness.py``); compare the lines with each other, not with the aim.
+Every line cuts an evaluation into equal chunks, as when the recorded outputs were
+measured (guided chunks, the default since, are compared in ``chunking.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from functools import partial
 
 import dask
 
+from experiments.bench.chunking import equal_chunks
 from experiments.bench.fitness import _batch_rate, _programs, _rate, measure_in_rounds
 from games.backends import DaskMap, PoolMap, SerialMap
 
@@ -71,7 +74,8 @@ def main(rounds: int = 3, workers: int = 2, programs: int = 12, matches: int = 1
                           ("dask, default diagnostics, whole batch", noisy)):
         variants[name] = backend
         measures[name] = partial(_batch_rate, backend, batch, matches)
-    rates = measure_in_rounds(measures, rounds)
+    with equal_chunks():
+        rates = measure_in_rounds(measures, rounds)
     for name in variants:
         share = variants[name].workers
         efficiency = statistics.median(p / (share * s)
