@@ -24,7 +24,7 @@ from games import load_game
 from games.backends import make_map
 from games.microrts.features import FEATURES, LEVELS
 from gp.evaluator import Budget
-from gp.microrts_dsl import MicroRTSProgramPlayer
+from gp.languages.microrts import MicroRTSProgramPlayer
 from qd.hss import HSS, Library
 from qd.map_elites import BehaviourWinRate
 

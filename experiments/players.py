@@ -1,31 +1,22 @@
 """Player specs on the command line: ``ga``, ``random``, ``human`` or ``PREFIX:ARG``.
 
 A bare name is one of the game's built-in players (``games.game_players``).
-``PREFIX:ARG`` forms are looked up in ``SPEC_PREFIXES``, where later parts of the
-toolkit register their own (the synthesis package adds ``program:FILE``).
+``PREFIX:ARG`` forms are ``program:FILE`` (a program of the game's language, any
+game with one) and the prefixes a game declares in its ``GameSpec``
+(``player_prefixes``, e.g. ``weights:FILE``). ``ARG`` may carry options,
+``FILE?depth=2``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games import game_players
+from games import game_players, game_spec, resolve
 from gp.programs import load_program_player
 
 
-def _weights_player(game_name: str, argument: str) -> Any:
-    if game_name != "expendibots":
-        raise SpecError(f"weights:FILE players exist for expendibots only, not {game_name}")
-    from gp.tdleaf import load_weights_player
-
-    path, options = split_options(argument)
-    return load_weights_player(path, depth=options.get("depth"))
-
-
-def _program_player(game_name: str, argument: str) -> Any:
-    path, options = split_options(argument)
-    return load_program_player(game_name, path, **options)
+class SpecError(ValueError):
+    """A player spec that names nothing we can build."""
 
 
 def split_options(argument: str) -> tuple[str, dict[str, int]]:
@@ -40,40 +31,33 @@ def split_options(argument: str) -> tuple[str, dict[str, int]]:
     return path, options
 
 
-SPEC_PREFIXES: dict[str, Callable[[str, str], Any]] = {"program": _program_player,
-                                                      "weights": _weights_player}
-"""Prefix -> ``factory(game_name, argument)`` for specs such as ``program:FILE``."""
-
-
-DEFAULT_TARGETS = {"microrts": "coac"}
-
-
 def default_target(game_name: str) -> str:
     """The opponent Ψ is measured against unless a run names one (seed 000: GA, COAC)."""
-    return DEFAULT_TARGETS.get(game_name, "ga")
+    return game_spec(game_name).default_target
 
 
-class SpecError(ValueError):
-    """A player spec that names nothing we can build."""
+def _prefixes(game_name: str) -> list[str]:
+    return ["program", *game_spec(game_name).player_prefixes]
 
 
-def make_player(game_name: str, spec: str) -> Any:
+def make_player(game_name: str, spec: str, dsl: str | None = None) -> Any:
     """Build the strategy a spec names, or raise ``SpecError`` saying what is known."""
+    game = game_spec(game_name)
     if ":" in spec:
         prefix, _, argument = spec.partition(":")
-        if prefix not in SPEC_PREFIXES:
-            known = ", ".join(f"{p}:..." for p in sorted(SPEC_PREFIXES)) or "none yet"
-            raise SpecError(f"unknown player spec prefix '{prefix}:' (known: {known})")
-        return SPEC_PREFIXES[prefix](game_name, argument)
-    if game_name == "microrts":
-        from games.microrts import BOTS, BotSpec
-
-        if spec not in BOTS:
-            raise SpecError(f"unknown microrts player '{spec}' (known: {', '.join(BOTS)}, "
-                            "program:FILE)")
-        return BotSpec(spec)
+        path, options = split_options(argument)
+        if prefix == "program":
+            return load_program_player(game_name, path, dsl=dsl, **options)
+        if prefix not in game.player_prefixes:
+            known = ", ".join(f"{p}:..." for p in _prefixes(game_name))
+            raise SpecError(f"unknown player spec prefix '{prefix}:' for {game_name} "
+                            f"(known: {known})")
+        try:
+            return resolve(game.player_prefixes[prefix])(path, **options)
+        except TypeError:
+            raise SpecError(f"{spec}: unknown option(s) {sorted(options)}") from None
     players = game_players(game_name)
     if spec not in players:
-        raise SpecError(f"unknown player '{spec}' for {game_name} "
-                        f"(known: {', '.join(sorted(players))})")
+        known = ", ".join([*sorted(players), *(f"{p}:FILE" for p in _prefixes(game_name))])
+        raise SpecError(f"unknown player '{spec}' for {game_name} (known: {known})")
     return players[spec]()

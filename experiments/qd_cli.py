@@ -1,58 +1,91 @@
-"""``stratsynth qd``: a MAP-Elites archive of programs against a target player."""
+"""``stratsynth qd``, ``selfplay`` and ``qd-check``: archives of programs (pyribs),
+self-play with SA or HSS oracles, and corner elites re-measured."""
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 
-from tqdm import tqdm
+from games import game_spec, load_game
 
-from games import GAMES, load_game
-from games.backends import make_map
-from gp.programs import strategy_class
-from qd.archive import ProgramArchive
-from qd.map_elites import BehaviourWinRate, run_map_elites
+from .options import add_game, add_seed, add_target, add_workers, game_params, positive
+from .synth import parse_duration
 
-from .players import make_player
-from .synth import parse_duration, parse_game_params
+QD_SETTINGS = ("kind", "game", "game_params", "dsl", "features", "dims", "cells", "target",
+               "matches", "batch", "budget", "evaluations", "seed", "workers")
+"""What a qd run's ``config.json`` holds: enough to resume it."""
 
 
-def game_features(game_name: str) -> dict:
-    if game_name not in GAMES:
-        raise ValueError(f"unknown game '{game_name}'")
+def chosen_features(game: str, text: str | None) -> tuple[dict, list[str]]:
+    """The game's feature table and the names a command line chose from it (None: all)."""
+    features = game_spec(game).feature_table()
+    names = list(features) if text is None else [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in features]
+    if unknown or not names:
+        raise ValueError(f"unknown feature(s) {unknown} for {game} "
+                         f"(known: {', '.join(features)})")
+    return features, names
+
+
+def _dims(text: str | None, count: int) -> list[int] | None:
+    if not text:
+        return None
     try:
-        return importlib.import_module(f"{GAMES[game_name][0]}.features").FEATURES
-    except ModuleNotFoundError:
-        raise ValueError(f"game '{game_name}' declares no behaviour features") from None
+        dims = [int(d) for d in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--dims '{text}' must be whole numbers separated by commas") from None
+    if len(dims) != count or min(dims) < 1:
+        raise ValueError(f"--dims '{text}' needs {count} numbers >= 1, one per feature")
+    return dims
 
 
-def game_levels(game_name: str):
-    """The reference values HSS snaps features to, if the game declares them."""
-    module = importlib.import_module(f"{GAMES[game_name][0]}.features")
-    return getattr(module, "LEVELS", None)
+def qd_config(args) -> dict:
+    """A qd run's settings from the command line, checked before anything is written."""
+    from gp.programs import strategy_class
+
+    from .players import make_player
+
+    config = {key: getattr(args, key, None) for key in QD_SETTINGS}
+    config["kind"] = "qd"
+    if "game_params" not in vars(args):
+        config["game_params"] = game_params(args)
+    features, names = chosen_features(args.game, args.features)
+    _dims(args.dims, len(names))
+    if args.budget is None and args.evaluations is None:
+        raise ValueError("give --budget or --evaluations")
+    if args.budget is not None:
+        parse_duration(args.budget)
+    load_game(args.game, **(config["game_params"] or {}))
+    strategy_class(args.game, args.dsl)
+    config["target"] = args.target or game_spec(args.game).default_target
+    make_player(args.game, config["target"])
+    return config
 
 
 def cmd_qd(args, resume: bool = False) -> int:
-    features = game_features(args.game)
-    names = [n.strip() for n in args.features.split(",") if n.strip()]
-    unknown = [n for n in names if n not in features]
-    if unknown or not names:
-        raise ValueError(f"unknown feature(s) {unknown} (known: {', '.join(features)})")
-    dims = [int(d) for d in args.dims.split(",")] if args.dims else None
+    from tqdm import tqdm
+
+    from games.backends import make_map
+    from gp.programs import strategy_class
+    from qd.archive import ProgramArchive
+    from qd.map_elites import BehaviourWinRate, run_map_elites
+
+    from .players import make_player
+
+    config = qd_config(args)
+    features, names = chosen_features(args.game, args.features)
+    dims = _dims(args.dims, len(names))
+    seconds = parse_duration(args.budget) if args.budget else None
     out = Path(args.out)
     if not resume and out.exists() and any(out.iterdir()):
         raise ValueError(f"{out}: directory exists and is not empty "
                          "(use 'stratsynth resume' to continue it)")
-    seconds = parse_duration(args.budget) if args.budget else None
-    if seconds is None and args.evaluations is None:
-        raise ValueError("give --budget or --evaluations")
     out.mkdir(parents=True, exist_ok=True)
     if not resume:
-        (out / "config.json").write_text(json.dumps(vars(args) | {"argv": None}, indent=1)
-                                         + "\n")
+        (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
     archive = ProgramArchive(names, [features[n][1] for n in names], dims, args.cells, args.seed)
-    cls = strategy_class(args.game)
+    cls = strategy_class(args.game, args.dsl)
+    game = load_game(args.game, **(config["game_params"] or {}))
     bar = tqdm(total=args.evaluations, unit="eval", disable=args.quiet)
 
     def progress(done, stats):
@@ -62,13 +95,13 @@ def cmd_qd(args, resume: bool = False) -> int:
         bar.refresh()
 
     with make_map(args.workers) as backend:
-        evaluate = BehaviourWinRate(load_game(args.game), make_player(args.game, args.target),
+        evaluate = BehaviourWinRate(game, make_player(args.game, config["target"]),
                                     cls, features, names, args.matches, args.seed, backend)
         run_map_elites(archive, cls.default_dsl(), evaluate, args.seed, out, seconds,
                        args.evaluations, args.batch, progress=progress, resume=resume)
     bar.close()
     if len(names) == 2:
-        archive.heatmap(out / "heatmap.png", f"{args.game}: win rate against {args.target}")
+        archive.heatmap(out / "heatmap.png", f"{args.game}: win rate against {config['target']}")
     stats = archive.stats()
     print(f"{stats['elites']} elites, coverage {stats['coverage']:.3f}, "
           f"QD-score {stats['qd_score']:.2f}, best {stats['best']:.3f}; archive in "
@@ -80,50 +113,52 @@ def resume_qd(run_dir: Path, quiet: bool = True) -> int:
     """Continue a killed ``stratsynth qd`` run from its evaluation log."""
     import argparse
 
-    config = json.loads((run_dir / "config.json").read_text())
-    args = argparse.Namespace(**config)
+    from .synth import read_run_config
+
+    config = read_run_config(run_dir)
+    args = argparse.Namespace(**{key: config.get(key) for key in QD_SETTINGS})
     args.out, args.quiet = str(run_dir), quiet
     return cmd_qd(args, resume=True)
 
 
-def add_parsers(sub, positive) -> None:
+def add_parsers(sub) -> None:
     q = sub.add_parser("qd", help="MAP-Elites archive of programs (pyribs)")
-    q.add_argument("game")
+    add_game(q, dsl=True)
     q.add_argument("--features", required=True, help="comma-separated feature names")
     q.add_argument("--dims", default=None, help="cells per feature, e.g. 10,10")
     q.add_argument("--cells", type=positive, default=100, help="CVT cells (> 2 features)")
-    q.add_argument("--target", default="ga")
+    add_target(q)
     q.add_argument("--matches", type=positive, default=200)
     q.add_argument("--batch", type=positive, default=8, help="programs per emitter per ask")
     q.add_argument("--budget", default=None)
     q.add_argument("--evaluations", type=positive, default=None)
-    q.add_argument("--seed", type=int, default=0)
-    q.add_argument("--workers", type=int, default=0)
+    add_seed(q)
+    add_workers(q)
     q.add_argument("--out", required=True)
     q.add_argument("--quiet", action="store_true")
+    _add_selfplay_parser(sub)
+    _add_qd_check_parser(sub)
 
 
 def cmd_selfplay(args) -> int:
     import random
 
+    from games.backends import make_map
+    from gp.programs import strategy_class
     from qd.hss import Library, feature_levels
     from qd.selfplay import hss_oracle, sa_oracle, self_play
 
-    game = load_game(args.game, **(parse_game_params(args.game_param) or {}))
-    cls = strategy_class(args.game)
+    game = load_game(args.game, **game_params(args))
+    cls = strategy_class(args.game, args.dsl)
     dsl = cls.default_dsl()
     out = Path(args.out)
     with make_map(args.workers) as backend:
         if args.oracle == "sa":
             oracle = sa_oracle(game, cls, args.matches, args.evaluations, backend)
         else:
-            features = game_features(args.game)
-            names = [n.strip() for n in args.features.split(",")]
-            unknown = [n for n in names if n not in features]
-            if unknown:
-                raise ValueError(f"unknown feature(s) {unknown} (known: {', '.join(features)})")
+            features, names = chosen_features(args.game, args.features)
             library = Library.load(args.library) if args.library else None
-            levels = game_levels(args.game)
+            levels = game_spec(args.game).feature_levels()
             levels = ([list(levels)] * len(names) if levels is not None else
                       feature_levels([features[n][1] for n in names], args.levels))
             oracle = hss_oracle(game, cls, features, names, levels,
@@ -139,40 +174,47 @@ def cmd_selfplay(args) -> int:
     return 0
 
 
-def add_selfplay_parser(sub, positive) -> None:
+def _add_selfplay_parser(sub) -> None:
     s = sub.add_parser("selfplay", help="IBR or FP with an SA or HSS best-response oracle")
-    s.add_argument("game")
+    add_game(s, dsl=True)
     s.add_argument("--driver", choices=("ibr", "fp"), default="ibr")
     s.add_argument("--oracle", choices=("sa", "hss"), default="sa")
     s.add_argument("--iterations", type=positive, default=5)
     s.add_argument("--evaluations", type=positive, default=100, help="per oracle call")
     s.add_argument("--matches", type=positive, default=200)
-    s.add_argument("--features", default="markers_per_stop,bust_rate", help="HSS features")
+    s.add_argument("--features", default=None,
+                   help="HSS features, comma-separated (default: all of the game's)")
     s.add_argument("--levels", type=positive, default=5,
                    help="HSS values per feature (games with reference levels use those)")
-    s.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
-                   help="game parameter, e.g. map=24x24 for microrts (repeatable)")
     s.add_argument("--library", default=None, help="HSS library to start from (JSON)")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--workers", type=int, default=0)
+    add_seed(s)
+    add_workers(s)
     s.add_argument("--out", required=True)
 
 
 def cmd_qd_check(args) -> int:
     """Re-evaluate the elites of two opposite corners on fresh matches (seed 002 Table II)."""
+    from games.backends import make_map
+    from gp.programs import strategy_class
+    from qd.archive import ProgramArchive
+    from qd.map_elites import BehaviourWinRate
+
+    from .players import make_player
+    from .synth import read_run_config
+
     out = Path(args.run)
-    config = json.loads((out / "config.json").read_text())
+    config = read_run_config(out)
     archive = ProgramArchive.load(out / "archive.json")
-    features = game_features(config["game"])
+    features = game_spec(config["game"]).feature_table()
     names = archive.features
-    cls = strategy_class(config["game"])
+    cls = strategy_class(config["game"], config.get("dsl"))
     lines = [f"# Corner elites re-evaluated on {args.matches:,} fresh matches", "",
              f"`stratsynth qd-check {args.run} --matches {args.matches}`", "",
              "| corner | " + " | ".join(f"{n} (archive → fresh)" for n in names)
              + " | win rate (archive → fresh) |",
              "|---" * (len(names) + 2) + "|"]
     with make_map(args.workers) as backend:
-        evaluate = BehaviourWinRate(load_game(config["game"]),
+        evaluate = BehaviourWinRate(load_game(config["game"], **(config.get("game_params") or {})),
                                     make_player(config["game"], config["target"]), cls,
                                     features, names, args.matches, args.seed, backend)
         for label, elite in zip(("low", "high"), archive.corner_elites()):
@@ -191,9 +233,9 @@ def cmd_qd_check(args) -> int:
     return 0
 
 
-def add_qd_check_parser(sub, positive) -> None:
+def _add_qd_check_parser(sub) -> None:
     c = sub.add_parser("qd-check", help="re-evaluate corner elites of a qd run")
     c.add_argument("run", help="directory written by stratsynth qd")
     c.add_argument("--matches", type=positive, default=10_000)
-    c.add_argument("--seed", type=int, default=99)
-    c.add_argument("--workers", type=int, default=0)
+    c.add_argument("--seed", type=int, default=99, help="seed of the fresh matches")
+    add_workers(c)

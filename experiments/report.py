@@ -3,8 +3,10 @@
 For every method (``DIR/runs/LABEL/seedN``): best Ψ over time, mean and standard
 deviation over seeds on a common time grid (one line per method, shaded std);
 the final best program of each seed re-measured on fresh matches (default
-10,000, seeds never used in the search), reported as mean ± std over seeds,
-with evaluations and the best program.
+10,000, seeds never used in the search), reported as mean ± std over seeds with
+a bootstrap interval over seeds (the spread between runs, ``scipy.stats.bootstrap``)
+beside the Wilson interval of all matches pooled, with evaluations and the best
+program.
 """
 
 from __future__ import annotations
@@ -15,19 +17,16 @@ import math
 import warnings
 from pathlib import Path
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+from games import load_game
+from games.backends import make_map
+from games.match import play_matches, wilson_interval
+from gp.evaluator import read_log
+from gp.programs import strategy_class
 
-from games import load_game  # noqa: E402
-from games.backends import make_map  # noqa: E402
-from games.match import play_matches, wilson_interval  # noqa: E402
-from gp.evaluator import read_log  # noqa: E402
-from gp.programs import strategy_class  # noqa: E402
-
-from .players import default_target, make_player  # noqa: E402
+from .options import add_workers
+from .players import default_target, make_player
 
 REMEASURE_SEED = 10_007
 
@@ -97,7 +96,7 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
         if {k: kept.get(k) for k in key} == key:
             return kept["wins"], kept["matches"]
     game = load_game(config["game"], **(config.get("game_params") or {}))
-    player = strategy_class(config["game"])(run["program"])
+    player = strategy_class(config["game"], config.get("dsl"))(run["program"])
     target = make_player(config["game"], config.get("target") or default_target(config["game"]))
     with make_map(workers) as backend:
         summary = play_matches(game, (player, target), matches, seed, map=backend)
@@ -105,7 +104,22 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     return summary.wins[0], summary.matches
 
 
+def seed_interval(rates: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """Bootstrap (BCa) interval of the mean over seeds; the single value for one seed."""
+    if len(rates) < 2 or np.ptp(rates) == 0:
+        return float(rates.mean()), float(rates.mean())
+    from scipy.stats import bootstrap
+
+    result = bootstrap((rates,), np.mean, confidence_level=confidence, n_resamples=9999,
+                       random_state=np.random.default_rng(0), method="percentile")
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
 def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     methods: dict[str, list[dict]] = {}
     for run_dir in sorted((root / "runs").glob("*/seed*/")):
         if not (run_dir / "done").exists():
@@ -135,7 +149,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
         wins, total = sum(w for w, _ in measured), sum(n for _, n in measured)
         lo, hi = wilson_interval(wins, total)
         best_run = max(zip(rates, runs), key=lambda x: x[0])
-        rows.append((label, len(runs), rates.mean(), rates.std(), lo, hi,
+        rows.append((label, len(runs), rates.mean(), rates.std(), *seed_interval(rates), lo, hi,
                      np.mean([r["evaluations"] for r in runs]),
                      np.mean([r["best_psi"] for r in runs]), best_run[0], best_run[1]))
     first = next(iter(methods.values()))[0]["config"]
@@ -154,16 +168,17 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
         "",
         f"Budget per run: {', '.join(sorted({str(b) for b in budget_s}))}. Final win rate: "
         f"each seed's best program re-measured on {matches:,} fresh matches "
-        "(seat-alternating, seeds not used in the search); mean ± std over seeds, and the "
-        "95% Wilson interval of all those matches pooled.",
+        "(seat-alternating, seeds not used in the search); mean ± std over seeds, the "
+        "95% bootstrap interval of that mean over seeds (the spread between runs), and the "
+        "95% Wilson interval of all those matches pooled (the noise of the re-measurement).",
         "",
-        "| method | seeds | final win rate (re-measured) | pooled 95% CI | "
-        "Ψ during search | evaluations |",
-        "|---|---|---|---|---|---|",
+        "| method | seeds | final win rate (re-measured) | 95% CI over seeds | "
+        "pooled 95% CI | Ψ during search | evaluations |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for label, n, mean, std, lo, hi, evals, psi, _, _ in rows:
-        lines.append(f"| {label} | {n} | {mean:.3f} ± {std:.3f} | {lo:.3f}–{hi:.3f} | "
-                     f"{psi:.3f} | {evals:.0f} |")
+    for label, n, mean, std, s_lo, s_hi, lo, hi, evals, psi, _, _ in rows:
+        lines.append(f"| {label} | {n} | {mean:.3f} ± {std:.3f} | {s_lo:.3f}–{s_hi:.3f} | "
+                     f"{lo:.3f}–{hi:.3f} | {psi:.3f} | {evals:.0f} |")
     lines += ["", "![win rate over time](winrate.png)", "", "## Best program of each method", ""]
     for label, *_, best_rate, best_run in rows:
         lines += [f"**{label}** (seed {best_run['config']['seed']}, re-measured "
@@ -184,4 +199,4 @@ def add_parsers(sub, positive) -> None:
     report.add_argument("dir")
     report.add_argument("--matches", type=positive, default=10_000,
                         help="fresh matches to re-measure each best program")
-    report.add_argument("--workers", type=int, default=0)
+    add_workers(report)

@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .options import positive
 from .synth import SETTINGS, resume_run, start_run, validate
 
 EXPERIMENT_KEYS = set(SETTINGS) | {"out", "seeds", "name"}
@@ -168,5 +169,5 @@ def add_parsers(sub) -> None:
     run = sub.add_parser("run", help="run a methods x seeds comparison from a TOML config")
     run.add_argument("config")
     run.add_argument("--quiet", action="store_true")
-    run.add_argument("--jobs", type=int, default=1,
+    run.add_argument("--jobs", type=positive, default=1,
                      help="processes working through the runs side by side (one run each)")

@@ -14,22 +14,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
+from games import game_spec, load_game, resolve
 
-from games import load_game
-from games.backends import make_backend
-from games.records import load_records
-from gp.cloning import ActionCloning, CantStopObservationCloning
-from gp.evaluator import Budget, Evaluator, Scored
-from gp.fitness import UserFitness, WinRate, WithTieBreak
-from gp.programs import strategy_class
-from gp.synthesizers import SYNTHESIZERS, SynthesisJob
-
-from .players import default_target, make_player
+from .options import add_game, add_seed, add_target, add_workers, game_params, positive
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
-CLONING = {"A": ActionCloning, "O": CantStopObservationCloning}
-SETTINGS = ("game", "game_params", "method", "score", "data", "target", "budget",
+METHODS = ("sa", "uct", "gp", "gp-simple", "sketch-sa", "sketch-uct")
+"""The synthesizers of ``gp.synthesizers.SYNTHESIZERS`` (named here so ``--help`` stays light)."""
+SETTINGS = ("kind", "game", "game_params", "dsl", "method", "score", "data", "target", "budget",
             "evaluations", "matches", "seed", "workers", "backend", "scheduler", "initial",
             "fitness", "sketch_share", "rollout_evaluations", "population")
 
@@ -45,9 +37,9 @@ def parse_duration(text: str) -> float:
 def validate(config: dict[str, Any], where: str = "command line") -> None:
     """Check a run's settings before anything starts; errors name the field."""
     method = config.get("method", "sa")
-    if method not in SYNTHESIZERS:
+    if method not in METHODS:
         raise ValueError(f"{where}: method '{method}' unknown "
-                         f"(known: {', '.join(sorted(SYNTHESIZERS))})")
+                         f"(known: {', '.join(METHODS)})")
     if config.get("budget") is None and config.get("evaluations") is None:
         raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
     if config.get("budget") is not None:
@@ -64,64 +56,53 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
                          f"{config.get('fitness') or 'psi'} needs data (a record file)")
     if needs_data and config.get("score") is None:
         raise ValueError(f"{where}: give the cloning score (A or O)")
+    check_references(config, where)
+
+
+def check_references(config: dict[str, Any], where: str) -> None:
+    """What a run names must exist before it starts: game and parameters, language,
+    target, data and initial program files, and the cloning score of the game."""
+    from gp.programs import strategy_class
+
+    from .players import make_player
+
+    try:
+        spec = game_spec(config["game"])
+        game_of(config)
+        strategy_class(config["game"], config.get("dsl"))
+        make_player(config["game"], config.get("target") or spec.default_target)
+    except ValueError as err:
+        raise ValueError(f"{where}: {err}") from None
+    if config.get("score") is not None and config["score"] not in spec.cloning:
+        raise ValueError(f"{where}: {config['game']} has no cloning score {config['score']} "
+                         f"(known: {', '.join(spec.cloning) or 'none'})")
+    for key in ("data", "initial"):
+        if config.get(key) and not Path(config[key]).is_file():
+            raise ValueError(f"{where}: {key} '{config[key]}' is not a file")
 
 
 def game_of(config: dict[str, Any]):
-    params = config.get("game_params") or {}
-    try:
-        return load_game(config["game"], **params)
-    except TypeError:
-        raise ValueError(f"{config['game']}: a game parameter among {sorted(params)} "
-                         "is unknown") from None
-
-
-def _microrts_metrics(config: dict[str, Any], game, backend, cls) -> dict[str, Any]:
-    from gp.microrts_fitness import MicroRTSObservationCloning, check_counts_match_game, read_counts
-
-    target = make_player("microrts", config.get("target") or default_target("microrts"))
-    psi = WinRate(game, target, cls, matches=config.get("matches") or 2, seed=config["seed"],
-                  map=backend)
-    metrics: dict[str, Any] = {"psi": psi}
-    if config.get("data"):
-        if config.get("score") != "O":
-            raise ValueError("microrts clones observations only: use --score O")
-        header, matches = read_counts(config["data"])
-        check_counts_match_game(config["data"], header, game)
-        metrics["c"] = MicroRTSObservationCloning(matches, psi)
-    return metrics
-
-
-def parse_game_params(items: list[str] | None) -> dict[str, Any] | None:
-    """``KEY=VALUE`` pairs (values read as JSON when they parse, else as text)."""
-    if not items:
-        return None
-    params = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--game-param '{item}' is not KEY=VALUE")
-        try:
-            params[key] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key] = value
-    return params
+    return load_game(config["game"], **(config.get("game_params") or {}))
 
 
 def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
+    """Ψ (win rate against the target) and, with data, the cloning score C; the
+    metric named ``psi`` is the one the search maximises (``fitness``)."""
+    from gp.fitness import UserFitness, WinRate, WithTieBreak
+    from gp.programs import strategy_class
+
+    from .players import make_player
+
+    spec = game_spec(config["game"])
     game = game_of(config)
-    cls = strategy_class(config["game"])
+    cls = strategy_class(config["game"], config.get("dsl"))
     fitness = config.get("fitness") or "psi"
-    if config["game"] == "microrts":
-        metrics = _microrts_metrics(config, game, backend, cls)
-        psi = metrics["psi"]
-    else:
-        metrics = {}
-        target = config.get("target") or default_target(config["game"])
-        psi = WinRate(game, make_player(config["game"], target), cls,
-                      matches=config.get("matches") or 1000, seed=config["seed"], map=backend)
-    if config.get("data") and config["game"] != "microrts":
-        _, matches = load_records(config["data"], game)
-        metrics["c"] = CLONING[config["score"]](matches, cls)
+    target = make_player(config["game"], config.get("target") or spec.default_target)
+    psi = WinRate(game, target, cls, matches=config.get("matches") or spec.default_matches,
+                  seed=config["seed"], map=backend)
+    metrics: dict[str, Any] = {}
+    if config.get("data"):
+        metrics["c"] = resolve(spec.cloning[config["score"]])(config["data"], game, cls, psi)
     if fitness == "psi":
         metrics["psi"] = psi
     elif fitness == "psi+c":
@@ -137,9 +118,11 @@ class Progress:
     """tqdm bar with best Ψ, evaluations and evaluations per second."""
 
     def __init__(self, label: str, total: int | None, quiet: bool) -> None:
+        from tqdm import tqdm
+
         self.bar = tqdm(desc=label, total=total, unit="eval", disable=quiet, leave=False)
 
-    def __call__(self, scored: Scored) -> None:
+    def __call__(self, scored) -> None:
         self.bar.update(1)
         rate = scored.evaluations / max(scored.seconds, 1e-9)
         self.bar.set_postfix(best_psi=f"{scored.best_psi:.3f}", evals=scored.evaluations,
@@ -149,10 +132,15 @@ class Progress:
         self.bar.close()
 
 
-def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = True) -> Evaluator:
+def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = True):
     """Run (or resume) the synthesis a config describes inside ``run_dir``."""
+    from games.backends import make_backend
+    from gp.evaluator import Budget, Evaluator
+    from gp.programs import strategy_class
+    from gp.synthesizers import SYNTHESIZERS, SynthesisJob
+
     validate(config, str(run_dir / "config.json"))
-    dsl = strategy_class(config["game"]).default_dsl()
+    dsl = strategy_class(config["game"], config.get("dsl")).default_dsl()
     initial = None
     if config.get("initial"):
         path = Path(config["initial"])
@@ -181,7 +169,8 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
     return evaluator
 
 
-def start_run(run_dir: Path, config: dict[str, Any], quiet: bool = True) -> Evaluator:
+def start_run(run_dir: Path, config: dict[str, Any], quiet: bool = True):
+    config = {**config, "kind": "synth"}
     validate(config)
     if run_dir.exists() and any(run_dir.iterdir()):
         raise ValueError(f"{run_dir}: run directory exists and is not empty "
@@ -191,27 +180,29 @@ def start_run(run_dir: Path, config: dict[str, Any], quiet: bool = True) -> Eval
     return execute(run_dir, config, resume=False, quiet=quiet)
 
 
-def resume_run(run_dir: Path, quiet: bool = True) -> Evaluator:
+def read_run_config(run_dir: Path) -> dict[str, Any]:
+    """A run directory's ``config.json``; errors name the file."""
     path = run_dir / "config.json"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: not a run directory (no config.json)")
     try:
-        config = json.loads(path.read_text())
+        return json.loads(path.read_text())
     except json.JSONDecodeError as err:
         raise ValueError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None
-    return execute(run_dir, config, resume=True, quiet=quiet)
 
 
-def _report(evaluator: Evaluator, run_dir: Path) -> None:
+def resume_run(run_dir: Path, quiet: bool = True):
+    return execute(run_dir, read_run_config(run_dir), resume=True, quiet=quiet)
+
+
+def _report(evaluator, run_dir: Path) -> None:
     print(f"best psi {evaluator.best_psi:.4f} after {evaluator.budget.used} evaluations; "
           f"program in {run_dir / 'best.txt'}")
 
 
 def cmd_synth(args) -> int:
     config = {key: getattr(args, key, None) for key in SETTINGS}
-    config["game_params"] = parse_game_params(args.game_param)
-    if getattr(args, "map", None):
-        config["game_params"] = {**(config["game_params"] or {}), "map": args.map}
+    config["game_params"] = game_params(args) or None
     run_dir = Path(args.out)
     _report(start_run(run_dir, config, quiet=args.quiet), run_dir)
     return 0
@@ -219,34 +210,32 @@ def cmd_synth(args) -> int:
 
 def cmd_resume(args) -> int:
     run_dir = Path(args.run)
-    config_path = run_dir / "config.json"
-    if config_path.is_file() and '"command": "qd"' in config_path.read_text():
+    config = read_run_config(run_dir)
+    kind = config.get("kind") or ("qd" if config.get("command") == "qd" else "synth")
+    if kind == "qd":
         from .qd_cli import resume_qd
 
         return resume_qd(run_dir, quiet=args.quiet)
+    if kind != "synth":
+        raise ValueError(f"{run_dir / 'config.json'}: unknown run kind '{kind}'")
     _report(resume_run(run_dir, quiet=args.quiet), run_dir)
     return 0
 
 
-def add_parsers(sub, positive) -> None:
+def add_parsers(sub) -> None:
     synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
-    synth.add_argument("game")
-    synth.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE",
-                       help="game parameter, e.g. opening_plies=4 (repeatable)")
-    synth.add_argument("--method", choices=sorted(SYNTHESIZERS), default="sa")
+    add_game(synth, dsl=True)
+    synth.add_argument("--method", default="sa", help=f"synthesizer: {', '.join(METHODS)}")
     synth.add_argument("--score", choices=("A", "O"), default=None,
                        help="cloning score for sketch learning: A actions, O observations")
     synth.add_argument("--data", default=None, help="record file to clone (stratsynth record)")
-    synth.add_argument("--target", default=None,
-                       help="opponent spec of the win rate Ψ (default: ga; microrts: coac)")
-    synth.add_argument("--map", default=None, help="microrts map (16x16, 24x24, 32x32, 64x64 "
-                       "or a file); same as --game-param map=...")
+    add_target(synth)
     synth.add_argument("--budget", default=None, help="wall-clock budget: 90s, 30m, 2h")
     synth.add_argument("--evaluations", type=positive, default=None, help="evaluation budget")
     synth.add_argument("--matches", type=positive, default=None,
-                       help="matches per Ψ (default 1000; microrts: 2, one per start)")
-    synth.add_argument("--seed", type=int, default=0)
-    synth.add_argument("--workers", type=int, default=0, help="1 serial, 0 all cores")
+                       help="matches per Ψ (default: the game's, e.g. 1000 for cantstop)")
+    add_seed(synth)
+    add_workers(synth)
     synth.add_argument("--backend", choices=("serial", "pool", "dask"), default=None,
                        help="evaluation backend (default: serial if --workers 1, else pool)")
     synth.add_argument("--scheduler", default=None,
@@ -262,6 +251,6 @@ def add_parsers(sub, positive) -> None:
     synth.add_argument("--out", required=True, help="run directory")
     synth.add_argument("--quiet", action="store_true", help="no progress bar")
 
-    resume = sub.add_parser("resume", help="continue a killed run from its log")
+    resume = sub.add_parser("resume", help="continue a killed run (synth or qd) from its log")
     resume.add_argument("run", help="run directory")
     resume.add_argument("--quiet", action="store_true")

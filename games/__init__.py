@@ -1,38 +1,81 @@
 """Games for stratsynth: an OpenSpiel-like State API, match runner and the games.
 
-``load_game(name)`` returns a game object; ``game_players(name)`` its built-in
-player specs. New games register here by module path, so importing ``games``
-stays cheap (the microRTS bridge, for one, starts a JVM).
+Each game package ends with ``register_game(GameSpec(...))`` (``games.spec``).
+``game_spec(name)`` imports the package that declares ``name`` on first use: a
+built-in one, or a third-party one advertised under the ``stratsynth.games``
+entry-point group (value: the module to import). Importing ``games`` itself
+stays cheap (the microRTS bridge, for one, starts a JVM only when it plays).
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Any
 
-GAMES: dict[str, tuple[str, str]] = {
-    "cantstop": ("games.cantstop", "CantStop"),
-    "tictactoe": ("games.tictactoe", "TicTacToe"),
-    "hexapawn": ("games.hexapawn", "Hexapawn"),
-    "expendibots": ("games.expendibots", "Expendibots"),
-    "microrts": ("games.microrts", "MicroRTS"),
+from .spec import _REGISTRY, GameSpec, register_game, resolve
+
+BUILTIN_GAMES: dict[str, str] = {
+    "cantstop": "games.cantstop",
+    "tictactoe": "games.tictactoe",
+    "hexapawn": "games.hexapawn",
+    "expendibots": "games.expendibots",
+    "microrts": "games.microrts",
 }
-"""Game name -> (module, game class); the module also defines ``PLAYERS``."""
+"""Game name -> the package whose import registers it."""
+
+ENTRY_POINT_GROUP = "stratsynth.games"
 
 
-def _module(name: str):
-    if name not in GAMES:
-        raise KeyError(f"unknown game '{name}' (known: {', '.join(sorted(GAMES))})")
-    return importlib.import_module(GAMES[name][0])
+def _declaring_modules() -> dict[str, str]:
+    modules = dict(BUILTIN_GAMES)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        modules.setdefault(ep.name, ep.value)
+    return modules
+
+
+def game_names() -> list[str]:
+    """Every game that can be loaded, without importing any of them."""
+    return sorted(set(_declaring_modules()) | set(_REGISTRY))
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec a game registered; ``ValueError`` naming the known games if none."""
+    if name not in _REGISTRY:
+        module = _declaring_modules().get(name)
+        if module is None:
+            raise ValueError(f"unknown game '{name}' (known: {', '.join(game_names())})")
+        importlib.import_module(module)
+        if name not in _REGISTRY:
+            raise ValueError(f"module {module} did not register game '{name}'")
+    return _REGISTRY[name]
+
+
+def game_parameters(name: str) -> list[str]:
+    """The keyword parameters a game's factory accepts (``--game-param`` keys)."""
+    signature = inspect.signature(resolve(game_spec(name).factory))
+    return [p for p in signature.parameters if p != "self"]
 
 
 def load_game(name: str, **params: Any):
-    """A game object by name, e.g. ``load_game("cantstop", max_moves=300)``."""
-    module = _module(name)
-    return getattr(module, GAMES[name][1])(**params)
+    """A game object by name, e.g. ``load_game("cantstop", max_moves=300)``.
+
+    An unknown parameter is a ``ValueError`` that names the known ones."""
+    spec = game_spec(name)
+    known = game_parameters(name)
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise ValueError(f"{name}: unknown game parameter(s) {', '.join(unknown)} "
+                         f"(known: {', '.join(known) or 'none'})")
+    return resolve(spec.factory)(**params)
 
 
 def game_players(name: str) -> dict[str, Callable[[], Any]]:
     """Built-in player factories of a game, by spec name."""
-    return dict(_module(name).PLAYERS)
+    return dict(resolve(game_spec(name).players))
+
+
+__all__ = ["BUILTIN_GAMES", "GameSpec", "game_names", "game_parameters", "game_players",
+           "game_spec", "load_game", "register_game", "resolve"]

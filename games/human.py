@@ -3,13 +3,20 @@
 Shows the position (``str(state)``), numbers the legal actions, and asks again on
 bad input; it never crashes a match. End of input (Ctrl-D) or ``q`` raises
 ``HumanQuit``, which is not an error of the match but the player leaving.
+Actions that are board cells (whole numbers) keep their number all game (cell
+``k`` is always ``k+1``); other actions are numbered in the order listed.
+``play_with_human`` runs matches in which a person sees every move of the
+opponent, what chance did (a state may describe it with ``describe_transition``),
+their own seat and the final position.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 
-from .api import Action, State
+from .api import Action, Game, State, Strategy
+from .match import MatchSummary, match_seeds, seats_for
 
 
 class HumanQuit(BaseException):
@@ -31,18 +38,78 @@ class HumanPlayer:
         if len(legal) == 1:
             self._write(f"only move: {state.action_to_string(legal[0])}")
             return legal[0]
-        for i, action in enumerate(legal, 1):
-            self._write(f"  {i}) {state.action_to_string(action)}")
+        keys = _keys(legal)
+        for key, action in zip(keys, legal):
+            self._write(f"  {key}) {state.action_to_string(action)}")
+        choices = dict(zip(map(str, keys), legal))
         while True:
             try:
-                answer = self._read(f"your move [1-{len(legal)}, q to quit]: ").strip()
+                answer = self._read(f"your move [{_span(keys)}, q to quit]: ").strip()
             except EOFError:
                 raise HumanQuit("end of input") from None
             if answer.lower() in ("q", "quit", "exit"):
                 raise HumanQuit("quit")
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            self._write(f"'{answer}' is not a move: type a number from 1 to {len(legal)}")
+            if answer in choices:
+                return choices[answer]
+            self._write(f"'{answer}' is not a move: type one of {_span(keys)}")
 
     def __repr__(self) -> str:
         return "HumanPlayer()"
+
+
+def _keys(legal: Sequence[Action]) -> list[int]:
+    """Stable numbers for cell actions (k -> k+1), else 1..n in the listed order."""
+    if all(isinstance(a, int) and not isinstance(a, bool) and a >= 0 for a in legal):
+        return [a + 1 for a in legal]
+    return list(range(1, len(legal) + 1))
+
+
+def _span(keys: list[int]) -> str:
+    return f"{keys[0]}-{keys[-1]}" if keys == list(range(keys[0], keys[-1] + 1)) else \
+        ", ".join(map(str, keys))
+
+
+def play_with_human(game: Game, players: Sequence[Strategy], specs: Sequence[str], n: int,
+                    seed: int, write: Callable[[str], None] = print) -> MatchSummary:
+    """``n`` matches, seats alternating and seeded as ``games.match.play_matches`` does,
+    narrated for the person at the terminal: their seat, each opponent move, chance
+    events, the final position and the result."""
+    summary = MatchSummary()
+    for index in range(n):
+        order = seats_for(index)  # order[s] = which player sits in seat s
+        seated = [players[order[0]], players[order[1]]]
+        names = [specs[order[0]], specs[order[1]]]
+        chance, *player_seeds = match_seeds(seed, index)
+        for player, player_seed in zip(seated, player_seeds):
+            reset = getattr(player, "reset", None)
+            if reset is not None:
+                reset(player_seed)
+        state = game.new_initial_state(random.Random(chance))
+        write(f"\n=== match {index + 1} of {n}: seat 0 {names[0]}, seat 1 {names[1]} ===")
+        for seat, player in enumerate(seated):
+            if isinstance(player, HumanPlayer):
+                write(f"you are seat {seat} ({names[seat]})")
+        while not state.is_terminal():
+            seat = state.current_player()
+            before = state.clone()
+            action = seated[seat](state)
+            if not isinstance(seated[seat], HumanPlayer):
+                write(f"seat {seat} ({names[seat]}) plays {state.action_to_string(action)}")
+            state.apply_action(action)
+            describe = getattr(state, "describe_transition", None)
+            for line in (describe(before) if describe is not None else ()):
+                write(line)
+        write("\nfinal position:")
+        write(str(state))
+        winner = state.winner()
+        write("result: " + ("capped, no winner" if state.is_capped() else "draw"
+                            if winner is None else f"seat {winner} ({names[winner]}) wins"))
+        summary.matches += 1
+        summary.total_moves += state.move_number()
+        if winner is not None:
+            summary.wins[order[winner]] += 1
+        elif state.is_capped():
+            summary.capped += 1
+        else:
+            summary.draws += 1
+    return summary

@@ -240,12 +240,11 @@ def _serial(func, jobs):
     return [func(job) for job in jobs]
 
 
-def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (good near 0 and 1, unlike Wald)."""
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (good near 0 and 1, unlike Wald), by scipy."""
     if n == 0:
         return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    from scipy.stats import binomtest
+
+    ci = binomtest(successes, n).proportion_ci(confidence_level=confidence, method="wilson")
+    return (float(ci.low), float(ci.high))

@@ -1,10 +1,10 @@
 """Genetic programming baselines on DEAP: ``eaMuPlusLambda`` and ``eaSimple``.
 
 The evolutionary side of the comparison, built the DEAP way: a toolbox with
-typed one-point crossover (``gp.cxOnePoint``'s, with a process-independent type
-order), subtree mutation
-(``gp.mutUniform``) whose generator is our safe typed generator, a static height
-and size limit (``gp.staticLimit``), tournament selection and a hall of fame.
+typed one-point crossover (``gp.variation.cxOnePoint``: DEAP's, with a
+process-independent type order), subtree mutation (``gp.mutUniform``) whose
+generator is our safe typed generator, a static height and size limit
+(``gp.staticLimit``), tournament selection and a hall of fame.
 DEAP's operators draw from the global ``random`` module, which the run seeds.
 The algorithms run one generation per call so that the budget can end a run
 between evaluations (``BudgetSpent`` drops the unfinished generation).
@@ -20,6 +20,7 @@ from deap import algorithms, base, creator, gp, tools
 
 from .dsl import DSL
 from .evaluator import BudgetSpent, Evaluator
+from .variation import cxOnePoint
 
 if not hasattr(creator, "ProgramFitness"):
     creator.create("ProgramFitness", base.Fitness, weights=(1.0,))
@@ -36,29 +37,6 @@ class GPSettings:
     mutpb: float = 0.3
     tournament: int = 3
     mutation_height: int = 4
-
-
-def cx_one_point(ind1, ind2):
-    """DEAP's typed one-point crossover with the common types in a fixed order.
-
-    ``gp.cxOnePoint`` draws from a ``set`` of types, whose order follows the types'
-    memory addresses and so differs between processes; sorting by name keeps a
-    seeded run identical in every process (workers, resumed runs)."""
-    if len(ind1) < 2 or len(ind2) < 2:
-        return ind1, ind2
-    types1: dict = {}
-    types2: dict = {}
-    for idx, node in enumerate(ind1[1:], 1):
-        types1.setdefault(node.ret, []).append(idx)
-    for idx, node in enumerate(ind2[1:], 1):
-        types2.setdefault(node.ret, []).append(idx)
-    common = sorted(set(types1) & set(types2), key=lambda t: t.__name__)
-    if common:
-        type_ = random.choice(common)
-        slice1 = ind1.searchSubtree(random.choice(types1[type_]))
-        slice2 = ind2.searchSubtree(random.choice(types2[type_]))
-        ind1[slice1], ind2[slice2] = ind2[slice2], ind1[slice1]
-    return ind1, ind2
 
 
 def _evaluate(individual, evaluator: Evaluator) -> tuple[float]:
@@ -94,7 +72,7 @@ def make_toolbox(dsl: DSL, evaluator: Evaluator, settings: GPSettings) -> base.T
     toolbox.register("evaluate", _evaluate, evaluator=evaluator)
     toolbox.register("map", _score_population, evaluator)
     toolbox.register("select", tools.selTournament, tournsize=settings.tournament)
-    toolbox.register("mate", cx_one_point)
+    toolbox.register("mate", cxOnePoint)
     toolbox.register("expr_mut", _expr, dsl=dsl, max_height=settings.mutation_height)
     toolbox.register("mutate", gp.mutUniform, expr=toolbox.expr_mut, pset=dsl.pset)
     for name in ("mate", "mutate"):

@@ -1,38 +1,33 @@
 """Program files as players: ``program:FILE`` on the command line.
 
-Each game with a DSL names the strategy class that runs its programs; a program
-file is the program text (``str(program)``), ``#`` comments allowed.
+A game names the strategy classes that run its programs in its ``GameSpec``
+(``languages``); a program file is the program text (``str(program)``), ``#``
+comments allowed.
 """
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
-PROGRAM_STRATEGIES: dict[str, tuple[str, str]] = {
-    "cantstop": ("gp.cantstop_dsl", "SketchStrategy"),
-    "expendibots": ("gp.expendibots_dsl", "EvaluationProgramPlayer"),
-    "microrts": ("gp.microrts_dsl", "MicroRTSProgramPlayer"),
-}
-"""Game name -> (module, strategy class taking program text or tree)."""
+from games import game_spec
 
 
-def strategy_class(game_name: str):
-    if game_name not in PROGRAM_STRATEGIES:
-        raise ValueError(f"game '{game_name}' has no DSL for program players yet")
-    module, cls = PROGRAM_STRATEGIES[game_name]
-    return getattr(importlib.import_module(module), cls)
+def strategy_class(game_name: str, dsl: str | None = None):
+    """The program strategy class of a game's language (default: its first)."""
+    return game_spec(game_name).language(dsl)
 
 
-def load_program_player(game_name: str, path: str, **options):
+def load_program_player(game_name: str, path: str, dsl: str | None = None, **options):
     """The strategy a program file describes; errors name the file and line.
 
     ``options`` go to the strategy class (e.g. ``depth`` of an evaluation program)."""
     file = Path(path)
     if not file.is_file():
         raise FileNotFoundError(f"{path}: no such program file")
-    cls = strategy_class(game_name)
+    cls = strategy_class(game_name, dsl)
     text = file.read_text()
+    if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
+        raise ValueError(f"{path}: the program file holds no program")
     tree = cls.parse_program(text, source=str(path))
     try:
         return cls(tree, name=f"program:{path}", **options)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .dsl import DSL
@@ -25,6 +26,7 @@ from .evaluator import BudgetSpent, Evaluator
 from .evolution import GPSettings, run_gp
 from .sa import SimulatedAnnealing
 from .uct import UCT
+from .variation import mutSubtree
 
 SKETCH_SHARE = {"sketch-sa": 1 / 48, "sketch-uct": 10 / 48}
 """Seed 000: the sketch-search gets 1 h (SA) or 10 h (UCT) of a 48 h run."""
@@ -42,7 +44,7 @@ class SynthesisJob:
 def run_sa(job: SynthesisJob) -> None:
     rng = random.Random(job.seed)
     start = job.initial if job.initial is not None else job.dsl.random_program(rng)
-    SimulatedAnnealing(job.evaluator, rng).run(start, job.dsl.neighbour)
+    SimulatedAnnealing(job.evaluator, rng).run(start, partial(mutSubtree, dsl=job.dsl))
 
 
 def run_uct(job: SynthesisJob) -> None:
@@ -86,11 +88,11 @@ def run_sketch_sa(job: SynthesisJob) -> None:
     ev = job.evaluator
     start = job.initial if job.initial is not None else job.dsl.random_program(rng)
     SimulatedAnnealing(ev, rng, metric="c").run(
-        start, job.dsl.neighbour, until=_sketch_until(job, "sketch-sa"),
+        start, partial(mutSubtree, dsl=job.dsl), until=_sketch_until(job, "sketch-sa"),
         on_improve=_also_psi(job))
     if ev.best_psi_tree is None or ev.budget.spent():
         return
-    SimulatedAnnealing(ev, rng).run(ev.best_psi_tree, job.dsl.neighbour)
+    SimulatedAnnealing(ev, rng).run(ev.best_psi_tree, partial(mutSubtree, dsl=job.dsl))
 
 
 def run_sketch_uct(job: SynthesisJob) -> None:

@@ -2,9 +2,10 @@
 
 ``ProgramEmitter`` is a pyribs emitter whose ``ask`` returns program texts: random
 programs while the archive is empty, then mutations of elites (our SA move:
-regrow a uniformly chosen subtree) and, with probability ``crossover``, DEAP's
-typed one-point crossover of two elites. Objective and measures come from the
-same matches (``BehaviourWinRate``).
+regrow a uniformly chosen subtree, ``gp.variation.mutSubtree``) and, with
+probability ``crossover``, typed one-point crossover of two elites
+(``gp.variation.cxOnePoint``, the same in every process). Objective and measures
+come from the same matches (``BehaviourWinRate``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ribs.schedulers import Scheduler
 
 from gp.dsl import DSL
 from gp.fitness import WinRate, score_of
+from gp.variation import cxOnePoint, mutSubtree
 
 from .archive import ProgramArchive
 
@@ -50,12 +52,9 @@ class ProgramEmitter(EmitterBase):
             child = self._tree(parents[2 * i])
             if self.rng.random() < self.crossover:
                 other = self._tree(parents[2 * i + 1])
-                state = random.getstate()
-                random.seed(self.rng.random())  # DEAP's crossover draws from `random`
-                a, _ = gp.cxOnePoint(gp.PrimitiveTree(child), gp.PrimitiveTree(other))
-                random.setstate(state)
+                a, _ = cxOnePoint(gp.PrimitiveTree(child), gp.PrimitiveTree(other), self.rng)
                 child = a if self.dsl.within_limits(a) else child
-            child = self.dsl.neighbour(child, self.rng)
+            child = mutSubtree(child, self.rng, dsl=self.dsl)
             out[i] = self.dsl.to_text(child)
         return out
 

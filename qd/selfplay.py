@@ -14,11 +14,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from gp.evaluator import Budget, Evaluator
 from gp.fitness import WinRate
 from gp.sa import SimulatedAnnealing
+from gp.variation import mutSubtree
 
 from .hss import HSS, Library
 from .map_elites import BehaviourWinRate
@@ -44,9 +46,12 @@ class MixtureStrategy:
     def __call__(self, state):
         return self.current(state)
 
-    def build(self, utt):
-        """microRTS: the AI of the player drawn for this match."""
-        return self.current.build(utt)
+    def __getattr__(self, name: str):
+        """Anything else a game's engine asks of a player (e.g. building a Java AI)
+        is answered by the player drawn for this match."""
+        if name == "current":
+            raise AttributeError(name)
+        return getattr(self.current, name)
 
 
 def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, seed: int,
@@ -70,7 +75,7 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None) ->
         fitness = WinRate(game, target, strategy_class, matches=matches, seed=seed, map=map)
         ev = Evaluator({"psi": fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
-        SimulatedAnnealing(ev, rng).run(dsl.random_program(rng), dsl.neighbour)
+        SimulatedAnnealing(ev, rng).run(dsl.random_program(rng), partial(mutSubtree, dsl=dsl))
         return ev.best_psi_program
     return oracle
 

@@ -11,8 +11,8 @@ from experiments.cli import main
 from games import load_game
 from games.cantstop import glenn_aloi_player
 from games.match import play_match
-from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy, build_dsl
 from gp.dsl import ProgramSyntaxError
+from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy, build_dsl
 from gp.programs import load_program_player
 
 GA_FILE = Path(__file__).parent.parent / "experiments" / "programs" / "cantstop_ga.txt"

@@ -9,8 +9,8 @@ from games import load_game
 from games.api import RandomStrategy
 from games.expendibots import boom, features, hand_weights_player
 from games.expendibots.rules import Expendibots, ExpendibotsState, initial_board
-from gp.expendibots_dsl import EXPENDIBOTS_DSL, EvaluationProgramPlayer
-from gp.tdleaf import LeafRecord, td_leaf_update
+from games.expendibots.tdleaf import LeafRecord, td_leaf_update
+from gp.languages.expendibots import EXPENDIBOTS_DSL, EvaluationProgramPlayer
 
 from .conformance import check_random_playouts
 

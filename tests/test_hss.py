@@ -5,8 +5,8 @@ import random
 from games import load_game
 from games.cantstop import glenn_aloi_player
 from games.cantstop.features import FEATURES
-from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
 from gp.evaluator import Budget
+from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 from qd.hss import HSS, Library, feature_levels, similarity
 from qd.map_elites import BehaviourWinRate
 from qd.naive_sampling import NaiveSampling

@@ -11,7 +11,7 @@ import pytest
 from experiments.cli import main
 from games.backends import PoolMap
 from games.microrts import BotSpec, EngineError, MicroRTS, map_path, play_microrts_matches
-from gp.microrts_dsl import MICRORTS_DSL, MicroRTSProgramPlayer
+from gp.languages.microrts import MICRORTS_DSL, MicroRTSProgramPlayer
 
 # The JVM runs in a worker process: a JVM in pytest's own process would be
 # inherited by the forked pools of other tests.
@@ -69,7 +69,7 @@ def test_unit_type_tables_by_name(jvm_worker):
 def test_cli_errors(capsys):
     assert main(["play", "microrts", "--map", "99x99", "--p0", "coac", "--p1", "coac"]) == 2
     assert main(["play", "microrts", "--p0", "coacc", "--p1", "coac"]) == 2
-    assert "unknown microrts player" in capsys.readouterr().err
+    assert "unknown player 'coacc' for microrts" in capsys.readouterr().err
     assert main(["play", "microrts", "--utt", "nope", "--p0", "coac", "--p1", "coac"]) == 2
 
 

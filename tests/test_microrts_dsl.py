@@ -5,9 +5,14 @@ import random
 import pytest
 
 from games.microrts import interpreter as rt
+from games.microrts.counts import (
+    check_counts_match_game,
+    count_similarity,
+    read_counts,
+    write_counts,
+)
 from gp.dsl import ProgramSyntaxError
-from gp.microrts_dsl import MICRORTS_DSL, MicroRTSProgramPlayer
-from gp.microrts_fitness import check_counts_match_game, count_similarity, read_counts, write_counts
+from gp.languages.microrts import MICRORTS_DSL, MicroRTSProgramPlayer
 
 FIG4 = """\
 for u in s:

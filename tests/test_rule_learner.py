@@ -8,7 +8,7 @@ from experiments.regret.harness import regret_run
 from experiments.regret.rule_learner import RuleLearner, split_label
 from games import load_game
 from games.solver import MinimaxSolver
-from gp.rules_dsl import Positions, build_rules_dsl
+from gp.languages.rules import Positions, build_rules_dsl
 
 
 def test_rules_print_and_parse_back():

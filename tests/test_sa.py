@@ -6,9 +6,9 @@ import pytest
 
 from games import load_game
 from games.cantstop import glenn_aloi_player
-from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
 from gp.evaluator import Budget, Evaluator
 from gp.fitness import WinRate, program_seed
+from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 from gp.sa import SimulatedAnnealing
 
 

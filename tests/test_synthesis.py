@@ -12,10 +12,11 @@ import pytest
 
 from experiments.cli import main
 from games import load_game
+from games.cantstop.cloning import CantStopObservationCloning, seed000_example
 from games.records import load_records
-from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
-from gp.cloning import ActionCloning, CantStopObservationCloning, seed000_example
+from gp.cloning import ActionCloning
 from gp.evaluator import read_log
+from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 
 ROOT = Path(__file__).parent.parent
 GA_TEXT = (ROOT / "experiments" / "programs" / "cantstop_ga.txt").read_text()

@@ -38,8 +38,8 @@ from collections.abc import Callable
 from games import load_game
 from games.backends import DaskMap, PoolMap, SerialMap
 from games.cantstop import glenn_aloi_player
-from gp.cantstop_dsl import CANTSTOP_DSL, SketchStrategy
 from gp.fitness import WinRate
+from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 
 PROGRAM_FILE = "experiments/programs/cantstop_ga.txt"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from games.match import seats_for
 from games.microrts import MAPS, BotSpec
 from games.microrts.match import play_microrts_match
-from gp.microrts_dsl import MicroRTSProgramPlayer
+from gp.languages.microrts import MicroRTSProgramPlayer
 
 PROGRAM = Path(__file__).resolve().parents[1] / "programs" / "microrts_workerrush.txt"
 

@@ -124,7 +124,7 @@ def write_report(out: Path, title: str, command: str, results: dict) -> str:
 
 
 def cmd_regret(args) -> int:
-    from experiments.synth import parse_game_params
+    from experiments.options import parse_game_params
 
     params = parse_game_params(args.game_param) or {}
     learners = [s.strip() for s in args.learners.split(",") if s.strip()]

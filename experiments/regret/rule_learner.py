@@ -1,6 +1,6 @@
 """A programmatic rule learner in the manner of seed 004's MIGO, with our SA.
 
-Rules ``win_k`` and ``draw_k`` (``gp.rules_dsl``) are learned, by our SA or by
+Rules ``win_k`` and ``draw_k`` (``gp.languages.rules``) are learned, by our SA or by
 DEAP GP (``search="gp"``), from positive
 examples only, with seed 004's credit assignment: in a game the learner won
 against the optimal opponent every move it made is a positive example of
@@ -24,7 +24,7 @@ import random
 
 from gp.evaluator import Budget, Evaluator
 from gp.evolution import GPSettings, run_gp
-from gp.rules_dsl import Positions, build_rules_dsl
+from gp.languages.rules import Positions, build_rules_dsl
 from gp.sa import SimulatedAnnealing
 
 KINDS = ("win", "draw")

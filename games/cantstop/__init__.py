@@ -2,6 +2,7 @@
 
 from ..api import RandomStrategy
 from ..human import HumanPlayer
+from ..spec import GameSpec, register_game
 from .players import (
                       GLENN_ALOI,
                       RULE_OF_28,
@@ -28,6 +29,17 @@ PLAYERS = {
     "human": HumanPlayer,
 }
 """Built-in player specs: name -> factory taking no arguments."""
+
+register_game(GameSpec(
+    name="cantstop",
+    summary="Can't Stop, the dice game of seeds 000 and 001 (GA and Rule of 28 built in)",
+    factory="games.cantstop.rules:CantStop",
+    players="games.cantstop:PLAYERS",
+    default_target="ga",
+    languages={"sketch": "gp.languages.cantstop:SketchStrategy"},
+    features="games.cantstop.features:FEATURES",
+    cloning={"A": "gp.cloning:action_cloning", "O": "games.cantstop.cloning:observation_cloning"},
+))
 
 __all__ = [
     "COLUMNS", "GLENN_ALOI", "HEIGHTS", "PHASE_COLUMN", "PHASE_ROLL_OR_STOP", "PLAYERS", "ROLL",

@@ -382,6 +382,15 @@ class CantStopState:
     def __str__(self) -> str:
         return render(self)
 
+    def describe_transition(self, before: CantStopState) -> list[str]:
+        """What chance did since ``before``, for a person watching: busts and new dice."""
+        lines = [f"seat {seat} busts: no column move for its dice, the turn's progress is lost"
+                 for seat in (0, 1) if self.busts[seat] > before.busts[seat]]
+        if self.player >= 0 and self.phase == PHASE_COLUMN and (
+                self.dice != before.dice or self.player != before.player):
+            lines.append(f"seat {self.player} rolls {' '.join(map(str, self.dice))}")
+        return lines
+
     def __repr__(self) -> str:
         return f"CantStopState({self.to_dict()!r})"
 

@@ -1,7 +1,10 @@
 """Expendibots (seed 003): rules, features and alpha-beta players."""
 
+from functools import partial
+
 from ..api import RandomStrategy
 from ..human import HumanPlayer
+from ..spec import GameSpec, register_game
 from .players import AlphaBeta, AlphaBetaPlayer, features, hand_weights_player, linear_evaluation
 from .rules import Expendibots, ExpendibotsState, boom, generate_moves, initial_board
 
@@ -9,9 +12,22 @@ PLAYERS = {
     "random": RandomStrategy,
     "human": HumanPlayer,
     "alphabeta": hand_weights_player,
-    "alphabeta2": lambda: hand_weights_player(depth=2),
-    "alphabeta1": lambda: hand_weights_player(depth=1),
+    "alphabeta2": partial(hand_weights_player, depth=2),
+    "alphabeta1": partial(hand_weights_player, depth=1),
 }
+
+register_game(GameSpec(
+    name="expendibots",
+    summary="Expendibots (seed 003): 8×8 stacks that move and explode; alpha-beta built in",
+    factory="games.expendibots.rules:Expendibots",
+    players="games.expendibots:PLAYERS",
+    default_target="alphabeta",
+    languages={"evaluation": "gp.languages.expendibots:EvaluationProgramPlayer"},
+    cloning={"A": "gp.cloning:action_cloning"},
+    player_prefixes={"weights": "games.expendibots.tdleaf:load_weights_player"},
+    commands={"tdleaf": "games.expendibots.cli:add_parser"},
+    move_cap="turn_limit",
+))
 
 __all__ = ["PLAYERS", "AlphaBeta", "AlphaBetaPlayer", "Expendibots", "ExpendibotsState", "boom",
            "features", "generate_moves", "hand_weights_player", "initial_board",

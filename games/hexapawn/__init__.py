@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..api import RandomStrategy
 from ..boardgame import BoardGame
 from ..human import HumanPlayer
+from ..spec import GameSpec, register_game
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 NO_MOVE_RULES = ("draw", "lose")
@@ -112,3 +113,13 @@ def _minimax():
 
 
 PLAYERS = {"random": RandomStrategy, "human": HumanPlayer, "minimax": _minimax}
+
+register_game(GameSpec(
+    name="hexapawn",
+    summary="Hexapawn on an n×n board (seed 004; game parameters size and no_move)",
+    factory="games.hexapawn:Hexapawn",
+    players="games.hexapawn:PLAYERS",
+    default_target="minimax",
+    cloning={"A": "gp.cloning:action_cloning"},
+    move_cap=None,
+))

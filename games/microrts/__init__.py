@@ -6,11 +6,28 @@ plays it) does.
 
 from functools import partial
 
+from ..spec import GameSpec, register_game
 from .engine import BOTS, CYCLE_CAP, MAPS, EngineError, map_path, start_jvm
 from .game import MicroRTS
 from .match import BotSpec, play_microrts_match, play_microrts_matches
 
 PLAYERS = {name: partial(BotSpec, name) for name in BOTS}
+
+register_game(GameSpec(
+    name="microrts",
+    summary="microRTS through its Java engine (seeds 000, 001; game parameters map, utt)",
+    factory="games.microrts.game:MicroRTS",
+    players="games.microrts:PLAYERS",
+    default_target="coac",
+    languages={"seed001": "gp.languages.microrts:MicroRTSProgramPlayer"},
+    features="games.microrts.features:FEATURES",
+    levels="games.microrts.features:LEVELS",
+    cloning={"O": "games.microrts.counts:observation_cloning"},
+    move_cap="max_cycles",
+    default_matches=2,
+    engine="jvm",
+    recorder="games.microrts.counts:record_counts",
+))
 
 __all__ = ["BOTS", "CYCLE_CAP", "MAPS", "PLAYERS", "BotSpec", "EngineError", "MicroRTS",
            "map_path", "play_microrts_match", "play_microrts_matches", "start_jvm"]

@@ -2,7 +2,7 @@
 
 A player here is a *factory* (``spec.build(utt) -> AI``) so that each match gets
 fresh AI objects in the worker process that plays it: a ``BotSpec`` builds a Java
-bot, a program player (``gp.microrts_dsl``) a Python AI driving the abstraction
+bot, a program player (``gp.languages.microrts``) a Python AI driving the abstraction
 layer. COAC is not fully deterministic (an unseeded ``Random``), so results are
 counts over matches.
 

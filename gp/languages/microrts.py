@@ -31,8 +31,7 @@ import numpy as np
 from deap import gp
 
 from games.microrts import interpreter as rt
-
-from .dsl import DSL, ProgramPlayer, ProgramSyntaxError, Syntax, node_depth, subtree_end
+from gp.dsl import DSL, ProgramPlayer, ProgramSyntaxError, Syntax, node_depth, subtree_end
 
 
 class S:

@@ -17,8 +17,7 @@ import math
 import operator
 
 from games.expendibots.players import AlphaBeta, com_distance, features_of, scan, terminal_value
-
-from .dsl import DSL, ProgramPlayer, Syntax
+from gp.dsl import DSL, ProgramPlayer, Syntax
 
 
 class Evaluation:

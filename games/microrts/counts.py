@@ -16,10 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from games.match import MatchSummary
-from games.microrts.match import PRODUCED
-
-from .fitness import WinRate
+from ..match import MatchSummary
+from .match import PRODUCED
 
 COUNTS = tuple(f"produced_{t}" for t in PRODUCED) + ("resources",)
 RECORD_FORMAT = "stratsynth-microrts-counts"
@@ -49,7 +47,7 @@ class MicroRTSObservationCloning:
 
     name = "c"
 
-    def __init__(self, records: list[dict], psi: WinRate) -> None:
+    def __init__(self, records: list[dict], psi: Any) -> None:
         if not records:
             raise ValueError("the microRTS data set holds no match")
         self.by_start = {}
@@ -100,3 +98,23 @@ def read_counts(path: str | Path) -> tuple[dict, list[dict]]:
         if "stats" not in row or "seats" not in row:
             raise ValueError(f"{path}: line {lineno}: a match needs 'seats' and 'stats'")
     return rows[0], rows[1:]
+
+
+def observation_cloning(data: str, game: Any, strategy_class: Any,
+                        psi: Any) -> MicroRTSObservationCloning:
+    """``GameSpec.cloning`` factory: C_O against a data set of ``stratsynth record microrts``,
+    read off Ψ's own matches (no extra match)."""
+    header, matches = read_counts(data)
+    check_counts_match_game(data, header, game)
+    return MicroRTSObservationCloning(matches, psi)
+
+
+def record_counts(game: Any, players: list, specs: list[str], matches: int, seed: int,
+                  output: str, *, winner_only: bool = False, self_play: bool = False,
+                  map: Any = None) -> int:
+    """``GameSpec.recorder``: per-match unit and resource counts (the engine plays whole
+    matches, so there are no (state, action) pairs to record)."""
+    if winner_only:
+        raise ValueError("microrts records counts of every match: --winner-only does not apply")
+    summary = game.play_matches(players, matches, seed, map=map)
+    return write_counts(output, game.map_name, specs, summary, game.utt)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .dsl import DSL, Syntax
+from gp.dsl import DSL, Syntax
 
 
 class Rule:
