@@ -119,7 +119,9 @@ class DaskMap:
 
     def __init__(self, workers: int | None = None, address: str | None = None,
                  quiet: bool = True) -> None:
-        import dask
+        from .extras import require
+
+        dask = require("dask", "dask", "the dask backend")
         from dask.distributed import Client, LocalCluster
 
         self._cluster = None

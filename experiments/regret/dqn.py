@@ -15,12 +15,9 @@ from collections import deque
 
 
 def _torch():
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - exercised only without the extra
-        raise RuntimeError("the DQN learner needs PyTorch: pip install -e '.[dqn]' "
-                           "(make test installs it)") from None
-    return torch
+    from games.extras import require
+
+    return require("torch", "dqn", "the DQN learner")
 
 
 class DQNLearner:

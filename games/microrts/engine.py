@@ -23,6 +23,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from ..extras import require
+
 UNIT_TYPE_TABLES = {"original": 1, "finetuned": 2}
 """Name -> microRTS UnitTypeTable version (move conflicts: CANCEL_BOTH in both)."""
 DEFAULT_UNIT_TYPE_TABLE = "original"
@@ -56,8 +58,10 @@ def engine_dir() -> Path:
     try:
         import gym_microrts
     except ImportError:
-        raise EngineError("microRTS needs gym-microrts 0.6.0: run 'make test' (or pip install "
-                          "--no-deps --ignore-requires-python gym-microrts==0.6.0)") from None
+        raise EngineError("microRTS needs gym-microrts 0.6.0 (the engine's jar and maps): run "
+                          "'make test', or pip install 'stratsynth[microrts]' and then pip "
+                          "install --no-deps --ignore-requires-python gym-microrts==0.6.0"
+                          ) from None
     return Path(gym_microrts.__file__).parent / "microrts"
 
 
@@ -79,7 +83,7 @@ def cycle_cap(map_name: str) -> int:
 
 
 def _jvm_path() -> str | None:
-    import jpype
+    jpype = require("jpype", "microrts", "microRTS")
 
     try:
         return jpype.getDefaultJVMPath()
@@ -152,8 +156,8 @@ def bridge_classes(engine_jar: Path) -> Path:
 def start_jvm() -> None:
     """Start this process's JVM once, with the engine, the bots and our bridge on the
     class path."""
+    require("jpype.imports", "microrts", "microRTS")  # enables `from rts import ...`
     import jpype
-    import jpype.imports  # noqa: F401  (enables `from rts import ...`)
 
     if jpype.isJVMStarted():
         return
