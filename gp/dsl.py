@@ -1,65 +1,32 @@
-"""Typed DSLs on DEAP: primitive sets with readable syntax, a safe generator, a parser
-and a compiler to closures.
+"""Typed DSLs on DEAP: the grammar, a safe generator and a compiler to closures.
 
 A DSL is a ``deap.gp.PrimitiveSetTyped`` plus, for each primitive, how it prints
-(``Syntax``) and what it computes (a *builder* that turns the children's closures
-into the node's closure). Programs are ``deap.gp.PrimitiveTree`` objects, so
-DEAP's operators (``cxOnePoint``, ``mutUniform``, ``staticLimit``) work on them
-unchanged, while we print them as code a user can read and paste back, parse
-that code back to the same tree, and run them without ``eval`` or recursion
-limits.
-
-Every compiled closure takes ``(state, column, action)``: the state and the two
-variables that ``lambda c:`` and ``lambda a:`` bind.
+(``Syntax``, see ``gp.syntax``) and what it computes (a *builder* that turns the
+children's closures into the node's closure). Programs are
+``deap.gp.PrimitiveTree`` objects, so DEAP's operators (``cxOnePoint``,
+``mutUniform``, ``staticLimit``) work on them unchanged; we run them without
+``eval`` or recursion limits. What a closure takes is the language's choice (its
+builders'): Can't Stop's take ``(state, column, action)``, the state and the two
+variables its lambdas bind; microRTS's take the interpreter's context.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from deap import gp
 
-Closure = Callable[[Any, Any, Any], Any]
+from .syntax import ProgramSyntaxError, ProgramText, Syntax
+
+Closure = Callable[..., Any]
 Builder = Callable[..., Closure]
 
 
-@dataclass(frozen=True)
-class Syntax:
-    """How a primitive reads as text.
-
-    kind: ``lit`` (a word or number), ``binop`` (``x OP y``), ``call`` (``f(x, ...)``),
-    ``callv`` (``f(var)`` with the bound variable), ``index`` (``table[var]``),
-    ``map`` (``map(lambda var: body, list)``), ``argmax_map``
-    (``argmax(map(lambda var: body, list_text))``), ``ite``
-    (``if x < y then p else q``), ``lines`` (one ``label: child`` line per child).
-    """
-
-    kind: str
-    text: str = ""
-    var: str = ""
-    labels: tuple[str, ...] = ()
-
-
-class ProgramSyntaxError(ValueError):
-    """Program text that does not parse or does not type-check; says where."""
-
-
-@dataclass
-class _Node:
-    """Generic syntax tree produced by the tokenizer/parser before typing."""
-
-    kind: str  # num, ident, call, index, binop, lambda, ite, lines
-    text: str = ""
-    children: tuple = ()
-    pos: int = 0
-
-
-class DSL:
-    """A typed primitive set with syntax, builders and a size limit."""
+class DSL(ProgramText):
+    """A typed primitive set with syntax, builders and a size limit; prints and parses
+    its programs through ``ProgramText``."""
 
     def __init__(self, name: str, root_type: type, max_height: int = 12,
                  max_size: int = 80) -> None:
@@ -188,128 +155,6 @@ class DSL:
             raise ValueError("malformed program tree")
         return stack[0]
 
-    # ---- print -----------------------------------------------------------------------
-    def to_text(self, tree: Sequence) -> str:
-        text, end = self._text(tree, 0)
-        if end != len(tree):
-            raise ValueError("malformed program tree")
-        return text
-
-    def _text(self, tree: Sequence, i: int) -> tuple[str, int]:
-        node = tree[i]
-        syn = self.syntax[node.name]
-        parts = []
-        j = i + 1
-        for _ in range(node.arity):
-            child_root = tree[j]
-            part, j = self._text(tree, j)
-            parts.append((part, child_root))
-        texts = [p for p, _ in parts]
-        k = syn.kind
-        if k == "lit":
-            return syn.text, j
-        if k == "binop":
-            left, right = (self._wrap(p, n) for p, n in parts)
-            return f"{left} {syn.text} {right}", j
-        if k == "call":
-            return f"{syn.text}({', '.join(texts)})", j
-        if k == "callv":
-            return f"{syn.text}({syn.var})", j
-        if k == "index":
-            return f"{syn.text}[{syn.var}]", j
-        if k == "map":
-            return f"map(lambda {syn.var}: {texts[0]}, {texts[1]})", j
-        if k == "argmax_map":
-            return f"argmax(map(lambda {syn.var}: {texts[0]}, {syn.text}))", j
-        if k == "ite":
-            x, y, p, q = (self._wrap(t, n) for t, n in parts)
-            return f"if {x} < {y} then {p} else {q}", j
-        if k == "lines":
-            return "\n".join(f"{label}: {t}" for label, t in zip(syn.labels, texts)), j
-        raise ValueError(f"unknown syntax kind {k!r}")
-
-    def _wrap(self, text: str, node) -> str:
-        """Parenthesize operators and conditionals used as operands."""
-        return f"({text})" if self.syntax[node.name].kind in ("binop", "ite") else text
-
-    # ---- parse -----------------------------------------------------------------------
-    def parse(self, text: str, source: str = "<program>") -> gp.PrimitiveTree:
-        """Parse program text back to a tree of the root type; errors name source and line."""
-        root_syn = [s for n, s in self.syntax.items() if s.kind == "lines"
-                    and self._prim(n).ret is self.root_type]
-        try:
-            if root_syn:
-                node = self._parse_lines(text, root_syn[0].labels)
-            else:
-                node = _Parser(_strip_comments(text)).parse_all()
-            nodes = self._resolve(node, self.root_type)
-        except ProgramSyntaxError as err:
-            raise ProgramSyntaxError(f"{source}: {err}") from None
-        if nodes is None:
-            raise ProgramSyntaxError(f"{source}: {self._type_error(node)}")
-        return gp.PrimitiveTree(nodes)
-
-    def _parse_lines(self, text: str, labels: tuple[str, ...]) -> _Node:
-        found: dict[str, _Node] = {}
-        for lineno, raw in enumerate(text.splitlines(), 1):
-            line = _strip_comments(raw).strip()
-            if not line:
-                continue
-            head, sep, body = line.partition(":")
-            label = head.strip()
-            body = " " * (len(head) + 1) + body  # keep columns counted from the line start
-            if not sep or label not in labels:
-                raise ProgramSyntaxError(
-                    f"line {lineno}: expected one of {', '.join(x + ':' for x in labels)}")
-            if label in found:
-                raise ProgramSyntaxError(f"line {lineno}: '{label}' given twice")
-            try:
-                found[label] = _Parser(body).parse_all()
-            except ProgramSyntaxError as err:
-                raise ProgramSyntaxError(f"line {lineno}: {err}") from None
-            found[label].pos = lineno
-        missing = [lab for lab in labels if lab not in found]
-        if missing:
-            raise ProgramSyntaxError(f"missing line(s): {', '.join(m + ':' for m in missing)}")
-        return _Node("lines", children=tuple(found[lab] for lab in labels))
-
-    def _type_error(self, node: _Node) -> str:
-        """Point at the line that does not type-check (a multi-line root) or the whole."""
-        if node.kind == "lines":
-            root = next(p for p in self.pset.primitives[self.root_type]
-                        if self.syntax[p.name].kind == "lines")
-            labels = self.syntax[root.name].labels
-            for label, child, arg in zip(labels, node.children, root.args):
-                if self._resolve(child, arg) is None:
-                    return (f"line {child.pos}: '{label}' is not a valid {self.name} expression "
-                            "(a name used outside the lambda that binds it, or a value of "
-                            "the wrong kind)")
-        return f"not a {self.name} program (types do not fit)"
-
-    def _prim(self, name: str):
-        return self.pset.mapping[name]
-
-    def _resolve(self, node: _Node, type_: type) -> list | None:
-        """Typed match of a syntax node: the first primitive of ``type_`` that fits."""
-        candidates = list(self.pset.primitives.get(type_, [])) + list(
-            self.pset.terminals.get(type_, []))
-        for prim in candidates:
-            syn = self.syntax[prim.name]
-            subs = _match(syn, node)
-            if subs is None:
-                continue
-            args = getattr(prim, "args", [])
-            out = [prim]
-            for sub, arg_type in zip(subs, args):
-                resolved = self._resolve(sub, arg_type)
-                if resolved is None:
-                    break
-                out += resolved
-            else:
-                return out
-        return None
-
-
 def subtree_end(nodes: Sequence, begin: int) -> int:
     """End (exclusive) of the subtree rooted at ``begin`` in a prefix list."""
     end = begin + 1
@@ -343,172 +188,6 @@ def _named(name: str) -> Callable:
     return primitive
 
 
-def _match(syn: Syntax, node: _Node) -> list[_Node] | None:
-    """Children to resolve if ``node`` has the shape of ``syn``, else None."""
-    k = syn.kind
-    if k == "lit":
-        return [] if node.kind in ("ident", "num") and node.text == syn.text else None
-    if k == "binop":
-        return list(node.children) if node.kind == "binop" and node.text == syn.text else None
-    if k == "call":
-        return list(node.children) if node.kind == "call" and node.text == syn.text else None
-    if k == "callv":
-        ok = (node.kind == "call" and node.text == syn.text and len(node.children) == 1
-              and node.children[0].kind == "ident" and node.children[0].text == syn.var)
-        return [] if ok else None
-    if k == "index":
-        ok = (node.kind == "index" and node.text == syn.text
-              and node.children[0].kind == "ident" and node.children[0].text == syn.var)
-        return [] if ok else None
-    if k == "map":
-        if node.kind == "call" and node.text == "map" and len(node.children) == 2:
-            lam, lst = node.children
-            if lam.kind == "lambda" and lam.text == syn.var:
-                return [lam.children[0], lst]
-        return None
-    if k == "argmax_map":
-        if node.kind == "call" and node.text == "argmax" and len(node.children) == 1:
-            inner = node.children[0]
-            if inner.kind == "call" and inner.text == "map" and len(inner.children) == 2:
-                lam, lst = inner.children
-                if (lam.kind == "lambda" and lam.text == syn.var and lst.kind == "ident"
-                        and lst.text == syn.text):
-                    return [lam.children[0]]
-        return None
-    if k == "ite":
-        return list(node.children) if node.kind == "ite" else None
-    if k == "lines":
-        return list(node.children) if node.kind == "lines" else None
-    return None
-
-
-def _strip_comments(text: str) -> str:
-    return "\n".join(line.split("#", 1)[0] for line in text.splitlines())
-
-
-_TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z_0-9]*)|(.))")
-
-
-class _Parser:
-    """Recursive descent; binding from loosest: ``or``, ``and``, ``+``/``-``, ``*``."""
-
-    def __init__(self, text: str) -> None:
-        self.tokens: list[tuple[str, str, int]] = []
-        for m in _TOKEN.finditer(text):
-            if m.group(1):
-                self.tokens.append(("num", m.group(1), m.start(1)))
-            elif m.group(2):
-                self.tokens.append(("ident", m.group(2), m.start(2)))
-            elif m.group(3) and not m.group(3).isspace():
-                self.tokens.append(("op", m.group(3), m.start(3)))
-        self.i = 0
-
-    def peek(self, value: str | None = None):
-        if self.i >= len(self.tokens):
-            return None
-        tok = self.tokens[self.i]
-        return tok if value is None or tok[1] == value else None
-
-    def expect(self, value: str):
-        tok = self.peek()
-        if tok is None or tok[1] != value:
-            where = f"'{tok[1]}' at column {tok[2] + 1}" if tok else "end of text"
-            raise ProgramSyntaxError(f"expected '{value}', found {where}")
-        self.i += 1
-        return tok
-
-    def parse_all(self) -> _Node:
-        node = self.expr()
-        if self.peek() is not None:
-            tok = self.peek()
-            raise ProgramSyntaxError(f"unexpected '{tok[1]}' at column {tok[2] + 1}")
-        return node
-
-    def expr(self) -> _Node:
-        if self.peek("if"):
-            return self.ite()
-        if self.peek("lambda"):
-            return self.lam()
-        node = self.conjunction()
-        while self.peek("or"):
-            self.i += 1
-            node = _Node("binop", "or", (node, self.conjunction()))
-        return node
-
-    def conjunction(self) -> _Node:
-        node = self.arith()
-        while self.peek("and"):
-            self.i += 1
-            node = _Node("binop", "and", (node, self.arith()))
-        return node
-
-    def arith(self) -> _Node:
-        node = self.term()
-        while self.peek("+") or self.peek("-"):
-            op = self.tokens[self.i][1]
-            self.i += 1
-            node = _Node("binop", op, (node, self.term()))
-        return node
-
-    def term(self) -> _Node:
-        node = self.atom()
-        while self.peek("*"):
-            self.i += 1
-            node = _Node("binop", "*", (node, self.atom()))
-        return node
-
-    def ite(self) -> _Node:
-        self.expect("if")
-        left = self.expr()
-        self.expect("<")
-        right = self.expr()
-        self.expect("then")
-        yes = self.expr()
-        self.expect("else")
-        no = self.expr()
-        return _Node("ite", children=(left, right, yes, no))
-
-    def lam(self) -> _Node:
-        self.expect("lambda")
-        tok = self.peek()
-        if tok is None or tok[0] != "ident":
-            raise ProgramSyntaxError("expected a variable after 'lambda'")
-        self.i += 1
-        self.expect(":")
-        return _Node("lambda", tok[1], (self.expr(),))
-
-    def atom(self) -> _Node:
-        tok = self.peek()
-        if tok is None:
-            raise ProgramSyntaxError("unexpected end of text")
-        kind, value, pos = tok
-        if value == "(":
-            self.i += 1
-            node = self.expr()
-            self.expect(")")
-            return node
-        if kind == "num":
-            self.i += 1
-            return _Node("num", value, pos=pos)
-        if kind == "ident" and value not in ("if", "then", "else", "lambda", "and", "or"):
-            self.i += 1
-            if self.peek("("):
-                self.i += 1
-                args = [self.expr()]
-                while self.peek(","):
-                    self.i += 1
-                    args.append(self.expr())
-                self.expect(")")
-                return _Node("call", value, tuple(args), pos)
-            if self.peek("["):
-                self.i += 1
-                index = self.expr()
-                self.expect("]")
-                return _Node("index", value, (index,), pos)
-            return _Node("ident", value, pos=pos)
-        raise ProgramSyntaxError(f"unexpected '{value}' at column {pos + 1}")
-
-
 class ProgramPlayer:
     """Shared plumbing of players that run a program of one DSL.
 
@@ -529,3 +208,7 @@ class ProgramPlayer:
 
     def __str__(self) -> str:
         return self.text
+
+
+__all__ = ["DSL", "Builder", "Closure", "ProgramPlayer", "ProgramSyntaxError", "Syntax",
+           "node_depth", "subtree_end"]

@@ -31,7 +31,8 @@ from collections.abc import Sequence
 
 from games.cantstop.players import GLENN_ALOI, can_place_new_neutral, difficulty_score
 from games.cantstop.rules import PHASE_ROLL_OR_STOP, ROLL, STOP
-from gp.dsl import DSL, ProgramPlayer, Syntax
+from gp.dsl import DSL, ProgramPlayer
+from gp.syntax import Syntax
 
 
 class Program:

@@ -17,7 +17,8 @@ import math
 import operator
 
 from games.expendibots.players import AlphaBeta, com_distance, features_of, scan, terminal_value
-from gp.dsl import DSL, ProgramPlayer, Syntax
+from gp.dsl import DSL, ProgramPlayer
+from gp.syntax import Syntax
 
 
 class Evaluation:

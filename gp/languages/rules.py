@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gp.dsl import DSL, Syntax
+from gp.dsl import DSL
+from gp.syntax import Syntax
 
 
 class Rule:
