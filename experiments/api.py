@@ -6,12 +6,14 @@ say the same thing::
 
     from experiments.api import play, synthesize, resume, run_qd
 
-    play("cantstop", "ga", "random", matches=100).win_rate(0)
-    result = synthesize("cantstop", method="sa", evaluations=200, matches=200,
+    play(GAME, "random", "random", matches=100).win_rate(0)
+    result = synthesize(GAME, method="sa", evaluations=200, matches=200,
                         seed=1, out="runs/sa1")
     print(result.best_program, result.best_psi)
-    archive = run_qd("cantstop", features=["markers_per_stop", "bust_rate"], dims=[8, 8],
+    archive = run_qd(GAME, features=[FEATURE_1, FEATURE_2], dims=[8, 8],
                      evaluations=200, matches=100, out="runs/qd1")
+
+(the README's quickstart runs it on a real game).
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def add_workers(parser: argparse.ArgumentParser) -> None:
 def add_target(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", default=None,
                         help="opponent spec of the win rate Ψ (default: the game's own, "
-                        "e.g. ga for cantstop)")
+                        "see its GameSpec)")
 
 
 def parse_game_params(items: list[str] | None) -> dict[str, Any]:

@@ -3,8 +3,8 @@
 Config (TOML)::
 
     [experiment]
-    out = "experiments/results/cantstop"   # runs go to OUT/runs/LABEL/seedN
-    game = "cantstop"
+    out = "experiments/results/NAME"   # runs go to OUT/runs/LABEL/seedN
+    game = "GAME"
     target = "ga"
     budget = "30m"            # or: evaluations = 500
     matches = 1000
@@ -16,7 +16,7 @@ Config (TOML)::
     label = "Sketch-SA(O)"
     method = "sketch-sa"
     score = "O"
-    data = "experiments/data/cantstop_random.jsonl"
+    data = "experiments/data/RECORDS.jsonl"   # stratsynth record GAME ...
     # fitness = "package.module:function"   # any user fitness (see gp.fitness)
 
 Keys of ``[[methods]]`` override ``[experiment]``. Finished runs are skipped,

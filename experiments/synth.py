@@ -233,7 +233,7 @@ def add_parsers(sub) -> None:
     synth.add_argument("--budget", default=None, help="wall-clock budget: 90s, 30m, 2h")
     synth.add_argument("--evaluations", type=positive, default=None, help="evaluation budget")
     synth.add_argument("--matches", type=positive, default=None,
-                       help="matches per Ψ (default: the game's, e.g. 1000 for cantstop)")
+                       help="matches per Ψ (default: the game's, see its GameSpec)")
     add_seed(synth)
     add_workers(synth)
     synth.add_argument("--backend", choices=("serial", "pool", "dask"), default=None,

@@ -1,8 +1,8 @@
 """Behavioural cloning score C_A of seed 000, for any game with recorded matches.
 
 ``ActionCloning``: the fraction of recorded (state, action) pairs on which the
-program picks the recorded action. Game-specific scores (Can't Stop's C_O, which
-replays turns on a board of the program's own) live with their game and are
+program picks the recorded action. Game-specific scores (e.g. observation scores, which
+replay turns on a board of the program's own) live with their game and are
 named in its ``GameSpec.cloning``.
 """
 

@@ -6,8 +6,8 @@ children's closures into the node's closure). Programs are
 ``deap.gp.PrimitiveTree`` objects, so DEAP's operators (``cxOnePoint``,
 ``mutUniform``, ``staticLimit``) work on them unchanged; we run them without
 ``eval`` or recursion limits. What a closure takes is the language's choice (its
-builders'): Can't Stop's take ``(state, column, action)``, the state and the two
-variables its lambdas bind; microRTS's take the interpreter's context.
+builders'): e.g. the state and the variables its lambdas bind, or an
+interpreter's context.
 """
 
 from __future__ import annotations

@@ -76,8 +76,9 @@ class WinRate:
 
 
 def score_of(game, summary) -> float:
-    """Player 0's score per match: wins, plus the game's value of a draw (microRTS
-    scores draws and capped matches ½, seed 000's Ψ; other games 0)."""
+    """Player 0's score per match: wins, plus the game's value of a draw (the game
+    object's ``draw_value``: ½ for draws and capped matches in seed 000's Ψ of the
+    real-time strategy game, 0 by default)."""
     even = summary.matches - summary.wins[0] - summary.wins[1]
     return (summary.wins[0] + getattr(game, "draw_value", 0.0) * even) / summary.matches
 
@@ -87,7 +88,7 @@ class WithTieBreak:
 
     Ψ moves in steps of r (``psi.resolution``: 1/matches, or half that where draws
     score 0.5), so C (in [0, 1]) can only order programs of equal Ψ; seed 000 uses
-    this on microRTS, where Ψ is 0 for most programs early on.
+    this where Ψ is 0 for most programs early on (against a strong target).
     """
 
     name = "psi+c"

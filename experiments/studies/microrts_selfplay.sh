@@ -2,7 +2,7 @@
 # microRTS 24x24 (seed 001): HSS-IBR, HSS-FP, SA-IBR and SA-FP with the same budget
 # (ITERATIONS oracle calls of EVALUATIONS evaluations, 2 matches each, one per start),
 # then a round robin with COAC, Mayari, the four rushes and RandomBiased.
-# Usage: experiments/microrts_selfplay.sh [OUT] [SEED]
+# Usage: experiments/studies/microrts_selfplay.sh [OUT] [SEED]
 set -euo pipefail
 OUT=${1:-experiments/results/microrts/selfplay-24x24}
 SEED=${SEED:-${2:-1}}

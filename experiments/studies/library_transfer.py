@@ -8,7 +8,7 @@ library comes from another map?
    (evaluations and seconds). Runs are interleaved seed by seed so both
    conditions see the same machine load.
 
-    python -m experiments.library_transfer --source 16x16 --target 24x24 \\
+    python -m experiments.studies.library_transfer --source 16x16 --target 24x24 \\
         --opponent workerrush --seeds 3 --out experiments/results/microrts/transfer
 """
 
@@ -101,7 +101,7 @@ def main(argv=None) -> int:
     (out / "runs.json").write_text(json.dumps({"settings": vars(args), "source": built,
                                                "runs": runs}, indent=1) + "\n")
     lines = [f"# Library transfer: {args.source} → {args.target} against {args.opponent}", "",
-             f"`python -m experiments.library_transfer --source {args.source} --target "
+             f"`python -m experiments.studies.library_transfer --source {args.source} --target "
              f"{args.target} --opponent {args.opponent} --matches {args.matches} "
              f"--source-evaluations {args.source_evaluations} --evaluations {args.evaluations} "
              f"--goal {args.goal} --seeds {args.seeds} --first-seed {args.first_seed}"
