@@ -19,8 +19,6 @@ from games import game_spec, load_game, resolve
 from .options import add_game, add_seed, add_target, add_workers, game_params, positive
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
-METHODS = ("sa", "uct", "gp", "gp-simple", "sketch-sa", "sketch-uct")
-"""The synthesizers of ``gp.synthesizers.SYNTHESIZERS`` (named here so ``--help`` stays light)."""
 SETTINGS = ("kind", "game", "game_params", "dsl", "method", "score", "data", "target", "budget",
             "evaluations", "matches", "seed", "workers", "backend", "scheduler", "initial",
             "fitness", "sketch_share", "rollout_evaluations", "population")
@@ -36,10 +34,12 @@ def parse_duration(text: str) -> float:
 
 def validate(config: dict[str, Any], where: str = "command line") -> None:
     """Check a run's settings before anything starts; errors name the field."""
+    from gp.synthesizers import SYNTHESIZERS
+
     method = config.get("method", "sa")
-    if method not in METHODS:
+    if method not in SYNTHESIZERS:
         raise ValueError(f"{where}: method '{method}' unknown "
-                         f"(known: {', '.join(METHODS)})")
+                         f"(known: {', '.join(SYNTHESIZERS)})")
     if config.get("budget") is None and config.get("evaluations") is None:
         raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
     if config.get("budget") is not None:
@@ -225,7 +225,8 @@ def cmd_resume(args) -> int:
 def add_parsers(sub) -> None:
     synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
     add_game(synth, dsl=True)
-    synth.add_argument("--method", default="sa", help=f"synthesizer: {', '.join(METHODS)}")
+    synth.add_argument("--method", default="sa", help="synthesizer: sa (default), uct, gp, "
+                       "gp-simple, sketch-sa, sketch-uct, or any in gp.synthesizers.SYNTHESIZERS")
     synth.add_argument("--score", choices=("A", "O"), default=None,
                        help="cloning score for sketch learning: A actions, O observations")
     synth.add_argument("--data", default=None, help="record file to clone (stratsynth record)")

@@ -1,7 +1,6 @@
 from games.cantstop import COLUMNS, HEIGHTS, CantStop, CantStopState
 from games.cantstop.rules import MAX_NEUTRALS, PHASE_COLUMN
-
-from .conformance import check_random_playouts
+from games.conformance import check_random_playouts
 
 
 def cantstop_invariants(state: CantStopState) -> None:

@@ -7,12 +7,11 @@ import pytest
 
 from games import load_game
 from games.api import RandomStrategy
+from games.conformance import check_random_playouts
 from games.expendibots import boom, features, hand_weights_player
 from games.expendibots.rules import Expendibots, ExpendibotsState, initial_board
 from games.expendibots.tdleaf import LeafRecord, td_leaf_update
 from gp.languages.expendibots import EXPENDIBOTS_DSL, EvaluationProgramPlayer
-
-from .conformance import check_random_playouts
 
 
 def sq(x, y):

@@ -6,10 +6,9 @@ import pytest
 
 from games import load_game
 from games.api import RandomStrategy
+from games.conformance import check_random_playouts
 from games.match import play_matches
 from games.solver import MinimaxPlayer, MinimaxSolver, one_move_ahead
-
-from .conformance import check_random_playouts
 
 X, N, E = 1, 2, 0  # cross, nought (Hexapawn: white, black), empty
 
