@@ -1,9 +1,12 @@
-"""The one door through which every synthesizer scores a program.
+"""The one door through which every search scores a program: synthesis and QD alike.
 
 It owns the budget, the run log, the best programs and resumption:
 
 * every call is one evaluation, appended to ``log.csv`` (seconds, evaluations,
-  metric, value, Ψ, C, best Ψ, best C, program) and flushed at once;
+  metric, value, Ψ, C, best Ψ, best C, behaviour measures, program) and flushed at
+  once; values are written exactly (``repr``), so a replay sees the same floats;
+* a metric returns a value, or ``(value, measures)`` for a QD search (the
+  measures are logged and replayed with it);
 * a call after the budget is spent raises ``BudgetSpent``, which the
   synthesizers let end their loops (a half-finished GP generation is dropped);
 * ``resume``: the searches are deterministic given the seed and the values they
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import time
 from collections.abc import Callable
@@ -25,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 LOG_FIELDS = ("seconds", "evaluations", "metric", "value", "psi", "c", "best_psi", "best_c",
-              "program")
+              "measures", "program")
 
 
 class BudgetSpent(Exception):
@@ -72,6 +76,7 @@ class Scored:
     best_psi: float
     best_c: float
     program: str
+    measures: list[float] | None = None
 
 
 def encode_program(text: str) -> str:
@@ -101,7 +106,7 @@ def read_log(path: Path) -> list[dict[str, str]]:
 class Evaluator:
     """Scores programs by named metrics, logs every call, tracks the best, replays logs."""
 
-    def __init__(self, metrics: dict[str, Callable[[Any], float]], to_text: Callable[[Any], str],
+    def __init__(self, metrics: dict[str, Callable[[Any], Any]], to_text: Callable[[Any], str],
                  budget: Budget, run_dir: Path | None = None, resume: bool = False,
                  on_score: Callable[[Scored], None] | None = None) -> None:
         self.metrics = metrics
@@ -132,11 +137,12 @@ class Evaluator:
     def replaying(self) -> bool:
         return bool(self._replay)
 
-    def score(self, tree: Any, metric: str = "psi") -> float:
-        """Value of ``tree`` under ``metric`` (``psi``, ``c`` or a combined metric)."""
+    def score(self, tree: Any, metric: str = "psi") -> Any:
+        """Value of ``tree`` under ``metric`` (``psi``, ``c`` or a combined metric), or
+        ``(value, measures)`` for a metric that returns behaviour measures too."""
         return self.score_many([tree], metric)[0]
 
-    def score_many(self, trees: list, metric: str = "psi") -> list[float]:
+    def score_many(self, trees: list, metric: str = "psi") -> list[Any]:
         """Values of several programs, computed together where the metric has ``many``.
 
         Why: a population scored as one batch keeps every worker busy across
@@ -162,7 +168,7 @@ class Evaluator:
             raise BudgetSpent()
         return values
 
-    def _compute(self, trees: list, metric: str) -> list[float]:
+    def _compute(self, trees: list, metric: str) -> list[Any]:
         function = self.metrics[metric]
         many = getattr(function, "many", None)
         if many is not None and len(trees) > 1:
@@ -177,13 +183,22 @@ class Evaluator:
                 f"log row {row['evaluations']} holds another evaluation than the replayed "
                 "search asks for: the run's settings or code changed since it was logged")
         self.budget.set_elapsed(float(row["seconds"]))
-        return self._record(tree, metric, float(row["value"]), text, True,
+        value = float(row["value"])
+        if row.get("measures"):
+            value = (value, json.loads(row["measures"]))
+        remember = getattr(self.metrics[metric], "remember", None)
+        if remember is not None:  # a metric that caches answers a later repeat as it did
+            remember(text, value)
+        return self._record(tree, metric, value, text, True,
                             psi=float(row["psi"]) if row["psi"] else None,
                             c=float(row["c"]) if row["c"] else None)
 
-    def _record(self, tree: Any, metric: str, value: float, text: str, logged: bool,
-                psi: float | None = None, c: float | None = None) -> float:
+    def _record(self, tree: Any, metric: str, result: Any, text: str, logged: bool,
+                psi: float | None = None, c: float | None = None) -> Any:
         """Count, track the best, log (unless replayed) and report one evaluation."""
+        value, measures = (result[0], list(result[1])) if isinstance(result, tuple) \
+            else (result, None)
+        value = float(value)
         if not logged:
             psi = value if metric == "psi" else None
             c = value if metric == "c" else None
@@ -196,16 +211,18 @@ class Evaluator:
         if c is not None and c > self.best_c:
             self.best_c, self.best_c_program = c, text
         scored = Scored(self.budget.elapsed(), self.budget.used, metric, value, psi, c,
-                        self.best_psi, self.best_c, text)
+                        self.best_psi, self.best_c, text, measures)
         self.history.append(scored)
         if self._file is not None and not logged:
             self._csv.writerow((f"{scored.seconds:.3f}", scored.evaluations, metric,
-                                f"{value:.6f}", _fmt(psi), _fmt(c), _fmt(self.best_psi),
-                                _fmt(self.best_c), encode_program(text)))
+                                repr(value), _fmt(psi), _fmt(c), _fmt(self.best_psi),
+                                _fmt(self.best_c),
+                                "" if measures is None else json.dumps(measures),
+                                encode_program(text)))
             self._file.flush()
         if self.on_score is not None:
             self.on_score(scored)
-        return value
+        return value if measures is None else (value, measures)
 
     def logged_seconds(self) -> float:
         """Time of the last evaluation as the log holds it: decisions that depend on
@@ -226,5 +243,5 @@ class Evaluator:
 def _fmt(value: float | None) -> str:
     if value is None or value == -math.inf:
         return ""
-    return f"{value:.6f}"
+    return repr(float(value))
 

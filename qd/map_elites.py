@@ -11,9 +11,7 @@ come from the same matches (``BehaviourWinRate``).
 from __future__ import annotations
 
 import csv
-import json
 import random
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +20,7 @@ from ribs.emitters import EmitterBase
 from ribs.schedulers import Scheduler
 
 from gp.dsl import DSL
+from gp.evaluator import Budget, BudgetSpent, Evaluator
 from gp.fitness import WinRate, score_of
 from gp.variation import cxOnePoint, mutSubtree
 
@@ -73,6 +72,12 @@ class BehaviourWinRate:
     def __call__(self, text: str) -> tuple[float, list[float]]:
         return self.many([text])[0]
 
+    def remember(self, text: str, result: tuple[float, list[float]]) -> None:
+        """A logged result, replayed on resume: a later repeat of the program is then
+        answered from the cache, as in the run that logged it (recomputing it in
+        another batch could sum the features in another order)."""
+        self.cache[text] = (result[0], list(result[1]))
+
     def many(self, texts: list[str]) -> list[tuple[float, list[float]]]:
         """A batch's matches through one ``map`` call (``WinRate.play_many``), so
         every worker stays busy across the batch's programs."""
@@ -83,79 +88,49 @@ class BehaviourWinRate:
         return [self.cache[t] for t in texts]
 
 
-EVALUATIONS_LOG = "evaluations.jsonl"
-
-
-def _replayable(out: Path, evaluate: BehaviourWinRate) -> tuple[int, float]:
-    """Load a killed run's evaluation log into the cache; (evaluations, seconds) logged.
-
-    The run is deterministic given its seed and the values it sees, so replaying
-    it from the start with logged values answered from the cache rebuilds the
-    same archive; a line cut by the kill is dropped and evaluated again.
-    """
-    path = out / EVALUATIONS_LOG
-    if not path.exists():
-        return 0, 0.0
-    text = path.read_text()
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1] if "\n" in text else ""
-        path.write_text(text)
-    count, seconds = 0, 0.0
-    for line in text.splitlines():
-        row = json.loads(line)
-        evaluate.cache[row["program"]] = (row["objective"], row["measures"])
-        count, seconds = count + 1, row["seconds"]
-    return count, seconds
-
-
 def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate, seed: int,
                    out: Path, seconds: float | None = None, evaluations: int | None = None,
                    batch_size: int = 8, emitters: int = 2, progress=None,
                    resume: bool = False) -> ProgramArchive:
     """Ask/evaluate/tell until the budget is spent.
 
-    ``stats.csv`` logs every iteration, ``archive.json`` is saved after each, and
-    ``evaluations.jsonl`` holds every evaluation (the checkpoint): with ``resume``
-    the run replays from it and goes on, losing no finished evaluation.
+    Every evaluation goes through ``gp.evaluator.Evaluator``, the one run log of
+    synthesis and QD (``log.csv``, with each program's behaviour measures): with
+    ``resume`` the run replays from it and goes on, losing no finished evaluation.
+    ``stats.csv`` logs every iteration and ``archive.json`` is saved after each.
+    The last batch of an evaluation budget may be cut short; the programs of it that
+    were evaluated still enter the archive.
     """
     scheduler = Scheduler(archive.archive, [
         ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
     out.mkdir(parents=True, exist_ok=True)
-    logged, offset = _replayable(out, evaluate) if resume else (0, 0.0)
-    started = time.perf_counter()
-    done = 0
-
-    def elapsed() -> float:
-        return offset + time.perf_counter() - started if done >= logged else offset
-
-    mode = "a" if resume and logged else "w"
-    with (out / "stats.csv").open("w", newline="") as fh, \
-            (out / EVALUATIONS_LOG).open(mode) as evals:
+    budget = Budget(seconds=seconds, evaluations=evaluations)
+    evaluator = Evaluator({"psi": evaluate}, str, budget, out, resume=resume)
+    with (out / "stats.csv").open("w", newline="") as fh:
         log = csv.writer(fh, lineterminator="\n")
         log.writerow(("seconds", "evaluations", "elites", "coverage", "qd_score", "best"))
         while True:
-            if evaluations is not None and done >= evaluations:
+            texts = [str(program) for program in scheduler.ask()]
+            room = len(texts) if evaluations is None else evaluations - budget.used
+            try:
+                results = evaluator.score_many(texts[:room], "psi")
+            except BudgetSpent:
                 break
-            if seconds is not None and done >= logged and elapsed() >= seconds:
+            objectives = [r[0] for r in results]
+            measures = [r[1] for r in results]
+            if len(results) < len(texts):  # the budget ends inside this batch
+                if results:
+                    archive.add(texts[:len(results)], objectives, measures)
                 break
-            programs = scheduler.ask()
-            texts = [str(program) for program in programs]
-            results = evaluate.many(texts)
-            for k, text in enumerate(texts):
-                replayed = done + k < logged
-                if not replayed:
-                    evals.write(json.dumps({"seconds": round(elapsed(), 3), "program": text,
-                                            "objective": results[k][0],
-                                            "measures": list(results[k][1])}) + "\n")
-                    evals.flush()
-            scheduler.tell(np.array([r[0] for r in results]), np.array([r[1] for r in results]))
-            done += len(programs)
+            scheduler.tell(np.array(objectives), np.array(measures))
             stats = archive.stats()
-            log.writerow((f"{elapsed():.2f}", done, stats["elites"],
+            log.writerow((f"{evaluator.logged_seconds():.2f}", budget.used, stats["elites"],
                           f"{stats['coverage']:.4f}", f"{stats['qd_score']:.4f}",
                           f"{stats['best']:.4f}"))
             fh.flush()
             archive.save(out / "archive.json")
             if progress is not None:
-                progress(done, stats)
+                progress(budget.used, stats)
+    evaluator.close()
+    archive.save(out / "archive.json")
     return archive

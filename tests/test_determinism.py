@@ -31,8 +31,7 @@ def search_of(run: Path) -> list[tuple]:
 
 
 def archive_of(run: Path) -> list[tuple]:
-    rows = [json.loads(line) for line in (run / "evaluations.jsonl").read_text().splitlines()]
-    return [(r["program"], r["objective"], r["measures"]) for r in rows]
+    return [(r["program"], r["value"], r["measures"]) for r in read_log(run / "log.csv")]
 
 
 @pytest.mark.parametrize("method", [
@@ -68,15 +67,15 @@ def test_qd_killed_with_sigkill_resumes_in_a_new_process_to_the_same_archive(tmp
     killed = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *QD, "--out", str(killed)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    log = killed / "evaluations.jsonl"
+    log = killed / "log.csv"
     deadline = time.time() + 300  # generous: CI machines may be loaded
     while time.time() < deadline and proc.poll() is None:
-        if log.exists() and log.read_text().count("\n") >= 20:
+        if log.exists() and log.read_text().count("\n") >= 21:  # header + 20 evaluations
             break
         time.sleep(0.01)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    interrupted = log.read_text().count("\n")
+    interrupted = len(read_log(log))
     assert 0 < interrupted < 64, "the run finished before it could be killed"
     resumed = cli("resume", str(killed), "--quiet", hash_seed="3")
     assert resumed.returncode == 0, resumed.stderr

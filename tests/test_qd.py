@@ -9,6 +9,7 @@ from games import load_game
 from games.cantstop import RandomStrategy, glenn_aloi_player
 from games.cantstop.features import FEATURES
 from games.match import play_matches
+from gp.evaluator import read_log
 from qd.archive import ProgramArchive
 
 from .cantstop_positions import position
@@ -87,13 +88,12 @@ def test_a_killed_qd_run_resumes_from_its_evaluation_log(tmp_path):
     # as if killed after 16 evaluations, mid-way through writing the 17th
     config = json.loads((cut / "config.json").read_text())
     (cut / "config.json").write_text(json.dumps(config | {"evaluations": 24}))
-    with (cut / "evaluations.jsonl").open("a") as log:
-        log.write('{"seconds": 1.0, "program": "cut sho')
+    (cut / "done").unlink(missing_ok=True)
+    with (cut / "log.csv").open("a") as log:
+        log.write('1.000,17,psi,0.5,0.5,,0.5,,"[1.0, 0.2]",cut sho')
     assert main(["resume", str(cut), "--quiet"]) == 0
-    logged = [json.loads(line)["program"] for line in
-              (cut / "evaluations.jsonl").read_text().splitlines()]
-    expected = [json.loads(line)["program"] for line in
-                (whole / "evaluations.jsonl").read_text().splitlines()]
+    logged = [(r["program"], r["value"], r["measures"]) for r in read_log(cut / "log.csv")]
+    expected = [(r["program"], r["value"], r["measures"]) for r in read_log(whole / "log.csv")]
     assert logged == expected and len(logged) == 24
     assert (json.loads((cut / "archive.json").read_text())["elites"]
             == json.loads((whole / "archive.json").read_text())["elites"])
