@@ -87,28 +87,26 @@ def synthesize(game: str, *, out: str | Path, method: str = "sa",
             ``game_params``, ``data``, ``score``, ``initial``, ``sketch_share``,
             ``rollout_evaluations``, ``population``, ``scheduler``.
     """
-    from .synth import SETTINGS, start_run
+    from .synth import start_run
 
-    unknown = sorted(set(settings) - set(SETTINGS))
-    if unknown:
-        raise ValueError(f"unknown setting(s) {unknown} (known: {', '.join(SETTINGS)})")
-    config = {key: None for key in SETTINGS}
-    config.update(settings, game=game, method=method, fitness=_fitness_name(fitness),
-                  budget=budget, evaluations=evaluations, seed=seed, workers=workers,
-                  backend=backend)
+    config = {**settings, "game": game, "method": method, "fitness": _fitness_name(fitness),
+              "budget": budget, "evaluations": evaluations, "seed": seed, "workers": workers,
+              "backend": backend}
     run_dir = Path(out)
-    return _result(run_dir, start_run(run_dir, config))
+    return _result(run_dir, start_run(run_dir, config, where="synthesize()"))
 
 
 def resume(run_dir: str | Path) -> SynthesisResult | Any:
     """Continue a killed run from its log (``stratsynth resume``): a synthesis run gives
     a ``SynthesisResult``, a QD run its archive."""
+    from .config import DEFAULTS, kind_of
     from .synth import read_run_config, resume_run
 
     run_dir = Path(run_dir)
     config = read_run_config(run_dir)
-    if (config.get("kind") or ("qd" if config.get("command") == "qd" else "synth")) == "qd":
-        return _run_qd(argparse.Namespace(**config), run_dir, resume=True)
+    if kind_of(config) == "qd":
+        settings = {key: config.get(key) for key in DEFAULTS["qd"]}
+        return _run_qd(argparse.Namespace(**settings), run_dir, resume=True)
     return _result(run_dir, resume_run(run_dir))
 
 
@@ -119,11 +117,12 @@ def _result(run_dir: Path, evaluator) -> SynthesisResult:
 
 def run_qd(game: str, *, features: Sequence[str], out: str | Path,
            dims: Sequence[int] | None = None, evaluations: int | None = None,
-           budget: str | None = None, matches: int = 200, target: str | None = None,
-           batch: int = 8, cells: int = 100, seed: int = 0, workers: int = 0,
-           dsl: str | None = None, game_params: dict | None = None):
+           budget: str | None = None, matches: int | None = None, target: str | None = None,
+           batch: int | None = None, cells: int | None = None, seed: int = 0,
+           workers: int = 0, dsl: str | None = None, game_params: dict | None = None):
     """A MAP-Elites archive of programs (``stratsynth qd``); returns the archive
-    (``qd.archive.ProgramArchive``; ``.stats()``, ``.corner_elites()``, ``.heatmap()``)."""
+    (``qd.archive.ProgramArchive``; ``.stats()``, ``.corner_elites()``, ``.heatmap()``).
+    Settings left out take their defaults from ``experiments.config.DEFAULTS["qd"]``."""
     args = argparse.Namespace(
         kind="qd", game=game, game_params=game_params or {}, dsl=dsl,
         features=",".join(features), dims=",".join(map(str, dims)) if dims else None,

@@ -17,6 +17,8 @@ from typing import Any
 
 from games import game_names, game_spec
 
+from .config import COMMON
+
 
 class UsageError(Exception):
     """A mistake in the command line: reported in one line, exit code 2."""
@@ -69,12 +71,12 @@ def add_game(parser: argparse.ArgumentParser, dsl: bool = False) -> None:
 
 
 def add_seed(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=non_negative, default=0,
-                        help="seed of everything random in the command (default 0)")
+    parser.add_argument("--seed", type=non_negative, default=COMMON["seed"],
+                        help=f"seed of everything random in the command (default {COMMON['seed']})")
 
 
 def add_workers(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--workers", type=workers, default=0,
+    parser.add_argument("--workers", type=workers, default=COMMON["workers"],
                         help=f"0 = all cores (default), 1 = serial, n <= {cores()} processes")
 
 

@@ -8,12 +8,9 @@ from pathlib import Path
 
 from games import game_spec, load_game
 
+from .config import DEFAULTS, run_config
 from .options import add_game, add_seed, add_target, add_workers, game_params, positive
 from .synth import parse_duration
-
-QD_SETTINGS = ("kind", "game", "game_params", "dsl", "features", "dims", "cells", "target",
-               "matches", "batch", "budget", "evaluations", "seed", "workers")
-"""What a qd run's ``config.json`` holds: enough to resume it."""
 
 
 def chosen_features(game: str, text: str | None) -> tuple[dict, list[str]]:
@@ -39,26 +36,30 @@ def _dims(text: str | None, count: int) -> list[int] | None:
     return dims
 
 
-def qd_config(args) -> dict:
-    """A qd run's settings from the command line, checked before anything is written."""
+def qd_config(args, where: str = "command line") -> dict:
+    """A qd run's complete config (``experiments.config``) from a command line or a saved
+    config, checked before anything is written."""
     from gp.programs import strategy_class
 
     from .players import make_player
 
-    config = {key: getattr(args, key, None) for key in QD_SETTINGS}
-    config["kind"] = "qd"
-    if "game_params" not in vars(args):
-        config["game_params"] = game_params(args)
-    features, names = chosen_features(args.game, args.features)
-    _dims(args.dims, len(names))
-    if args.budget is None and args.evaluations is None:
-        raise ValueError("give --budget or --evaluations")
-    if args.budget is not None:
-        parse_duration(args.budget)
-    load_game(args.game, **(config["game_params"] or {}))
-    strategy_class(args.game, args.dsl)
-    config["target"] = args.target or game_spec(args.game).default_target
-    make_player(args.game, config["target"])
+    settings = {key: getattr(args, key, None) for key in DEFAULTS["qd"]}
+    settings["kind"] = "qd"
+    if settings["game_params"] is None:
+        settings["game_params"] = game_params(args) or None
+    config = run_config(settings, where)
+    if isinstance(config["features"], list):
+        config["features"] = ",".join(config["features"])
+    _, names = chosen_features(config["game"], config["features"])
+    _dims(config["dims"], len(names))
+    if config["budget"] is None and config["evaluations"] is None:
+        raise ValueError(f"{where}: give --budget or --evaluations")
+    if config["budget"] is not None:
+        parse_duration(config["budget"])
+    load_game(config["game"], **(config["game_params"] or {}))
+    strategy_class(config["game"], config["dsl"])
+    config["target"] = config["target"] or game_spec(config["game"]).default_target
+    make_player(config["game"], config["target"])
     return config
 
 
@@ -72,21 +73,20 @@ def cmd_qd(args, resume: bool = False) -> int:
 
     from .players import make_player
 
-    config = qd_config(args)
-    features, names = chosen_features(args.game, args.features)
-    dims = _dims(args.dims, len(names))
-    seconds = parse_duration(args.budget) if args.budget else None
     out = Path(args.out)
+    c = qd_config(args, str(out / "config.json") if resume else "command line")
+    features, names = chosen_features(c["game"], c["features"])
     if not resume and out.exists() and any(out.iterdir()):
         raise ValueError(f"{out}: directory exists and is not empty "
                          "(use 'stratsynth resume' to continue it)")
     out.mkdir(parents=True, exist_ok=True)
     if not resume:
-        (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
-    archive = ProgramArchive(names, [features[n][1] for n in names], dims, args.cells, args.seed)
-    cls = strategy_class(args.game, args.dsl)
-    game = load_game(args.game, **(config["game_params"] or {}))
-    bar = tqdm(total=args.evaluations, unit="eval", disable=args.quiet)
+        (out / "config.json").write_text(json.dumps(c, indent=1) + "\n")
+    archive = ProgramArchive(names, [features[n][1] for n in names], _dims(c["dims"], len(names)),
+                             c["cells"], c["seed"])
+    cls = strategy_class(c["game"], c["dsl"])
+    game = load_game(c["game"], **(c["game_params"] or {}))
+    bar = tqdm(total=c["evaluations"], unit="eval", disable=args.quiet)
 
     def progress(done, stats):
         bar.n = done
@@ -94,14 +94,15 @@ def cmd_qd(args, resume: bool = False) -> int:
                         best=f"{stats['best']:.3f}")
         bar.refresh()
 
-    with make_map(args.workers) as backend:
-        evaluate = BehaviourWinRate(game, make_player(args.game, config["target"]),
-                                    cls, features, names, args.matches, args.seed, backend)
-        run_map_elites(archive, cls.default_dsl(), evaluate, args.seed, out, seconds,
-                       args.evaluations, args.batch, progress=progress, resume=resume)
+    seconds = parse_duration(c["budget"]) if c["budget"] else None
+    with make_map(c["workers"]) as backend:
+        evaluate = BehaviourWinRate(game, make_player(c["game"], c["target"]), cls, features,
+                                    names, c["matches"], c["seed"], backend)
+        run_map_elites(archive, cls.default_dsl(), evaluate, c["seed"], out, seconds,
+                       c["evaluations"], c["batch"], progress=progress, resume=resume)
     bar.close()
     if len(names) == 2:
-        archive.heatmap(out / "heatmap.png", f"{args.game}: win rate against {config['target']}")
+        archive.heatmap(out / "heatmap.png", f"{c['game']}: win rate against {c['target']}")
     stats = archive.stats()
     print(f"{stats['elites']} elites, coverage {stats['coverage']:.3f}, "
           f"QD-score {stats['qd_score']:.2f}, best {stats['best']:.3f}; archive in "
@@ -116,7 +117,7 @@ def resume_qd(run_dir: Path, quiet: bool = True) -> int:
     from .synth import read_run_config
 
     config = read_run_config(run_dir)
-    args = argparse.Namespace(**{key: config.get(key) for key in QD_SETTINGS})
+    args = argparse.Namespace(**{key: config.get(key) for key in DEFAULTS["qd"]})
     args.out, args.quiet = str(run_dir), quiet
     return cmd_qd(args, resume=True)
 
@@ -126,10 +127,13 @@ def add_parsers(sub) -> None:
     add_game(q, dsl=True)
     q.add_argument("--features", required=True, help="comma-separated feature names")
     q.add_argument("--dims", default=None, help="cells per feature, e.g. 10,10")
-    q.add_argument("--cells", type=positive, default=100, help="CVT cells (> 2 features)")
+    q.add_argument("--cells", type=positive, default=None,
+                   help=f"CVT cells (> 2 features; default {DEFAULTS['qd']['cells']})")
     add_target(q)
-    q.add_argument("--matches", type=positive, default=200)
-    q.add_argument("--batch", type=positive, default=8, help="programs per emitter per ask")
+    q.add_argument("--matches", type=positive, default=None,
+                   help=f"matches per evaluation (default {DEFAULTS['qd']['matches']})")
+    q.add_argument("--batch", type=positive, default=None,
+                   help=f"programs per emitter per ask (default {DEFAULTS['qd']['batch']})")
     q.add_argument("--budget", default=None)
     q.add_argument("--evaluations", type=positive, default=None)
     add_seed(q)

@@ -37,11 +37,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .config import DEFAULTS, run_config
 from .options import positive
-from .synth import SETTINGS, resume_run, start_run, validate
+from .synth import resume_run, start_run, validate
 
-EXPERIMENT_KEYS = set(SETTINGS) | {"out", "seeds", "name"}
-METHOD_KEYS = set(SETTINGS) | {"label"}
+SETTINGS = set(DEFAULTS["synth"]) - {"kind", "label"}
+EXPERIMENT_KEYS = SETTINGS | {"out", "seeds", "name"}
+METHOD_KEYS = SETTINGS | {"label"}
 
 
 def load_config(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -91,13 +93,11 @@ def plan(path: Path) -> list[tuple[Path, dict[str, Any]]]:
     for seed in experiment.get("seeds", [0]):
         for i, method in enumerate(methods, 1):
             label = method.get("label", method.get("method", "sa"))
-            config = {key: None for key in SETTINGS}
-            config.update({"workers": 0, "method": "sa"})  # matches, target: per game
-            config.update({k: v for k, v in experiment.items() if k in SETTINGS})
-            config.update({k: v for k, v in method.items() if k in SETTINGS})
-            config["seed"] = seed
-            config["label"] = label
-            validate(config, f"{path} [[methods]] #{i} ({label})")
+            where = f"{path} [[methods]] #{i} ({label})"
+            settings = {k: v for k, v in experiment.items() if k in SETTINGS}
+            settings.update({k: v for k, v in method.items() if k in SETTINGS})
+            config = run_config({**settings, "seed": seed, "label": label}, where)
+            validate(config, where)
             runs.append((out / "runs" / _slug(label) / f"seed{seed}", config))
     return runs
 

@@ -16,12 +16,10 @@ from typing import Any
 
 from games import game_spec, load_game, resolve
 
+from .config import DEFAULTS, kind_of, run_config
 from .options import add_game, add_seed, add_target, add_workers, game_params, positive
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
-SETTINGS = ("kind", "game", "game_params", "dsl", "method", "score", "data", "target", "budget",
-            "evaluations", "matches", "seed", "workers", "backend", "scheduler", "initial",
-            "fitness", "sketch_share", "rollout_evaluations", "population")
 
 
 def parse_duration(text: str) -> float:
@@ -169,9 +167,10 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
     return evaluator
 
 
-def start_run(run_dir: Path, config: dict[str, Any], quiet: bool = True):
-    config = {**config, "kind": "synth"}
-    validate(config)
+def start_run(run_dir: Path, settings: dict[str, Any], quiet: bool = True,
+              where: str = "command line"):
+    config = run_config({**settings, "kind": "synth"}, where)
+    validate(config, where)
     if run_dir.exists() and any(run_dir.iterdir()):
         raise ValueError(f"{run_dir}: run directory exists and is not empty "
                          "(use 'stratsynth resume' to continue it)")
@@ -192,7 +191,8 @@ def read_run_config(run_dir: Path) -> dict[str, Any]:
 
 
 def resume_run(run_dir: Path, quiet: bool = True):
-    return execute(run_dir, read_run_config(run_dir), resume=True, quiet=quiet)
+    config = run_config(read_run_config(run_dir), str(run_dir / "config.json"))
+    return execute(run_dir, config, resume=True, quiet=quiet)
 
 
 def _report(evaluator, run_dir: Path) -> None:
@@ -201,7 +201,7 @@ def _report(evaluator, run_dir: Path) -> None:
 
 
 def cmd_synth(args) -> int:
-    config = {key: getattr(args, key, None) for key in SETTINGS}
+    config = {key: getattr(args, key, None) for key in DEFAULTS["synth"]}
     config["game_params"] = game_params(args) or None
     run_dir = Path(args.out)
     _report(start_run(run_dir, config, quiet=args.quiet), run_dir)
@@ -210,8 +210,7 @@ def cmd_synth(args) -> int:
 
 def cmd_resume(args) -> int:
     run_dir = Path(args.run)
-    config = read_run_config(run_dir)
-    kind = config.get("kind") or ("qd" if config.get("command") == "qd" else "synth")
+    kind = kind_of(read_run_config(run_dir))
     if kind == "qd":
         from .qd_cli import resume_qd
 
@@ -225,7 +224,7 @@ def cmd_resume(args) -> int:
 def add_parsers(sub) -> None:
     synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
     add_game(synth, dsl=True)
-    synth.add_argument("--method", default="sa", help="synthesizer: sa (default), uct, gp, "
+    synth.add_argument("--method", default=None, help="synthesizer: sa (default), uct, gp, "
                        "gp-simple, sketch-sa, sketch-uct, or any in gp.synthesizers.SYNTHESIZERS")
     synth.add_argument("--score", choices=("A", "O"), default=None,
                        help="cloning score for sketch learning: A actions, O observations")

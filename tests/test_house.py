@@ -151,3 +151,16 @@ def test_cant_stop_narration_reports_busts():
     before = state.clone()
     state.busts[0] += 1
     assert any("busts" in line for line in state.describe_transition(before))
+
+
+def test_one_config_schema_for_synthesis_and_qd(tmp_path):
+    from experiments.config import DEFAULTS, run_config
+
+    assert run_config({"game": "cantstop"})["method"] == DEFAULTS["synth"]["method"]
+    with pytest.raises(ValueError, match="where: unknown setting.*features.*synth run"):
+        run_config({"game": "cantstop", "features": "bust_rate"}, "where")
+    assert main(["qd", "cantstop", "--features", "bust_rate", "--evaluations", "4", "--workers",
+                 "1", "--matches", "10", "--quiet", "--out", str(tmp_path / "qd")]) == 0
+    saved = json.loads((tmp_path / "qd" / "config.json").read_text())
+    assert saved["kind"] == "qd" and saved["cells"] == DEFAULTS["qd"]["cells"]
+    assert run_config(saved) == saved  # a saved config is complete and reads back as is

@@ -1,0 +1,59 @@
+"""One schema for every run, synthesis and QD: its keys and their defaults, in one place.
+
+A run's ``config.json``, a ``[[methods]]`` entry of a TOML comparison, the
+command line and the Python API (``experiments.api``) all say the same keys;
+``run_config`` fills what they leave out from ``DEFAULTS`` and rejects keys the
+run's kind does not have, naming where they came from. ``None`` means "the
+game's own" for ``target`` and ``matches`` (``GameSpec.default_target``,
+``GameSpec.default_matches``) and "not set" elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+COMMON: dict[str, Any] = {
+    "kind": "synth",
+    "game": None,
+    "game_params": None,
+    "dsl": None,
+    "target": None,
+    "matches": None,
+    "seed": 0,
+    "workers": 0,
+    "backend": None,
+    "scheduler": None,
+    "budget": None,
+    "evaluations": None,
+    "label": None,
+}
+"""Keys every run has (``label``: the name a comparison gives its method)."""
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "synth": {**COMMON, "kind": "synth", "method": "sa", "fitness": "psi", "score": None,
+              "data": None, "initial": None, "sketch_share": None,
+              "rollout_evaluations": None, "population": None},
+    "qd": {**COMMON, "kind": "qd", "matches": 200, "features": None, "dims": None,
+           "cells": 100, "batch": 8},
+}
+"""Run kind -> every key of its config and its default."""
+
+
+def run_config(settings: dict[str, Any], where: str = "command line") -> dict[str, Any]:
+    """A complete config from the settings given (kind ``synth`` unless said)."""
+    kind = settings.get("kind") or "synth"
+    if kind not in DEFAULTS:
+        raise ValueError(f"{where}: kind '{kind}' unknown (known: {', '.join(DEFAULTS)})")
+    unknown = sorted(set(settings) - set(DEFAULTS[kind]))
+    if unknown:
+        raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)} for a {kind} run "
+                         f"(known: {', '.join(DEFAULTS[kind])})")
+    config = dict(DEFAULTS[kind])
+    config.update({key: value for key, value in settings.items() if value is not None})
+    config["kind"] = kind
+    return config
+
+
+def kind_of(config: dict[str, Any]) -> str:
+    """The kind a run's config says (configs written before the field: by their command)."""
+    return config.get("kind") or ("qd" if config.get("command") == "qd" else "synth")
