@@ -70,7 +70,9 @@ def test_cli_errors(capsys):
     assert main(["play", "microrts", "--map", "99x99", "--p0", "coac", "--p1", "coac"]) == 2
     assert main(["play", "microrts", "--p0", "coacc", "--p1", "coac"]) == 2
     assert "unknown player 'coacc' for microrts" in capsys.readouterr().err
-    assert main(["play", "microrts", "--utt", "nope", "--p0", "coac", "--p1", "coac"]) == 2
+    assert main(["play", "microrts", "--game-param", "utt=nope", "--p0", "coac", "--p1",
+                 "coac"]) == 2
+    assert "nope" in capsys.readouterr().err
 
 
 # ---- DSL programs on the engine; broken AIs and dying JVMs ------------------------------------
