@@ -99,8 +99,8 @@ def synthesize(game: str, *, out: str | Path, method: str = "sa",
 def resume(run_dir: str | Path) -> SynthesisResult | Any:
     """Continue a killed run from its log (``stratsynth resume``): a synthesis run gives
     a ``SynthesisResult``, a QD run its archive."""
-    from .config import DEFAULTS, kind_of
-    from .synth import read_run_config, resume_run
+    from .config import DEFAULTS, kind_of, read_run_config
+    from .synth import resume_run
 
     run_dir = Path(run_dir)
     config = read_run_config(run_dir)

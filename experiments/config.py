@@ -10,6 +10,9 @@ game's own" for ``target`` and ``matches`` (``GameSpec.default_target``,
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 COMMON: dict[str, Any] = {
@@ -57,3 +60,25 @@ def run_config(settings: dict[str, Any], where: str = "command line") -> dict[st
 def kind_of(config: dict[str, Any]) -> str:
     """The kind a run's config says (configs written before the field: by their command)."""
     return config.get("kind") or ("qd" if config.get("command") == "qd" else "synth")
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
+
+
+def parse_duration(text: str) -> float:
+    """'90', '90s', '30m', '2h' -> seconds."""
+    match = _DURATION.match(str(text))
+    if not match:
+        raise ValueError(f"budget '{text}' is not a duration like 90s, 30m or 2h")
+    return float(match.group(1)) * {"s": 1, "m": 60, "h": 3600, None: 1}[match.group(2)]
+
+
+def read_run_config(run_dir: Path) -> dict[str, Any]:
+    """A run directory's ``config.json``; errors name the file."""
+    path = run_dir / "config.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: not a run directory (no config.json)")
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None

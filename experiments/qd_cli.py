@@ -8,9 +8,8 @@ from pathlib import Path
 
 from games import game_spec, load_game
 
-from .config import DEFAULTS, run_config
+from .config import DEFAULTS, parse_duration, read_run_config, run_config
 from .options import add_game, add_seed, add_target, add_workers, game_params, positive
-from .synth import parse_duration
 
 
 def chosen_features(game: str, text: str | None) -> tuple[dict, list[str]]:
@@ -114,8 +113,6 @@ def resume_qd(run_dir: Path, quiet: bool = True) -> int:
     """Continue a killed ``stratsynth qd`` run from its evaluation log."""
     import argparse
 
-    from .synth import read_run_config
-
     config = read_run_config(run_dir)
     args = argparse.Namespace(**{key: config.get(key) for key in DEFAULTS["qd"]})
     args.out, args.quiet = str(run_dir), quiet
@@ -204,8 +201,6 @@ def cmd_qd_check(args) -> int:
     from qd.map_elites import BehaviourWinRate
 
     from .players import make_player
-    from .synth import read_run_config
-
     out = Path(args.run)
     config = read_run_config(out)
     archive = ProgramArchive.load(out / "archive.json")

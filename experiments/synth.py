@@ -10,24 +10,13 @@ kill, ``stratsynth resume RUN`` replays the logged evaluations and goes on.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from games import game_spec, load_game, resolve
 
-from .config import DEFAULTS, kind_of, run_config
+from .config import DEFAULTS, kind_of, parse_duration, read_run_config, run_config
 from .options import add_game, add_seed, add_target, add_workers, game_params, positive
-
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h)?\s*$")
-
-
-def parse_duration(text: str) -> float:
-    """'90', '90s', '30m', '2h' -> seconds."""
-    match = _DURATION.match(str(text))
-    if not match:
-        raise ValueError(f"budget '{text}' is not a duration like 90s, 30m or 2h")
-    return float(match.group(1)) * {"s": 1, "m": 60, "h": 3600, None: 1}[match.group(2)]
 
 
 def validate(config: dict[str, Any], where: str = "command line") -> None:
@@ -177,17 +166,6 @@ def start_run(run_dir: Path, settings: dict[str, Any], quiet: bool = True,
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     return execute(run_dir, config, resume=False, quiet=quiet)
-
-
-def read_run_config(run_dir: Path) -> dict[str, Any]:
-    """A run directory's ``config.json``; errors name the file."""
-    path = run_dir / "config.json"
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: not a run directory (no config.json)")
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None
 
 
 def resume_run(run_dir: Path, quiet: bool = True):
