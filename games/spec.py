@@ -54,6 +54,9 @@ class GameSpec:
         recorder: reference to ``record(game, players, specs, matches, seed, output,
             winner_only, self_play, map) -> int`` if the game records its own
             format instead of (state, action) pairs.
+
+    What a draw or a capped match scores in Ψ is the game object's own
+    ``draw_value`` (0 unless it says; microRTS ½, as seed 000 scores it).
     """
 
     name: str
