@@ -5,12 +5,13 @@ decision. The fast engine (``games.cantstop.fast``) decides for all live matches
 at once, so here a program becomes closures over numpy arrays: the score line
 gives one value per match, the column line one action slot per match.
 
-Shapes: a value at the top has shape (n,) (n live matches). ``lambda a:`` over
-``actions`` adds an axis of the 6 padded action slots, and every
-``map(lambda c: ..., list)`` adds an axis of the list (3 neutral slots, or the 2
-columns of an action); ``sum`` over a mapped list sums that axis under the
-list's mask. Every non-constant value at a depth has ``1 + depth`` axes (some of
-size 1), so numpy broadcasting lines them up. Constant subexpressions are
+Shapes: a value at the top has shape (n,) (n live matches, always the last
+axis). ``lambda a:`` over ``actions`` puts an axis of the 6 padded action slots
+in front, and every ``map(lambda c: ..., list)`` another in front of that, of
+the list's length (3 neutral slots, or the 2 columns of an action); ``sum`` over
+a mapped list adds along that first axis under the list's mask. Lists carry
+size-1 axes for the variables they do not depend on, so numpy broadcasting
+lines every value up. Constant subexpressions are
 folded, so dead ``if 5 < 5`` branches cost nothing.
 
 Exactness: the reference computes with Python integers, here int64. Each node
@@ -126,8 +127,8 @@ class ArrayProgram:
                 return lambda pos: 0
 
             def argmax(pos):
-                value = np.broadcast_to(body(pos, None), (pos.n, fast.MAX_LEGAL))
-                return np.where(pos.action_mask, value, fast.BIG_NEGATIVE).argmax(1)
+                value = np.broadcast_to(body(pos, None), (fast.MAX_LEGAL, pos.n))
+                return np.where(pos.action_mask, value, fast.BIG_NEGATIVE).argmax(0)
             return argmax
         if name == "column_if":
             x, y = self._num(reader, ()), self._num(reader, ())
@@ -164,7 +165,7 @@ class ArrayProgram:
                         bound=max(yes.bound, no.bound))
         if head == "sumc":
             lst = self._list(reader, axes)
-            return Expr(fn=lambda pos, c: lst.fn(pos, c)[0].sum(-1), bound=12 * lst.length)
+            return Expr(fn=lambda pos, c: lst.fn(pos, c)[0].sum(0), bound=12 * lst.length)
         if head == "sumn":
             return self._sum_map(reader, axes)
         syntax = self.dsl.syntax.get(name)
@@ -182,11 +183,11 @@ class ArrayProgram:
         bound = body.bound * lst.length
         if body.fn is None:
             value = body.value
-            return Expr(fn=lambda pos, c: lst.fn(pos, c)[1].sum(-1) * value, bound=bound)
+            return Expr(fn=lambda pos, c: lst.fn(pos, c)[1].sum(0) * value, bound=bound)
 
         def total(pos, c):
             values, mask = lst.fn(pos, c)
-            return np.where(mask, body(pos, values), 0).sum(-1)
+            return np.where(mask, body(pos, values), 0).sum(0)
         return Expr(fn=total, bound=bound)
 
     def _list(self, reader: _Tree, axes: tuple[str, ...]) -> ListExpr:
@@ -194,21 +195,20 @@ class ArrayProgram:
         head, _scope = self._split(name)
         depth = len(axes)
         if head == "neutrals":
-            shape = (1,) * depth + (3,)
+            shape = (3,) + (1,) * depth
 
             def neutrals(pos, c):
-                return (pos.b.nc.reshape((pos.n,) + shape),
-                        pos.neutral_mask.reshape((pos.n,) + shape))
+                return (pos.b.nc.reshape(shape + (pos.n,)),
+                        pos.neutral_mask.reshape(shape + (pos.n,)))
             return ListExpr(neutrals, 3)
         if head == "columns":
             if not axes or axes[0] != "a":
                 raise Unsupported("columns(a) outside the action lambda")
-            tail = (1,) * (depth - 1) + (2,)
+            shape = (2,) + (1,) * (depth - 1) + (fast.MAX_LEGAL,)
 
             def columns(pos, c):
                 cols = pos.action_columns
-                return (cols.reshape((pos.n, fast.MAX_LEGAL) + tail),
-                        (cols > 0).reshape((pos.n, fast.MAX_LEGAL) + tail))
+                return cols.reshape(shape + (pos.n,)), (cols > 0).reshape(shape + (pos.n,))
             return ListExpr(columns, 2)
         raise Unsupported(f"unknown list primitive {name!r}")
 
@@ -219,7 +219,7 @@ class ArrayProgram:
             if not axes or axes[-1] != "c":
                 raise Unsupported(f"{head}(c) outside a column lambda")
             attr = tables[head]
-            return Expr(fn=lambda pos, c: np.take(getattr(pos, attr), pos.row_base(depth) + c),
+            return Expr(fn=lambda pos, c: pos.at(getattr(pos, attr), c),
                         bound=1 if head == "is_new_neutral" else 13)
         if head in ("progress_value", "move_value"):
             if not axes or axes[-1] != "c":
@@ -229,12 +229,9 @@ class ArrayProgram:
         if head == "advance_of":
             if not axes or axes[0] != "a":
                 raise Unsupported("advance_of(a) outside the action lambda")
-            shape = (fast.MAX_LEGAL,) + (1,) * (depth - 1)
-            return Expr(fn=lambda pos, c: pos.advance_of.reshape((pos.n,) + shape), bound=2)
+            return Expr(fn=lambda pos, c: pos.advance_of, bound=2)
         if head == "difficulty":
-            shape = (1,) * depth
-            return Expr(fn=lambda pos, c: pos.difficulty(GLENN_ALOI).reshape((pos.n,) + shape),
-                        bound=DIFFICULTY_BOUND)
+            return Expr(fn=lambda pos, c: pos.difficulty(GLENN_ALOI), bound=DIFFICULTY_BOUND)
         raise Unsupported(f"unknown primitive {head!r}")
 
 

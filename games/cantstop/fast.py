@@ -57,8 +57,40 @@ _PX = np.zeros((1296, 3), dtype=bool)
 for _r, _pairs in enumerate(PAIRINGS):
     for _j, (_a, _b) in enumerate(_pairs):
         _PA[_r, _j], _PB[_r, _j], _PX[_r, _j] = _a, _b, True
-_EARLIER = np.tril(np.ones((9, 9), dtype=bool), -1)
-"""``_EARLIER[k, j]``: candidate slot j comes before slot k (dedup keeps the first)."""
+_PA_T, _PB_T, _PX_T = _PA.T.copy(), _PB.T.copy(), _PX.T.copy()
+_CODE_WEIGHTS = 1 << np.arange(9)
+_LEGAL_TABLE: list[np.ndarray] = []
+
+
+def legal_table() -> tuple[np.ndarray, np.ndarray]:
+    """Legal column moves of every roll for every pattern of what its pairings allow.
+
+    ``CantStopState._column_moves`` walks the roll's (up to 3) pairings; pairing j
+    offers its pair if ``pair[j]`` holds, else column a if ``ok_a[j]`` and column b
+    if ``ok_b[j]``, skipping moves already offered. So the list depends only on the
+    roll and these 9 booleans: ``code = Σ ok_a[j]·2^j + ok_b[j]·2^(3+j) + pair[j]·2^(6+j)``.
+    Returns ``(ids, count)`` indexed by ``roll * 512 + code``: ids (6, 1296·512) as
+    ``a*16 + b`` (b = 0 for one column, padded with 0), built once on first use.
+    """
+    if not _LEGAL_TABLE:
+        code = np.arange(512)
+        bits = (code[:, None] >> np.arange(9)) & 1 == 1  # (512, 9)
+        ok_a, ok_b, pair = bits[:, 0:3], bits[:, 3:6], bits[:, 6:9]
+        exists = _PX[:, None, :]  # (1296, 1, 3)
+        valid = np.stack(np.broadcast_arrays(pair & exists, ok_a & ~pair & exists,
+                                             ok_b & ~pair & exists), axis=3)
+        valid = valid.reshape(1296, 512, 9)
+        cand = np.stack([_PA * 16 + _PB, _PA * 16, _PB * 16], axis=2).reshape(1296, 1, 9)
+        cand = np.broadcast_to(cand, valid.shape)
+        keep = valid.copy()
+        for k in range(9):
+            for j in range(k):
+                keep[:, :, k] &= ~(valid[:, :, j] & (cand[:, :, j] == cand[:, :, k]))
+        order = np.argsort(~keep, axis=2, kind="stable")[:, :, :MAX_LEGAL]
+        ids = np.take_along_axis(cand, order, 2) * np.take_along_axis(keep, order, 2)
+        _LEGAL_TABLE[:] = [ids.reshape(-1, MAX_LEGAL).T.astype(np.int16).copy(),
+                           keep.sum(2).reshape(-1).astype(np.int64)]
+    return _LEGAL_TABLE[0], _LEGAL_TABLE[1]
 
 # per-seat counters, in ``Batch.cnt[:, seat, k]``
 CLAIMS, TURNS, BUSTS, STOPS, BANKED, ADVANCES, OUTERS = range(7)
@@ -67,6 +99,9 @@ COUNTERS = 7
 ROLL_BUFFER = 128
 """Rolls drawn per match at a time (a match averages ≈70; more are drawn when needed)."""
 UNIFORM_BUFFER = 96
+TAIL_ROWS = 48
+"""When this few matches are left, they finish on the reference engine: a step of
+the array engine costs about the same for 40 rows as for 1,000."""
 
 
 # ---- seeds and random streams ---------------------------------------------------
@@ -154,13 +189,36 @@ def _rolls(rng: random.Random, count: int) -> np.ndarray:
     return (_uniforms(rng, count) * 1296.0).astype(np.int64)
 
 
+def _uniforms_of(rngs: Sequence[random.Random], count: int) -> np.ndarray:
+    """``_uniforms`` of each generator, as rows of one array (one conversion for all)."""
+    data = b"".join([rng.getrandbits(64 * count).to_bytes(8 * count, "little") for rng in rngs])
+    raw = np.frombuffer(data, dtype="<u4").reshape(len(rngs), 2 * count)
+    high = (raw[:, 0::2] >> 5).astype(np.float64)
+    low = (raw[:, 1::2] >> 6).astype(np.float64)
+    return (high * 67108864.0 + low) * (1.0 / 9007199254740992.0)
+
+
+def _skipped(seed: int, draws: int) -> random.Random:
+    """``random.Random(seed)`` after ``draws`` calls of ``random()`` (two words each)."""
+    rng = random.Random(seed)
+    if draws:
+        rng.getrandbits(64 * draws)
+    return rng
+
+
 # ---- positions as arrays --------------------------------------------------------------
 class Position:
-    """What strategies read, for every live row; derived arrays are built on first use."""
+    """What strategies read, for every live row; derived arrays are built on first use.
+
+    Arrays put the match axis last (``(13, n)``, ``(6, n)``), so a column or an
+    action slot is one contiguous row and sums over columns, neutral slots or
+    action slots add whole rows.
+    """
 
     def __init__(self, batch: Batch) -> None:
         self.b = batch
         self.n = batch.n
+        self.rows = batch.rows
         self._cache: dict[Any, Any] = {}
 
     def _get(self, key, build):
@@ -169,27 +227,24 @@ class Position:
             value = self._cache[key] = build()
         return value
 
-    @property
-    def rows(self) -> np.ndarray:
-        return self._get("rows", lambda: np.arange(self.n))
-
-    def row_base(self, depth: int) -> np.ndarray:
-        """Row offsets ``row * 13`` shaped ``(n, 1, ..., 1)`` with ``depth`` extra axes."""
-        return self._get(("base", depth), lambda: (self.rows * 13).reshape(
-            (self.n,) + (1,) * depth))
+    def at(self, table: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """``table[columns[..., i], i]`` for a (13, n) table and column numbers (..., n)."""
+        return np.take(table, columns * self.n + self.rows)
 
     @property
     def own(self) -> np.ndarray:
-        return self._get("own", lambda: self.b.mk[self.rows, self.b.p])
+        b = self.b
+        return self._get("own", lambda: np.where(b.p.astype(bool), b.mk[1], b.mk[0]))
 
     @property
     def opponent(self) -> np.ndarray:
-        return self._get("opp", lambda: self.b.mk[self.rows, 1 - self.b.p])
+        b = self.b
+        return self._get("opp", lambda: np.where(b.p.astype(bool), b.mk[0], b.mk[1]))
 
     @property
     def advanced(self) -> np.ndarray:
         ne = self.b.ne
-        return self._get("adv", lambda: np.where(ne > 0, ne - self.own, 0))
+        return self._get("adv", lambda: (ne - self.own) * (ne > 0))
 
     @property
     def new_neutral(self) -> np.ndarray:
@@ -197,7 +252,7 @@ class Position:
 
     @property
     def neutral_mask(self) -> np.ndarray:
-        return self._get("nmask", lambda: np.arange(3) < self.b.nn[:, None])
+        return self._get("nmask", lambda: _SLOTS3 < self.b.nn)
 
     def difficulty(self, params: HeuristicParams) -> np.ndarray:
         """``difficulty_score`` per row (all of the neutral columns odd / even / low / high)."""
@@ -205,42 +260,56 @@ class Position:
             nc = self.b.nc
             free = ~self.neutral_mask
             odd = (nc & 1) == 1
-            return (params.odds * (odd | free).all(1) + params.evens * (~odd | free).all(1)
-                    + params.lows * ((nc <= 7) | free).all(1)
-                    + params.highs * ((nc >= 7) | free).all(1))
+
+            def every(x):
+                x = x | free
+                return x[0] & x[1] & x[2]
+            return (params.odds * every(odd) + params.evens * every(~odd)
+                    + params.lows * every(nc <= 7) + params.highs * every(nc >= 7))
         return self._get(("difficulty", params), build)
+
+    @property
+    def neutral_heights(self) -> np.ndarray:
+        """(3, n): the neutral marker's cell in each neutral column slot."""
+        return self._get("nh", lambda: self.at(self.b.ne, self.b.nc))
 
     @property
     def stopping_wins(self) -> np.ndarray:
         def build():
-            nc = self.b.nc
-            ne_at = np.take(self.b.ne, self.row_base(1) + nc)
-            topped = ((ne_at == H[nc]) & self.neutral_mask).sum(1)
-            return self.b.cnt[:, :, CLAIMS][self.rows, self.b.p] + topped >= 3
+            b = self.b
+            top = (self.neutral_heights == H[b.nc]) & self.neutral_mask
+            claims = np.take(b.cnt, (b.p * COUNTERS + CLAIMS) * self.n + self.rows)
+            return claims + top[0] + top[1] + top[2] >= 3
         return self._get("sw", build)
 
     @property
     def can_place_new_neutral(self) -> np.ndarray:
         def build():
-            open_free = (self.b.cl[:, 2:] < 0) & (self.b.ne[:, 2:] == 0)
-            return (self.b.nn < 3) & open_free.any(1)
+            b = self.b
+            return (b.nn < 3) & ((b.cl[2:] < 0) & (b.ne[2:] == 0)).any(0)
         return self._get("cpn", build)
 
     @property
     def action_mask(self) -> np.ndarray:
-        return self._get("amask", lambda: np.arange(MAX_LEGAL) < self.b.nl[:, None])
+        return self._get("amask", lambda: _SLOTS6 < self.b.nl)
 
     @property
     def action_columns(self) -> np.ndarray:
-        """(n, 6, 2) columns of each legal action (second 0 for a single column)."""
+        """(2, 6, n): the columns of each legal action (the second 0 for one column)."""
         la = self.b.la
-        return self._get("acols", lambda: np.stack([la >> 4, la & 15], axis=2))
+        return self._get("acols", lambda: np.stack([la >> 4, la & 15]))
 
     @property
     def advance_of(self) -> np.ndarray:
-        """(n, 6): 2 for a double, else 1."""
-        la = self.b.la
-        return self._get("advof", lambda: 1 + (((la >> 4) == (la & 15)) & ((la & 15) > 0)))
+        """(6, n): 2 for a double, else 1."""
+        def build():
+            a, b = self.action_columns
+            return 1 + ((a == b) & (b > 0))
+        return self._get("advof", build)
+
+
+_SLOTS3 = np.arange(3)[:, None]
+_SLOTS6 = np.arange(MAX_LEGAL)[:, None]
 
 
 class HeuristicArrays:
@@ -252,28 +321,24 @@ class HeuristicArrays:
         self.pv = np.array((0, 0) + tuple(params.progress_value), dtype=np.int64)
 
     def columns(self, pos: Position) -> np.ndarray:
-        cols = pos.action_columns
-        a, b = cols[:, :, 0], cols[:, :, 1]
+        a, b = pos.action_columns
         ne = pos.b.ne
-        base = pos.row_base(1)
         marker = self.params.marker
         advance = pos.advance_of
-        value = advance * self.mv[a] - marker * (np.take(ne, base + a) == 0)
-        value += np.where(b > 0, advance * self.mv[b] - marker * (np.take(ne, base + b) == 0), 0)
-        return np.where(pos.action_mask, value, BIG_NEGATIVE).argmax(1)
+        value = advance * self.mv[a] - marker * (pos.at(ne, a) == 0)
+        value += (b > 0) * (advance * self.mv[b] - marker * (pos.at(ne, b) == 0))
+        return np.where(pos.action_mask, value, BIG_NEGATIVE).argmax(0)
 
     def stops(self, pos: Position) -> np.ndarray:
         nc = pos.b.nc
-        base = pos.row_base(1)
-        progress = (np.take(pos.b.ne, base + nc) - np.take(pos.own, base + nc) + 1) * self.pv[nc]
-        score = np.where(pos.neutral_mask, progress, 0).sum(1) + pos.difficulty(self.params)
+        progress = (pos.neutral_heights - pos.at(pos.own, nc) + 1) * self.pv[nc]
+        progress *= pos.neutral_mask
+        score = progress[0] + progress[1] + progress[2] + pos.difficulty(self.params)
         return pos.stopping_wins | (~pos.can_place_new_neutral & (score >= self.params.threshold))
 
 
 class RandomArrays:
     """``RandomStrategy``: ``legal[int(random() * len(legal))]`` from the seat's stream."""
-
-    uses_stream = True
 
 
 VECTORIZERS: dict[type, Callable[[Any], Any]] = {
@@ -281,7 +346,10 @@ VECTORIZERS: dict[type, Callable[[Any], Any]] = {
     RandomStrategy: lambda player: RandomArrays(),
 }
 """Player class (exact type) -> function(player) -> array strategy, or None if it
-cannot run this player (the batch then runs on the reference engine)."""
+cannot run this player (the batch then runs on the reference engine). Register
+only players whose decisions depend on the state alone (the last few matches of
+a batch finish on the reference engine with the player object itself); the
+random player is the one exception, handled here."""
 
 
 def vectorize(player) -> Any:
@@ -291,59 +359,67 @@ def vectorize(player) -> Any:
 
 
 # ---- the batch of matches ------------------------------------------------------------
-_ARRAYS = ("mk", "ne", "cl", "nc", "nn", "p", "mv", "roll", "cnt", "la", "nl", "id",
-           "db", "dp", "rb", "rp")
+_ARRAYS = ("mk", "ne", "cl", "nc", "nn", "p", "mv", "roll", "cnt", "la", "nl", "id", "dp",
+           "rp", "fl")
 
 
 class Batch:
     """Matches ``start..stop-1`` of a seed, seat-alternating, stepped together.
 
-    Row arrays (first axis = live matches): ``mk`` markers (n, 2, 13), ``ne``
-    neutral (n, 13), ``cl`` claimed (n, 13), ``nc``/``nn`` neutral columns in the
-    order placed and their count, ``p`` player to act, ``mv`` moves, ``roll`` index
-    of the dice in ``ROLLS``, ``cnt`` per-seat counters (n, 2, 7), ``la``/``nl`` legal
-    column moves (``a*16 + b``, b = 0 for one column) and their count, ``id`` match
-    offset in the batch, ``db``/``dp`` each match's drawn rolls and how many are used,
-    ``rb``/``rp`` the random players' drawn numbers per seat.
+    Arrays have the live matches on the last axis (n): ``mk`` markers (2, 13, n),
+    ``ne`` neutral (13, n), ``cl`` claimed (13, n), ``nc``/``nn`` neutral columns in
+    the order placed (3, n) and their count, ``p`` player to act, ``mv`` moves,
+    ``roll`` index of the dice in ``ROLLS``, ``cnt`` per-seat counters (2, 7, n),
+    ``la``/``nl`` legal column moves (6, n) as ``a*16 + b`` (b = 0 for one column)
+    and their count, ``id`` match offset in the batch, ``fl`` 1 where seats are
+    swapped, ``dp`` rolls used from the match's buffer ``db[id]``, ``rp`` (2, n)
+    numbers used per seat from the random players' buffers ``rb[id]`` (buffers are
+    indexed by match offset, so dropping finished rows does not copy them).
     """
 
-    def __init__(self, game: CantStop, strategies: Sequence, seed: int, start: int,
-                 stop: int) -> None:
+    def __init__(self, game: CantStop, players: Sequence, strategies: Sequence, seed: int,
+                 start: int, stop: int, tail_rows: int = TAIL_ROWS) -> None:
         n = stop - start
+        self.players = list(players)
+        self.tail_rows = tail_rows
         self.n = n
+        self.rows = np.arange(n)
         self.max_moves = game.max_moves
         self.strategies = list(strategies)
         self.start = start
         seeds = match_seed_arrays(seed, start, stop)
-        self.mk = np.zeros((n, 2, 13), dtype=np.int64)
-        self.ne = np.zeros((n, 13), dtype=np.int64)
-        self.cl = np.full((n, 13), -1, dtype=np.int64)
-        self.nc = np.zeros((n, 3), dtype=np.int64)
+        self.mk = np.zeros((2, 13, n), dtype=np.int64)
+        self.ne = np.zeros((13, n), dtype=np.int64)
+        self.cl = np.full((13, n), -1, dtype=np.int64)
+        self.nc = np.zeros((3, n), dtype=np.int64)
         self.nn = np.zeros(n, dtype=np.int64)
         self.p = np.zeros(n, dtype=np.int64)
         self.mv = np.zeros(n, dtype=np.int64)
         self.roll = np.zeros(n, dtype=np.int64)
-        self.cnt = np.zeros((n, 2, COUNTERS), dtype=np.int64)
-        self.la = np.zeros((n, MAX_LEGAL), dtype=np.int64)
+        self.cnt = np.zeros((2, COUNTERS, n), dtype=np.int64)
+        self.la = np.zeros((MAX_LEGAL, n), dtype=np.int64)
         self.nl = np.zeros(n, dtype=np.int64)
         self.id = np.arange(n)
         # seat s of match i holds players[s ^ (i & 1)] (games.match.seats_for)
-        self.flip = (np.arange(start, stop) & 1).astype(np.int64)
+        self.fl = (np.arange(start, stop) & 1).astype(np.int64)
+        self.seeds = seeds
         self.chance = [random.Random(int(s)) for s in seeds[:, 0]]
-        self.db = np.stack([_rolls(rng, ROLL_BUFFER) for rng in self.chance]) if n else \
-            np.zeros((0, ROLL_BUFFER), dtype=np.int64)
+        self.db = (_uniforms_of(self.chance, ROLL_BUFFER) * 1296.0).astype(np.int64)
         self.dp = np.zeros(n, dtype=np.int64)
+        self.fills = np.ones(n, dtype=np.int64)  # buffers drawn per match (chance)
         self.streams: list[list[random.Random | None]] = [[None, None] for _ in range(n)]
         random_players = [isinstance(s, RandomArrays) for s in self.strategies]
         self.rb = np.zeros((n, 2, UNIFORM_BUFFER if any(random_players) else 0))
-        self.rp = np.zeros((n, 2), dtype=np.int64)
+        self.rp = np.zeros((2, n), dtype=np.int64)
+        self.rfills = np.ones((n, 2), dtype=np.int64)
         if any(random_players):
             for i in range(n):
                 for seat in (0, 1):
-                    if random_players[seat ^ int(self.flip[i])]:
+                    if random_players[seat ^ int(self.fl[i])]:
                         rng = random.Random(int(seeds[i, 1 + seat]))
                         self.streams[i][seat] = rng
                         self.rb[i, seat] = _uniforms(rng, UNIFORM_BUFFER)
+        self.tail: dict[int, CantStopState] = {}
         # results, by match offset
         self.winner = np.full(n, -1, dtype=np.int64)
         self.capped = np.zeros(n, dtype=bool)
@@ -357,14 +433,16 @@ class Batch:
 
     # ---- driving ------------------------------------------------------------------
     def run(self) -> Batch:
-        rows = np.arange(self.n)
-        self.cnt[:, 0, TURNS] = 1
-        self._roll(rows)
+        self.cnt[0, TURNS] = 1
+        self._roll(self.rows)
         while self.n:
+            if self.n <= self.tail_rows:
+                self._play_tail()
+                break
             # a column move
             pos = Position(self)
             slot = self._decide(pos, "columns")
-            act = self.la[pos.rows, slot]
+            act = np.take(self.la, slot * self.n + self.rows)
             self._advance(act)
             self.mv += 1
             done = self.mv >= self.max_moves
@@ -376,23 +454,30 @@ class Batch:
             pos = Position(self)
             stop = self._decide(pos, "stops").astype(bool)
             self.mv += 1
-            won = np.zeros(self.n, dtype=bool)
+            won = None
             if stop.any():
                 stopping = np.flatnonzero(stop)
-                won[stopping] = self._stop(stopping)
-                self._end_turn(stopping[~won[stopping]])
-            rolling = np.flatnonzero(~won)
-            self._roll(rolling)
-            capped = ~won & (self.mv >= self.max_moves)
-            if won.any():
-                self._finish(won, capped=False, phase=1, capped_too=capped)
+                wins = self._stop(stopping)
+                if wins.any():
+                    won = np.zeros(self.n, dtype=bool)
+                    won[stopping[wins]] = True
+                    self._end_turn(stopping[~wins])
+                    self._roll(np.flatnonzero(~won))
+                else:
+                    self._end_turn(stopping)
+                    self._roll(self.rows)
+            else:
+                self._roll(self.rows)
+            capped = self.mv >= self.max_moves
+            if won is not None:
+                self._finish(won, capped=False, phase=1, capped_too=capped & ~won)
             elif capped.any():
                 self._finish(capped, capped=True, phase=0)
         return self
 
     def _decide(self, pos: Position, kind: str) -> np.ndarray:
         """Each row's decision by the strategy of the seat to act."""
-        who = self.p ^ self.flip[self.id]
+        who = self.p ^ self.fl
         out = None
         for k, strategy in enumerate(self.strategies):
             acting = who == k
@@ -412,14 +497,18 @@ class Batch:
     def _random(self, acting: np.ndarray, kind: str) -> np.ndarray:
         rows = np.flatnonzero(acting)
         seat = self.p[rows]
-        used = self.rp[rows, seat]
-        if used.max() >= self.rb.shape[2]:
-            for r, s in zip(rows[used >= self.rb.shape[2]], seat[used >= self.rb.shape[2]]):
-                self.rb[r, s] = _uniforms(self.streams[self.id[r]][s], self.rb.shape[2])
-                self.rp[r, s] = 0
-            used = self.rp[rows, seat]
-        u = self.rb[rows, seat, used]
-        self.rp[rows, seat] = used + 1
+        flat = seat * self.n + rows
+        used = np.take(self.rp, flat)
+        size = self.rb.shape[2]
+        if used.max() >= size:
+            for r, s in zip(rows[used >= size], seat[used >= size]):
+                i = self.id[r]
+                self.rb[i, s] = _uniforms(self.streams[i][s], size)
+                self.rfills[i, s] += 1
+                self.rp[s, r] = 0
+            used = np.take(self.rp, flat)
+        u = self.rb[self.id[rows], seat, used]
+        self.rp.reshape(-1)[flat] = used + 1
         count = self.nl[rows] if kind == "columns" else 2
         choice = np.zeros(self.n, dtype=np.int64)
         choice[rows] = (u * count).astype(np.int64)
@@ -427,110 +516,122 @@ class Batch:
 
     # ---- rules ------------------------------------------------------------------------
     def _advance(self, act: np.ndarray) -> None:
-        rows = np.arange(self.n)
-        p = self.p
+        n, rows = self.n, self.rows
         a, b = act >> 4, act & 15
         two = b > 0
-        cnt = self.cnt
-        cnt[rows, p, ADVANCES] += 1 + two
-        cnt[rows, p, OUTERS] += OUTER_ARR[a] + OUTER_ARR[b]
+        cnt = self.cnt.reshape(-1)
+        at = self.p * (COUNTERS * n) + rows
+        cnt[at + ADVANCES * n] += 1 + two
+        cnt[at + OUTERS * n] += OUTER_ARR[a] + OUTER_ARR[b]
         self._step_column(rows, a)
         sub = np.flatnonzero(two)
         if sub.size:
             self._step_column(sub, b[sub])
 
     def _step_column(self, rows: np.ndarray, col: np.ndarray) -> None:
-        h = self.ne[rows, col]
+        n = self.n
+        ne = self.ne.reshape(-1)
+        at = col * n + rows
+        h = ne[at]
         new = h == 0
         if new.any():
-            fresh = rows[new]
-            h = h.copy()
-            h[new] = self.mk[fresh, self.p[fresh], col[new]]
-            self.nc[fresh, self.nn[fresh]] = col[new]
+            fresh, fcol = rows[new], col[new]
+            h[new] = np.take(self.mk, self.p[fresh] * (13 * n) + fcol * n + fresh)
+            self.nc.reshape(-1)[self.nn[fresh] * n + fresh] = fcol
             self.nn[fresh] += 1
-        self.ne[rows, col] = np.where(h < H[col], h + 1, h)
+        ne[at] = h + (h < H[col])
 
     def _stop(self, rows: np.ndarray) -> np.ndarray:
         """Bank the neutrals of ``rows``; True where the stop wins the match."""
+        n = self.n
         p = self.p[rows]
-        cnt = self.cnt
-        cnt[rows, p, STOPS] += 1
+        cnt = self.cnt.reshape(-1)
+        mk = self.mk.reshape(-1)
+        ne = self.ne.reshape(-1)
+        at = p * (COUNTERS * n) + rows
+        cnt[at + STOPS * n] += 1
         nn = self.nn[rows]
         for slot in range(3):
             has = nn > slot
             if not has.any():
                 break
             r, s = rows[has], p[has]
-            c = self.nc[r, slot]
-            h = self.ne[r, c]
-            cnt[r, s, BANKED] += h - self.mk[r, s, c]
+            c = self.nc[slot, r]
+            h = ne[c * n + r]
+            own_at = s * (13 * n) + c * n + r
+            cnt[at[has] + BANKED * n] += h - mk[own_at]
             top = h == H[c]
             if top.any():
                 rt, st, ct = r[top], s[top], c[top]
-                self.cl[rt, ct] = st
-                cnt[rt, st, CLAIMS] += 1
-                self.mk[rt, 0, ct] = 0
-                self.mk[rt, 1, ct] = 0
-            keep = ~top
-            self.mk[r[keep], s[keep], c[keep]] = h[keep]
-        won = cnt[rows, p, CLAIMS] >= 3
+                self.cl[ct, rt] = st
+                cnt[at[has][top] + CLAIMS * n] += 1
+                mk[ct * n + rt] = 0
+                mk[13 * n + ct * n + rt] = 0
+                keep = ~top
+                mk[own_at[keep]] = h[keep]
+            else:
+                mk[own_at] = h
+        won = cnt[at + CLAIMS * n] >= 3
         if won.any():
             w = rows[won]
-            self.ne[w] = 0
-            self.nc[w] = 0
+            self.ne[:, w] = 0
+            self.nc[:, w] = 0
             self.nn[w] = 0
         return won
 
     def _end_turn(self, rows: np.ndarray) -> None:
         if not rows.size:
             return
-        self.ne[rows] = 0
-        self.nc[rows] = 0
+        self.ne[:, rows] = 0
+        self.nc[:, rows] = 0
         self.nn[rows] = 0
         p = 1 - self.p[rows]
         self.p[rows] = p
-        self.cnt[rows, p, TURNS] += 1
+        self.cnt.reshape(-1)[(p * COUNTERS + TURNS) * self.n + rows] += 1
 
     def _roll(self, rows: np.ndarray) -> None:
         """Roll for ``rows`` until each has a legal column move (busts pass the turn)."""
         while rows.size:
             used = self.dp[rows]
-            if used.max() >= self.db.shape[1]:
-                for r in rows[used >= self.db.shape[1]]:
-                    self.db[r] = _rolls(self.chance[self.id[r]], self.db.shape[1])
+            size = self.db.shape[1]
+            if used.max() >= size:
+                for r in rows[used >= size]:
+                    self.db[self.id[r]] = _rolls(self.chance[self.id[r]], size)
+                    self.fills[self.id[r]] += 1
                     self.dp[r] = 0
                 used = self.dp[rows]
-            roll = self.db[rows, used]
+            roll = self.db[self.id[rows], used]
             self.dp[rows] = used + 1
             self.roll[rows] = roll
             la, nl = self._legal(rows, roll)
-            self.la[rows] = la
-            self.nl[rows] = nl
             bust = nl == 0
+            if rows.size == self.n:
+                self.la, self.nl = la, nl
+            else:
+                self.la[:, rows] = la
+                self.nl[rows] = nl
             if not bust.any():
                 return
             rows = rows[bust]
-            self.cnt[rows, self.p[rows], BUSTS] += 1
+            p = self.p[rows]
+            self.cnt.reshape(-1)[(p * COUNTERS + BUSTS) * self.n + rows] += 1
             self._end_turn(rows)
 
     def _legal(self, rows: np.ndarray, roll: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Legal column moves in ``CantStopState._column_moves`` order, padded to 6."""
-        a, b, exists = _PA[roll], _PB[roll], _PX[roll]
-        ne, cl = self.ne[rows], self.cl[rows]
-        base = (np.arange(rows.size) * 13)[:, None]
-        na, nb = np.take(ne, base + a), np.take(ne, base + b)
-        free = (3 - self.nn[rows])[:, None]
-        ok_a = exists & (np.take(cl, base + a) < 0) & (na < H[a]) & ((na > 0) | (free > 0))
-        ok_b = exists & (np.take(cl, base + b) < 0) & (nb < H[b]) & ((nb > 0) | (free > 0))
+        """Legal column moves (6, m) in ``CantStopState._column_moves`` order, and their count."""
+        n = self.n
+        a, b, exists = _PA_T[:, roll], _PB_T[:, roll], _PX_T[:, roll]
+        at_a, at_b = a * n + rows, b * n + rows
+        na, nb = np.take(self.ne, at_a), np.take(self.ne, at_b)
+        free = (self.nn[rows] < 3)
+        ok_a = exists & (np.take(self.cl, at_a) < 0) & (na < H[a]) & ((na > 0) | free)
+        ok_b = exists & (np.take(self.cl, at_b) < 0) & (nb < H[b]) & ((nb > 0) | free)
         need = (na == 0).astype(np.int64) + ((nb == 0) & (a != b))
-        pair = ok_a & ok_b & (need <= free)
-        cand = np.stack([a * 16 + b, a * 16, b * 16], axis=2).reshape(-1, 9)
-        valid = np.stack([pair, ok_a & ~pair, ok_b & ~pair], axis=2).reshape(-1, 9)
-        dup = ((cand[:, :, None] == cand[:, None, :]) & valid[:, None, :] & _EARLIER).any(2)
-        valid &= ~dup
-        order = np.argsort(~valid, axis=1, kind="stable")[:, :MAX_LEGAL]
-        la = np.take_along_axis(cand, order, 1) * np.take_along_axis(valid, order, 1)
-        return la, valid.sum(1)
+        pair = ok_a & ok_b & (need <= 3 - self.nn[rows])
+        bits = np.concatenate([ok_a, ok_b, pair])
+        code = roll * 512 + _CODE_WEIGHTS @ bits
+        ids, count = legal_table()
+        return np.take(ids, code, axis=1).astype(np.int64), count[code]
 
     # ---- finishing --------------------------------------------------------------------
     def _finish(self, done: np.ndarray, capped: bool, phase: int,
@@ -540,6 +641,7 @@ class Batch:
         if capped_too is not None and capped_too.any():
             groups.append((capped_too, True, 0))
         keep = np.ones(self.n, dtype=bool)
+        f = self.final
         for mask, was_capped, ph in groups:
             rows = np.flatnonzero(mask)
             ids = self.id[rows]
@@ -547,18 +649,80 @@ class Batch:
             self.moves[ids] = self.mv[rows]
             if not was_capped:
                 self.winner[ids] = self.p[rows]
-            f = self.final
-            for name in ("mk", "ne", "cl", "nc", "nn", "p", "roll", "cnt"):
+            f["mk"][ids] = np.moveaxis(self.mk[:, :, rows], 2, 0)
+            f["cnt"][ids] = np.moveaxis(self.cnt[:, :, rows], 2, 0)
+            for name in ("ne", "cl", "nc"):
+                f[name][ids] = getattr(self, name)[:, rows].T
+            for name in ("nn", "p", "roll"):
                 f[name][ids] = getattr(self, name)[rows]
             f["phase"][ids] = ph
             keep[rows] = False
         for name in _ARRAYS:
-            setattr(self, name, getattr(self, name)[keep])
+            setattr(self, name, getattr(self, name).compress(keep, axis=-1))
         self.n = int(keep.sum())
+        self.rows = np.arange(self.n)
+
+    def _play_tail(self) -> None:
+        """Finish the live matches on the reference engine, from their exact positions
+        (dice and random players' streams skipped to the numbers already used)."""
+        for r in range(self.n):
+            i = int(self.id[r])
+            state = self._live_state(r)
+            seats = [self._scalar_player(r, seat) for seat in (0, 1)]
+            while state.player >= 0:
+                state.apply_action(seats[state.player](state))
+            self.tail[i] = state
+            self.winner[i] = -1 if state.won_by is None else state.won_by
+            self.capped[i] = state.capped
+            self.moves[i] = state.moves
+        self.n = 0
+
+    def _live_state(self, r: int) -> CantStopState:
+        """Row ``r`` (at a column move) as a reference-engine state."""
+        i = int(self.id[r])
+        s = CantStopState.__new__(CantStopState)
+        used = int(self.fills[i] - 1) * self.db.shape[1] + int(self.dp[r])
+        s.rng = _skipped(int(self.seeds[i, 0]), used)
+        s.max_moves = self.max_moves
+        s.player = int(self.p[r])
+        s.markers = (self.mk[0, :, r].tolist(), self.mk[1, :, r].tolist())
+        s.neutral = self.ne[:, r].tolist()
+        s.neutral_cols = self.nc[:self.nn[r], r].tolist()
+        s.claimed = self.cl[:, r].tolist()
+        cnt = self.cnt[:, :, r]
+        s.claims = cnt[:, CLAIMS].tolist()
+        s.dice = ROLLS[int(self.roll[r])]
+        s.phase = PHASE_COLUMN
+        s.legal = s._column_moves(PAIRINGS[int(self.roll[r])])
+        s.moves = int(self.mv[r])
+        s.won_by = None
+        s.capped = False
+        s.turns = cnt[:, TURNS].tolist()
+        s.busts = cnt[:, BUSTS].tolist()
+        s.stops = cnt[:, STOPS].tolist()
+        s.banked = cnt[:, BANKED].tolist()
+        s.advances = cnt[:, ADVANCES].tolist()
+        s.outer = cnt[:, OUTERS].tolist()
+        s.last_player = s.player
+        return s
+
+    def _scalar_player(self, r: int, seat: int):
+        """The player in ``seat`` of row ``r``; a random player gets its own stream,
+        skipped to the numbers it has used."""
+        player = self.players[seat ^ int(self.fl[r])]
+        if not isinstance(self.strategies[seat ^ int(self.fl[r])], RandomArrays):
+            return player
+        i = int(self.id[r])
+        fresh = RandomStrategy()
+        used = int(self.rfills[i, seat] - 1) * self.rb.shape[2] + int(self.rp[seat, r])
+        fresh._rng = _skipped(int(self.seeds[i, 1 + seat]), used)
+        return fresh
 
     # ---- results ----------------------------------------------------------------------
     def state(self, i: int) -> CantStopState:
         """The final state of match offset ``i`` as a reference-engine state."""
+        if i in self.tail:
+            return self.tail[i]
         f = self.final
         s = CantStopState.__new__(CantStopState)
         s.rng = None
@@ -626,7 +790,7 @@ def play_batch(game, players: Sequence, seed: int, start: int, stop: int) -> Bat
     strategies = strategies_for(game, players)
     if strategies is None:
         return None
-    return Batch(game, strategies, seed, start, stop).run()
+    return Batch(game, players, strategies, seed, start, stop).run()
 
 
 def play_chunk(job: tuple) -> MatchSummary:
