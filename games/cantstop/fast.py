@@ -57,7 +57,7 @@ _PX = np.zeros((1296, 3), dtype=bool)
 for _r, _pairs in enumerate(PAIRINGS):
     for _j, (_a, _b) in enumerate(_pairs):
         _PA[_r, _j], _PB[_r, _j], _PX[_r, _j] = _a, _b, True
-_PA_T, _PB_T, _PX_T = _PA.T.copy(), _PB.T.copy(), _PX.T.copy()
+_PAB = np.concatenate([_PA.T, _PB.T])  # (6, 1296); a missing pairing is column 0
 _CODE_WEIGHTS = 1 << np.arange(9)
 _LEGAL_TABLE: list[np.ndarray] = []
 
@@ -99,6 +99,7 @@ COUNTERS = 7
 ROLL_BUFFER = 128
 """Rolls drawn per match at a time (a match averages ≈70; more are drawn when needed)."""
 UNIFORM_BUFFER = 96
+SPLIT_ROWS = False
 TAIL_ROWS = 48
 """When this few matches are left, they finish on the reference engine: a step of
 the array engine costs about the same for 40 rows as for 1,000."""
@@ -215,7 +216,7 @@ class Position:
     action slots add whole rows.
     """
 
-    def __init__(self, batch: Batch) -> None:
+    def __init__(self, batch: StateView) -> None:
         self.b = batch
         self.n = batch.n
         self.rows = batch.rows
@@ -359,13 +360,38 @@ def vectorize(player) -> Any:
 
 
 # ---- the batch of matches ------------------------------------------------------------
-_ARRAYS = ("mk", "ne", "cl", "nc", "nn", "p", "mv", "roll", "cnt", "la", "nl", "id", "dp",
-           "rp", "fl")
+# rows of the packed state ``Batch.S`` (one int64 row per quantity, one column per match)
+NE, CL, MK, NC, LA, CNT, RP = 0, 13, 26, 52, 55, 61, 75
+NN, P, MV, ROLL, NL, ID, DP, FL = range(77, 85)
+STATE_ROWS = 85
 
 
-class Batch:
+class StateView:
+    """Named views of the rows of a packed state ``S`` (see ``Batch``)."""
+
+    def __init__(self, S: np.ndarray) -> None:
+        self.S = S
+        self._views()
+
+    def _views(self) -> None:
+        S = self.S
+        n = S.shape[1]
+        self.n = n
+        self.rows = np.arange(n)
+        self.ne, self.cl = S[NE:NE + 13], S[CL:CL + 13]
+        self.mk = S[MK:MK + 26].reshape(2, 13, n)
+        self.nc, self.la = S[NC:NC + 3], S[LA:LA + MAX_LEGAL]
+        self.cnt = S[CNT:CNT + 2 * COUNTERS].reshape(2, COUNTERS, n)
+        self.rp = S[RP:RP + 2]
+        self.nn, self.p, self.mv, self.roll = S[NN], S[P], S[MV], S[ROLL]
+        self.nl, self.id, self.dp, self.fl = S[NL], S[ID], S[DP], S[FL]
+
+
+class Batch(StateView):
     """Matches ``start..stop-1`` of a seed, seat-alternating, stepped together.
 
+    The state is one int64 array ``S`` (85, n), a column per live match, so that
+    dropping finished matches is one copy; the names below are views of its rows.
     Arrays have the live matches on the last axis (n): ``mk`` markers (2, 13, n),
     ``ne`` neutral (13, n), ``cl`` claimed (13, n), ``nc``/``nn`` neutral columns in
     the order placed (3, n) and their count, ``p`` player to act, ``mv`` moves,
@@ -388,29 +414,19 @@ class Batch:
         self.strategies = list(strategies)
         self.start = start
         seeds = match_seed_arrays(seed, start, stop)
-        self.mk = np.zeros((2, 13, n), dtype=np.int64)
-        self.ne = np.zeros((13, n), dtype=np.int64)
-        self.cl = np.full((13, n), -1, dtype=np.int64)
-        self.nc = np.zeros((3, n), dtype=np.int64)
-        self.nn = np.zeros(n, dtype=np.int64)
-        self.p = np.zeros(n, dtype=np.int64)
-        self.mv = np.zeros(n, dtype=np.int64)
-        self.roll = np.zeros(n, dtype=np.int64)
-        self.cnt = np.zeros((2, COUNTERS, n), dtype=np.int64)
-        self.la = np.zeros((MAX_LEGAL, n), dtype=np.int64)
-        self.nl = np.zeros(n, dtype=np.int64)
-        self.id = np.arange(n)
+        self.S = np.zeros((STATE_ROWS, n), dtype=np.int64)
+        self._views()
+        self.cl[:] = -1
+        self.id[:] = np.arange(n)
         # seat s of match i holds players[s ^ (i & 1)] (games.match.seats_for)
-        self.fl = (np.arange(start, stop) & 1).astype(np.int64)
+        self.fl[:] = np.arange(start, stop) & 1
         self.seeds = seeds
         self.chance = [random.Random(int(s)) for s in seeds[:, 0]]
         self.db = (_uniforms_of(self.chance, ROLL_BUFFER) * 1296.0).astype(np.int64)
-        self.dp = np.zeros(n, dtype=np.int64)
         self.fills = np.ones(n, dtype=np.int64)  # buffers drawn per match (chance)
         self.streams: list[list[random.Random | None]] = [[None, None] for _ in range(n)]
         random_players = [isinstance(s, RandomArrays) for s in self.strategies]
         self.rb = np.zeros((n, 2, UNIFORM_BUFFER if any(random_players) else 0))
-        self.rp = np.zeros((2, n), dtype=np.int64)
         self.rfills = np.ones((n, 2), dtype=np.int64)
         if any(random_players):
             for i in range(n):
@@ -424,12 +440,8 @@ class Batch:
         self.winner = np.full(n, -1, dtype=np.int64)
         self.capped = np.zeros(n, dtype=bool)
         self.moves = np.zeros(n, dtype=np.int64)
-        self.final: dict[str, np.ndarray] = {
-            "mk": np.zeros((n, 2, 13), dtype=np.int64), "ne": np.zeros((n, 13), dtype=np.int64),
-            "cl": np.zeros((n, 13), dtype=np.int64), "nc": np.zeros((n, 3), dtype=np.int64),
-            "nn": np.zeros(n, dtype=np.int64), "p": np.zeros(n, dtype=np.int64),
-            "roll": np.zeros(n, dtype=np.int64), "cnt": np.zeros((n, 2, COUNTERS), dtype=np.int64),
-            "phase": np.zeros(n, dtype=np.int64)}
+        self.final = np.zeros((STATE_ROWS, n), dtype=np.int64)  # S of each finished match
+        self.phase = np.zeros(n, dtype=np.int64)  # 1 if it ended at a roll-or-stop choice
 
     # ---- driving ------------------------------------------------------------------
     def run(self) -> Batch:
@@ -440,8 +452,7 @@ class Batch:
                 self._play_tail()
                 break
             # a column move
-            pos = Position(self)
-            slot = self._decide(pos, "columns")
+            slot = self._decide("columns")
             act = np.take(self.la, slot * self.n + self.rows)
             self._advance(act)
             self.mv += 1
@@ -451,22 +462,13 @@ class Batch:
                 if not self.n:
                     break
             # roll again or stop
-            pos = Position(self)
-            stop = self._decide(pos, "stops").astype(bool)
+            stop = self._decide("stops").astype(bool)
             self.mv += 1
-            won = None
-            if stop.any():
-                stopping = np.flatnonzero(stop)
-                wins = self._stop(stopping)
-                if wins.any():
-                    won = np.zeros(self.n, dtype=bool)
-                    won[stopping[wins]] = True
-                    self._end_turn(stopping[~wins])
-                    self._roll(np.flatnonzero(~won))
-                else:
-                    self._end_turn(stopping)
-                    self._roll(self.rows)
+            won = self._stop(stop) if stop.any() else None
+            if won is not None and won.any():
+                self._roll(np.flatnonzero(~won))
             else:
+                won = None
                 self._roll(self.rows)
             capped = self.mv >= self.max_moves
             if won is not None:
@@ -475,23 +477,27 @@ class Batch:
                 self._finish(capped, capped=True, phase=0)
         return self
 
-    def _decide(self, pos: Position, kind: str) -> np.ndarray:
-        """Each row's decision by the strategy of the seat to act."""
+    def _decide(self, kind: str) -> np.ndarray:
+        """Each row's decision by the strategy of the seat to act; each strategy sees
+        only the rows where it acts (a copy of their state)."""
         who = self.p ^ self.fl
-        out = None
+        out = np.zeros(self.n, dtype=np.int64)
         for k, strategy in enumerate(self.strategies):
             acting = who == k
-            if not acting.any():
-                continue
             if isinstance(strategy, RandomArrays):
-                choice = self._random(acting, kind)
-            else:
-                choice = getattr(strategy, kind)(pos)
-            if out is None:
+                if acting.any():
+                    out += self._random(acting, kind)
+                continue
+            if not SPLIT_ROWS:
                 if acting.all():
-                    return choice
-                out = np.zeros(self.n, dtype=np.int64)
-            out = np.where(acting, choice, out)
+                    return getattr(strategy, kind)(Position(self))
+                out = np.where(acting, getattr(strategy, kind)(Position(self)), out)
+                continue
+            rows = np.flatnonzero(acting)
+            if rows.size == self.n:
+                return getattr(strategy, kind)(Position(self))
+            if rows.size:
+                out[rows] = getattr(strategy, kind)(Position(StateView(self.S[:, rows])))
         return out
 
     def _random(self, acting: np.ndarray, kind: str) -> np.ndarray:
@@ -541,42 +547,40 @@ class Batch:
             self.nn[fresh] += 1
         ne[at] = h + (h < H[col])
 
-    def _stop(self, rows: np.ndarray) -> np.ndarray:
-        """Bank the neutrals of ``rows``; True where the stop wins the match."""
-        n = self.n
-        p = self.p[rows]
+    def _stop(self, stop: np.ndarray) -> np.ndarray:
+        """Bank the neutrals where ``stop``; end those turns; True where the stop wins.
+
+        All rows at once: a slot with nothing to bank points at column 0 (unused by
+        the rules), where the writes put back what they read.
+        """
+        n, rows, p = self.n, self.rows, self.p
+        S = self.S.reshape(-1)
         cnt = self.cnt.reshape(-1)
-        mk = self.mk.reshape(-1)
-        ne = self.ne.reshape(-1)
         at = p * (COUNTERS * n) + rows
-        cnt[at + STOPS * n] += 1
-        nn = self.nn[rows]
-        for slot in range(3):
-            has = nn > slot
-            if not has.any():
-                break
-            r, s = rows[has], p[has]
-            c = self.nc[slot, r]
-            h = ne[c * n + r]
-            own_at = s * (13 * n) + c * n + r
-            cnt[at[has] + BANKED * n] += h - mk[own_at]
-            top = h == H[c]
-            if top.any():
-                rt, st, ct = r[top], s[top], c[top]
-                self.cl[ct, rt] = st
-                cnt[at[has][top] + CLAIMS * n] += 1
-                mk[ct * n + rt] = 0
-                mk[13 * n + ct * n + rt] = 0
-                keep = ~top
-                mk[own_at[keep]] = h[keep]
-            else:
-                mk[own_at] = h
-        won = cnt[at + CLAIMS * n] >= 3
-        if won.any():
-            w = rows[won]
-            self.ne[:, w] = 0
-            self.nc[:, w] = 0
-            self.nn[w] = 0
+        cnt[at + STOPS * n] += stop
+        valid = (_SLOTS3 < self.nn) & stop
+        c = self.nc * valid
+        h = S[(NE + c) * n + rows]
+        own_at = (MK + 13 * p + c) * n + rows
+        other_at = (MK + 13 * (1 - p) + c) * n + rows
+        own = S[own_at]
+        banked = (h - own) * valid
+        cnt[at + BANKED * n] += banked[0] + banked[1] + banked[2]
+        top = (h == H[c]) & valid
+        cl_at = (CL + c) * n + rows
+        S[cl_at] = np.where(top, p, S[cl_at])
+        S[own_at] = np.where(top, 0, np.where(valid, h, own))
+        S[other_at] = np.where(top, 0, S[other_at])
+        claims = cnt[at + CLAIMS * n] + top[0] + top[1] + top[2]
+        cnt[at + CLAIMS * n] = claims
+        won = stop & (claims >= 3)
+        keep = ~stop
+        self.ne *= keep
+        self.nc *= keep
+        self.nn *= keep
+        ended = stop & ~won
+        p ^= ended
+        cnt[p * (COUNTERS * n) + TURNS * n + rows] += ended
         return won
 
     def _end_turn(self, rows: np.ndarray) -> None:
@@ -606,7 +610,8 @@ class Batch:
             la, nl = self._legal(rows, roll)
             bust = nl == 0
             if rows.size == self.n:
-                self.la, self.nl = la, nl
+                self.la[:] = la
+                self.nl[:] = nl
             else:
                 self.la[:, rows] = la
                 self.nl[rows] = nl
@@ -620,16 +625,15 @@ class Batch:
     def _legal(self, rows: np.ndarray, roll: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Legal column moves (6, m) in ``CantStopState._column_moves`` order, and their count."""
         n = self.n
-        a, b, exists = _PA_T[:, roll], _PB_T[:, roll], _PX_T[:, roll]
-        at_a, at_b = a * n + rows, b * n + rows
-        na, nb = np.take(self.ne, at_a), np.take(self.ne, at_b)
-        free = (self.nn[rows] < 3)
-        ok_a = exists & (np.take(self.cl, at_a) < 0) & (na < H[a]) & ((na > 0) | free)
-        ok_b = exists & (np.take(self.cl, at_b) < 0) & (nb < H[b]) & ((nb > 0) | free)
-        need = (na == 0).astype(np.int64) + ((nb == 0) & (a != b))
-        pair = ok_a & ok_b & (need <= 3 - self.nn[rows])
-        bits = np.concatenate([ok_a, ok_b, pair])
-        code = roll * 512 + _CODE_WEIGHTS @ bits
+        ab = np.take(_PAB, roll, axis=1)  # (6, m): a of each pairing, then b; 0 if none
+        at = ab * n + rows
+        h = np.take(self.ne, at)
+        nn = self.nn[rows]
+        ok = (np.take(self.cl, at) < 0) & (h < H[ab]) & ((h > 0) | (nn < 3))
+        new = h == 0
+        need = new[:3].astype(np.int64) + (new[3:] & (ab[:3] != ab[3:]))
+        pair = ok[:3] & ok[3:] & (need <= 3 - nn)
+        code = roll * 512 + (_CODE_WEIGHTS[:6] @ ok) + (_CODE_WEIGHTS[6:] @ pair)
         ids, count = legal_table()
         return np.take(ids, code, axis=1).astype(np.int64), count[code]
 
@@ -641,7 +645,6 @@ class Batch:
         if capped_too is not None and capped_too.any():
             groups.append((capped_too, True, 0))
         keep = np.ones(self.n, dtype=bool)
-        f = self.final
         for mask, was_capped, ph in groups:
             rows = np.flatnonzero(mask)
             ids = self.id[rows]
@@ -649,18 +652,11 @@ class Batch:
             self.moves[ids] = self.mv[rows]
             if not was_capped:
                 self.winner[ids] = self.p[rows]
-            f["mk"][ids] = np.moveaxis(self.mk[:, :, rows], 2, 0)
-            f["cnt"][ids] = np.moveaxis(self.cnt[:, :, rows], 2, 0)
-            for name in ("ne", "cl", "nc"):
-                f[name][ids] = getattr(self, name)[:, rows].T
-            for name in ("nn", "p", "roll"):
-                f[name][ids] = getattr(self, name)[rows]
-            f["phase"][ids] = ph
+            self.final[:, ids] = self.S[:, rows]
+            self.phase[ids] = ph
             keep[rows] = False
-        for name in _ARRAYS:
-            setattr(self, name, getattr(self, name).compress(keep, axis=-1))
-        self.n = int(keep.sum())
-        self.rows = np.arange(self.n)
+        self.S = self.S.compress(keep, axis=1)
+        self._views()
 
     def _play_tail(self) -> None:
         """Finish the live matches on the reference engine, from their exact positions
@@ -723,19 +719,19 @@ class Batch:
         """The final state of match offset ``i`` as a reference-engine state."""
         if i in self.tail:
             return self.tail[i]
-        f = self.final
+        f = self.final[:, i]
         s = CantStopState.__new__(CantStopState)
         s.rng = None
         s.max_moves = self.max_moves
         s.player = -1
-        s.markers = (f["mk"][i, 0].tolist(), f["mk"][i, 1].tolist())
-        s.neutral = f["ne"][i].tolist()
-        s.neutral_cols = f["nc"][i, :f["nn"][i]].tolist()
-        s.claimed = f["cl"][i].tolist()
-        cnt = f["cnt"][i]
+        s.markers = (f[MK:MK + 13].tolist(), f[MK + 13:MK + 26].tolist())
+        s.neutral = f[NE:NE + 13].tolist()
+        s.neutral_cols = f[NC:NC + f[NN]].tolist()
+        s.claimed = f[CL:CL + 13].tolist()
+        cnt = f[CNT:CNT + 2 * COUNTERS].reshape(2, COUNTERS)
         s.claims = cnt[:, CLAIMS].tolist()
-        s.dice = ROLLS[int(f["roll"][i])]
-        s.phase = PHASE_ROLL_OR_STOP if f["phase"][i] else PHASE_COLUMN
+        s.dice = ROLLS[int(f[ROLL])]
+        s.phase = PHASE_ROLL_OR_STOP if self.phase[i] else PHASE_COLUMN
         s.legal = []
         s.moves = int(self.moves[i])
         s.won_by = int(self.winner[i]) if self.winner[i] >= 0 else None
@@ -746,7 +742,7 @@ class Batch:
         s.banked = cnt[:, BANKED].tolist()
         s.advances = cnt[:, ADVANCES].tolist()
         s.outer = cnt[:, OUTERS].tolist()
-        s.last_player = int(f["p"][i])
+        s.last_player = int(f[P])
         return s
 
     def summary(self, lo: int = 0, hi: int | None = None,
