@@ -213,14 +213,14 @@ class ArrayProgram:
         raise Unsupported(f"unknown list primitive {name!r}")
 
     def _leaf(self, head: str, axes: tuple[str, ...], depth: int) -> Expr:
-        tables = {"advanced": "advanced", "secured": "own", "opponent_secured": "opponent",
-                  "is_new_neutral": "new_neutral"}
-        if head in tables:
+        readers = {"advanced": fast.Position.advanced_at, "secured": fast.Position.own_at,
+                   "opponent_secured": fast.Position.opponent_at,
+                   "is_new_neutral": fast.Position.new_neutral_at}
+        if head in readers:
             if not axes or axes[-1] != "c":
                 raise Unsupported(f"{head}(c) outside a column lambda")
-            attr = tables[head]
-            return Expr(fn=lambda pos, c: pos.at(getattr(pos, attr), c),
-                        bound=1 if head == "is_new_neutral" else 13)
+            read = readers[head]
+            return Expr(fn=lambda pos, c: read(pos, c), bound=1 if head == "is_new_neutral" else 13)
         if head in ("progress_value", "move_value"):
             if not axes or axes[-1] != "c":
                 raise Unsupported(f"{head}[c] outside a column lambda")

@@ -211,9 +211,10 @@ def _skipped(seed: int, draws: int) -> random.Random:
 class Position:
     """What strategies read, for every live row; derived arrays are built on first use.
 
-    Arrays put the match axis last (``(13, n)``, ``(6, n)``), so a column or an
-    action slot is one contiguous row and sums over columns, neutral slots or
-    action slots add whole rows.
+    Arrays put the match axis last (``(3, n)``, ``(6, n)``), so a neutral slot or an
+    action slot is one contiguous row and sums over slots add whole rows. Sets of
+    columns are bitmasks (bit c for column c): neutral columns, claimed columns,
+    neutrals on the top cell.
     """
 
     def __init__(self, batch: StateView) -> None:
@@ -228,67 +229,58 @@ class Position:
             value = self._cache[key] = build()
         return value
 
-    def at(self, table: np.ndarray, columns: np.ndarray) -> np.ndarray:
-        """``table[columns[..., i], i]`` for a (13, n) table and column numbers (..., n)."""
-        return np.take(table, columns * self.n + self.rows)
+    # ---- per-column values, for column numbers of any shape (..., n) --------------------
+    def neutral_at(self, columns: np.ndarray) -> np.ndarray:
+        """Cell of the neutral marker in each column (0 = none)."""
+        return np.take(self.b.S, (NE + columns) * self.n + self.rows)
+
+    def own_at(self, columns: np.ndarray) -> np.ndarray:
+        """The acting player's secured cells in each column."""
+        return np.take(self.b.S, (MK + columns) * self.n + self.own_offset)
+
+    def opponent_at(self, columns: np.ndarray) -> np.ndarray:
+        return np.take(self.b.S, (MK + columns) * self.n + self.opponent_offset)
+
+    def advanced_at(self, columns: np.ndarray) -> np.ndarray:
+        """Cells the neutral marker is above the player's own (0 without a neutral)."""
+        h = self.neutral_at(columns)
+        return (h - self.own_at(columns)) * (h > 0)
+
+    def new_neutral_at(self, columns: np.ndarray) -> np.ndarray:
+        """1 where the column holds no neutral marker."""
+        return ((self.b.nb >> columns) & 1) ^ 1
 
     @property
-    def own(self) -> np.ndarray:
+    def own_offset(self) -> np.ndarray:
         b = self.b
-        return self._get("own", lambda: np.where(b.p.astype(bool), b.mk[1], b.mk[0]))
+        return self._get("owno", lambda: b.p * (13 * self.n) + self.rows)
 
     @property
-    def opponent(self) -> np.ndarray:
+    def opponent_offset(self) -> np.ndarray:
         b = self.b
-        return self._get("opp", lambda: np.where(b.p.astype(bool), b.mk[0], b.mk[1]))
+        return self._get("oppo", lambda: (1 - b.p) * (13 * self.n) + self.rows)
 
-    @property
-    def advanced(self) -> np.ndarray:
-        ne = self.b.ne
-        return self._get("adv", lambda: (ne - self.own) * (ne > 0))
-
-    @property
-    def new_neutral(self) -> np.ndarray:
-        return self._get("newn", lambda: (self.b.ne == 0).astype(np.int64))
-
+    # ---- whole-position values -----------------------------------------------------
     @property
     def neutral_mask(self) -> np.ndarray:
         return self._get("nmask", lambda: _SLOTS3 < self.b.nn)
 
     def difficulty(self, params: HeuristicParams) -> np.ndarray:
-        """``difficulty_score`` per row (all of the neutral columns odd / even / low / high)."""
-        def build():
-            nc = self.b.nc
-            free = ~self.neutral_mask
-            odd = (nc & 1) == 1
-
-            def every(x):
-                x = x | free
-                return x[0] & x[1] & x[2]
-            return (params.odds * every(odd) + params.evens * every(~odd)
-                    + params.lows * every(nc <= 7) + params.highs * every(nc >= 7))
-        return self._get(("difficulty", params), build)
-
-    @property
-    def neutral_heights(self) -> np.ndarray:
-        """(3, n): the neutral marker's cell in each neutral column slot."""
-        return self._get("nh", lambda: self.at(self.b.ne, self.b.nc))
+        """``difficulty_score`` per row, looked up by the set of neutral columns."""
+        return self._get(("difficulty", params), lambda: difficulty_table(params)[self.b.nb])
 
     @property
     def stopping_wins(self) -> np.ndarray:
         def build():
             b = self.b
-            top = (self.neutral_heights == H[b.nc]) & self.neutral_mask
             claims = np.take(b.cnt, (b.p * COUNTERS + CLAIMS) * self.n + self.rows)
-            return claims + top[0] + top[1] + top[2] >= 3
+            return claims + _POPCOUNT[b.tb] >= 3
         return self._get("sw", build)
 
     @property
     def can_place_new_neutral(self) -> np.ndarray:
-        def build():
-            b = self.b
-            return (b.nn < 3) & ((b.cl[2:] < 0) & (b.ne[2:] == 0)).any(0)
-        return self._get("cpn", build)
+        b = self.b
+        return self._get("cpn", lambda: (b.nn < 3) & ((_ALL_COLUMNS & ~(b.cb | b.nb)) != 0))
 
     @property
     def action_mask(self) -> np.ndarray:
@@ -311,6 +303,26 @@ class Position:
 
 _SLOTS3 = np.arange(3)[:, None]
 _SLOTS6 = np.arange(MAX_LEGAL)[:, None]
+_ALL_COLUMNS = sum(1 << c for c in range(2, 13))
+_POPCOUNT = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)
+_DIFFICULTY: dict[HeuristicParams, np.ndarray] = {}
+
+
+def difficulty_table(params: HeuristicParams) -> np.ndarray:
+    """``difficulty_score`` of every set of neutral columns (a 13-bit mask)."""
+    table = _DIFFICULTY.get(params)
+    if table is None:
+        table = np.zeros(1 << 13, dtype=np.int64)
+        for mask in range(1 << 13):
+            if mask & 3:
+                continue
+            cols = [c for c in range(2, 13) if mask >> c & 1]
+            table[mask] = (params.odds * all(c & 1 for c in cols)
+                           + params.evens * all(not c & 1 for c in cols)
+                           + params.lows * all(c <= 7 for c in cols)
+                           + params.highs * all(c >= 7 for c in cols))
+        _DIFFICULTY[params] = table
+    return table
 
 
 class HeuristicArrays:
@@ -322,18 +334,14 @@ class HeuristicArrays:
         self.pv = np.array((0, 0) + tuple(params.progress_value), dtype=np.int64)
 
     def columns(self, pos: Position) -> np.ndarray:
-        a, b = pos.action_columns
-        ne = pos.b.ne
-        marker = self.params.marker
-        advance = pos.advance_of
-        value = advance * self.mv[a] - marker * (pos.at(ne, a) == 0)
-        value += (b > 0) * (advance * self.mv[b] - marker * (pos.at(ne, b) == 0))
-        return np.where(pos.action_mask, value, BIG_NEGATIVE).argmax(0)
+        cols = pos.action_columns  # (2, 6, n)
+        value = pos.advance_of * self.mv[cols] - self.params.marker * pos.new_neutral_at(cols)
+        total = value[0] + value[1] * (cols[1] > 0)
+        return np.where(pos.action_mask, total, BIG_NEGATIVE).argmax(0)
 
     def stops(self, pos: Position) -> np.ndarray:
         nc = pos.b.nc
-        progress = (pos.neutral_heights - pos.at(pos.own, nc) + 1) * self.pv[nc]
-        progress *= pos.neutral_mask
+        progress = (pos.advanced_at(nc) + 1) * self.pv[nc] * pos.neutral_mask
         score = progress[0] + progress[1] + progress[2] + pos.difficulty(self.params)
         return pos.stopping_wins | (~pos.can_place_new_neutral & (score >= self.params.threshold))
 
@@ -362,8 +370,8 @@ def vectorize(player) -> Any:
 # ---- the batch of matches ------------------------------------------------------------
 # rows of the packed state ``Batch.S`` (one int64 row per quantity, one column per match)
 NE, CL, MK, NC, LA, CNT, RP = 0, 13, 26, 52, 55, 61, 75
-NN, P, MV, ROLL, NL, ID, DP, FL = range(77, 85)
-STATE_ROWS = 85
+NN, P, MV, ROLL, NL, ID, DP, FL, NB, CB, TB = range(77, 88)
+STATE_ROWS = 88
 
 
 class StateView:
@@ -385,6 +393,7 @@ class StateView:
         self.rp = S[RP:RP + 2]
         self.nn, self.p, self.mv, self.roll = S[NN], S[P], S[MV], S[ROLL]
         self.nl, self.id, self.dp, self.fl = S[NL], S[ID], S[DP], S[FL]
+        self.nb, self.cb, self.tb = S[NB], S[CB], S[TB]
 
 
 class Batch(StateView):
@@ -540,12 +549,17 @@ class Batch(StateView):
         at = col * n + rows
         h = ne[at]
         new = h == 0
+        bit = 1 << col
         if new.any():
             fresh, fcol = rows[new], col[new]
             h[new] = np.take(self.mk, self.p[fresh] * (13 * n) + fcol * n + fresh)
             self.nc.reshape(-1)[self.nn[fresh] * n + fresh] = fcol
             self.nn[fresh] += 1
-        ne[at] = h + (h < H[col])
+            self.nb[fresh] |= bit[new]
+        top = H[col]
+        h = h + (h < top)
+        ne[at] = h
+        self.tb[rows] |= bit * (h == top)
 
     def _stop(self, stop: np.ndarray) -> np.ndarray:
         """Bank the neutrals where ``stop``; end those turns; True where the stop wins.
@@ -571,13 +585,17 @@ class Batch(StateView):
         S[cl_at] = np.where(top, p, S[cl_at])
         S[own_at] = np.where(top, 0, np.where(valid, h, own))
         S[other_at] = np.where(top, 0, S[other_at])
+        topbits = top << c
+        self.cb |= topbits[0] | topbits[1] | topbits[2]
         claims = cnt[at + CLAIMS * n] + top[0] + top[1] + top[2]
         cnt[at + CLAIMS * n] = claims
         won = stop & (claims >= 3)
+        S[(NE + c) * n + rows] = h * ~valid  # the neutrals come off (column 0 keeps its value)
         keep = ~stop
-        self.ne *= keep
         self.nc *= keep
         self.nn *= keep
+        self.nb *= keep
+        self.tb *= keep
         ended = stop & ~won
         p ^= ended
         cnt[p * (COUNTERS * n) + TURNS * n + rows] += ended
@@ -589,6 +607,8 @@ class Batch(StateView):
         self.ne[:, rows] = 0
         self.nc[:, rows] = 0
         self.nn[rows] = 0
+        self.nb[rows] = 0
+        self.tb[rows] = 0
         p = 1 - self.p[rows]
         self.p[rows] = p
         self.cnt.reshape(-1)[(p * COUNTERS + TURNS) * self.n + rows] += 1
@@ -624,14 +644,13 @@ class Batch(StateView):
 
     def _legal(self, rows: np.ndarray, roll: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Legal column moves (6, m) in ``CantStopState._column_moves`` order, and their count."""
-        n = self.n
         ab = np.take(_PAB, roll, axis=1)  # (6, m): a of each pairing, then b; 0 if none
-        at = ab * n + rows
-        h = np.take(self.ne, at)
-        nn = self.nn[rows]
-        ok = (np.take(self.cl, at) < 0) & (h < H[ab]) & ((h > 0) | (nn < 3))
-        new = h == 0
-        need = new[:3].astype(np.int64) + (new[3:] & (ab[:3] != ab[3:]))
+        nn, nb = self.nn[rows], self.nb[rows]
+        # movable: not claimed, neutral not on top, and a neutral there or one left
+        movable = ~(self.cb[rows] | self.tb[rows]) & (nb | (_ALL_COLUMNS * (nn < 3)))
+        ok = ((movable >> ab) & 1).astype(bool)
+        new = ((nb >> ab) & 1) ^ 1
+        need = new[:3] + (new[3:] & (ab[:3] != ab[3:]))
         pair = ok[:3] & ok[3:] & (need <= 3 - nn)
         code = roll * 512 + (_CODE_WEIGHTS[:6] @ ok) + (_CODE_WEIGHTS[6:] @ pair)
         ids, count = legal_table()
