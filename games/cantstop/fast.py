@@ -69,8 +69,9 @@ def legal_table() -> tuple[np.ndarray, np.ndarray]:
     offers its pair if ``pair[j]`` holds, else column a if ``ok_a[j]`` and column b
     if ``ok_b[j]``, skipping moves already offered. So the list depends only on the
     roll and these 9 booleans: ``code = Σ ok_a[j]·2^j + ok_b[j]·2^(3+j) + pair[j]·2^(6+j)``.
-    Returns ``(ids, count)`` indexed by ``roll * 512 + code``: ids (6, 1296·512) as
-    ``a*16 + b`` (b = 0 for one column, padded with 0), built once on first use.
+    Returns ``(columns, count)`` indexed by ``roll * 512 + code``: columns
+    (1296·512, 12) int8, the first column of each of 6 slots then the second (0 for
+    a move of one column, and for unused slots), built once on first use.
     """
     if not _LEGAL_TABLE:
         code = np.arange(512)
@@ -83,13 +84,21 @@ def legal_table() -> tuple[np.ndarray, np.ndarray]:
         cand = np.stack([_PA * 16 + _PB, _PA * 16, _PB * 16], axis=2).reshape(1296, 1, 9)
         cand = np.broadcast_to(cand, valid.shape)
         keep = valid.copy()
+        singles = (1, 2, 4, 5, 7, 8)  # a pair never repeats; a single column may
+        for k in singles:
+            for j in singles:
+                if j < k:
+                    keep[:, :, k] &= ~(valid[:, :, j] & (cand[:, :, j] == cand[:, :, k]))
+        ids = np.zeros((1296, 512, MAX_LEGAL + 1), dtype=np.int64)  # last slot: discarded
+        count = np.zeros((1296, 512), dtype=np.int64)
         for k in range(9):
-            for j in range(k):
-                keep[:, :, k] &= ~(valid[:, :, j] & (cand[:, :, j] == cand[:, :, k]))
-        order = np.argsort(~keep, axis=2, kind="stable")[:, :, :MAX_LEGAL]
-        ids = np.take_along_axis(cand, order, 2) * np.take_along_axis(keep, order, 2)
-        _LEGAL_TABLE[:] = [ids.reshape(-1, MAX_LEGAL).T.astype(np.int16).copy(),
-                           keep.sum(2).reshape(-1).astype(np.int64)]
+            slot = np.where(keep[:, :, k], count, MAX_LEGAL)[:, :, None]
+            np.put_along_axis(ids, slot, np.ascontiguousarray(cand[:, :, k])[:, :, None], 2)
+            count += keep[:, :, k]
+        ids = ids[:, :, :MAX_LEGAL]
+        ids = ids.reshape(-1, MAX_LEGAL)
+        _LEGAL_TABLE[:] = [np.concatenate([ids >> 4, ids & 15], axis=1).astype(np.int8),
+                           count.reshape(-1)]
     return _LEGAL_TABLE[0], _LEGAL_TABLE[1]
 
 # per-seat counters, in ``Batch.cnt[:, seat, k]``
@@ -209,37 +218,47 @@ def _skipped(seed: int, draws: int) -> random.Random:
 
 # ---- positions as arrays --------------------------------------------------------------
 class Position:
-    """What strategies read, for every live row; derived arrays are built on first use.
+    """What strategies read, for every live row, at a column move (``kind`` "columns")
+    or a roll-or-stop choice ("stops").
 
     Arrays put the match axis last (``(3, n)``, ``(6, n)``), so a neutral slot or an
     action slot is one contiguous row and sums over slots add whole rows. Sets of
     columns are bitmasks (bit c for column c): neutral columns, claimed columns,
-    neutrals on the top cell.
+    neutrals on the top cell. What every strategy of the kind reads is computed
+    once here; the rest on demand.
     """
 
-    def __init__(self, batch: StateView) -> None:
-        self.b = batch
-        self.n = batch.n
-        self.rows = batch.rows
-        self._cache: dict[Any, Any] = {}
-
-    def _get(self, key, build):
-        value = self._cache.get(key)
-        if value is None:
-            value = self._cache[key] = build()
-        return value
+    def __init__(self, batch: StateView, kind: str) -> None:
+        b = self.b = batch
+        n = self.n = batch.n
+        rows = self.rows = batch.rows
+        p = b.p
+        self.own_offset = p * (13 * n) + rows
+        self._difficulty: dict[HeuristicParams, np.ndarray] = {}
+        self._opponent_offset = None
+        self.neutral_mask = _SLOTS3 < b.nn
+        if kind == "columns":
+            cols = self.action_columns = b.la.reshape(2, MAX_LEGAL, n)
+            self.action_mask = _SLOTS6 < b.nl
+            self.advance_of = 1 + ((cols[0] == cols[1]) & (cols[1] > 0))
+        else:
+            claims = b.cnt.take((p * COUNTERS + CLAIMS) * n + rows)
+            self.stopping_wins = claims + _POPCOUNT.take(b.tb) >= 3
+            self.can_place_new_neutral = (b.nn < 3) & ((_ALL_COLUMNS & ~(b.cb | b.nb)) != 0)
 
     # ---- per-column values, for column numbers of any shape (..., n) --------------------
     def neutral_at(self, columns: np.ndarray) -> np.ndarray:
         """Cell of the neutral marker in each column (0 = none)."""
-        return np.take(self.b.S, (NE + columns) * self.n + self.rows)
+        return self.b.S.take((NE + columns) * self.n + self.rows)
 
     def own_at(self, columns: np.ndarray) -> np.ndarray:
         """The acting player's secured cells in each column."""
-        return np.take(self.b.S, (MK + columns) * self.n + self.own_offset)
+        return self.b.S.take((MK + columns) * self.n + self.own_offset)
 
     def opponent_at(self, columns: np.ndarray) -> np.ndarray:
-        return np.take(self.b.S, (MK + columns) * self.n + self.opponent_offset)
+        if self._opponent_offset is None:
+            self._opponent_offset = (1 - self.b.p) * (13 * self.n) + self.rows
+        return self.b.S.take((MK + columns) * self.n + self._opponent_offset)
 
     def advanced_at(self, columns: np.ndarray) -> np.ndarray:
         """Cells the neutral marker is above the player's own (0 without a neutral)."""
@@ -250,55 +269,12 @@ class Position:
         """1 where the column holds no neutral marker."""
         return ((self.b.nb >> columns) & 1) ^ 1
 
-    @property
-    def own_offset(self) -> np.ndarray:
-        b = self.b
-        return self._get("owno", lambda: b.p * (13 * self.n) + self.rows)
-
-    @property
-    def opponent_offset(self) -> np.ndarray:
-        b = self.b
-        return self._get("oppo", lambda: (1 - b.p) * (13 * self.n) + self.rows)
-
-    # ---- whole-position values -----------------------------------------------------
-    @property
-    def neutral_mask(self) -> np.ndarray:
-        return self._get("nmask", lambda: _SLOTS3 < self.b.nn)
-
     def difficulty(self, params: HeuristicParams) -> np.ndarray:
         """``difficulty_score`` per row, looked up by the set of neutral columns."""
-        return self._get(("difficulty", params), lambda: difficulty_table(params)[self.b.nb])
-
-    @property
-    def stopping_wins(self) -> np.ndarray:
-        def build():
-            b = self.b
-            claims = np.take(b.cnt, (b.p * COUNTERS + CLAIMS) * self.n + self.rows)
-            return claims + _POPCOUNT[b.tb] >= 3
-        return self._get("sw", build)
-
-    @property
-    def can_place_new_neutral(self) -> np.ndarray:
-        b = self.b
-        return self._get("cpn", lambda: (b.nn < 3) & ((_ALL_COLUMNS & ~(b.cb | b.nb)) != 0))
-
-    @property
-    def action_mask(self) -> np.ndarray:
-        return self._get("amask", lambda: _SLOTS6 < self.b.nl)
-
-    @property
-    def action_columns(self) -> np.ndarray:
-        """(2, 6, n): the columns of each legal action (the second 0 for one column)."""
-        la = self.b.la
-        return self._get("acols", lambda: np.stack([la >> 4, la & 15]))
-
-    @property
-    def advance_of(self) -> np.ndarray:
-        """(6, n): 2 for a double, else 1."""
-        def build():
-            a, b = self.action_columns
-            return 1 + ((a == b) & (b > 0))
-        return self._get("advof", build)
+        value = self._difficulty.get(params)
+        if value is None:
+            value = self._difficulty[params] = difficulty_table(params).take(self.b.nb)
+        return value
 
 
 _SLOTS3 = np.arange(3)[:, None]
@@ -369,9 +345,9 @@ def vectorize(player) -> Any:
 
 # ---- the batch of matches ------------------------------------------------------------
 # rows of the packed state ``Batch.S`` (one int64 row per quantity, one column per match)
-NE, CL, MK, NC, LA, CNT, RP = 0, 13, 26, 52, 55, 61, 75
-NN, P, MV, ROLL, NL, ID, DP, FL, NB, CB, TB = range(77, 88)
-STATE_ROWS = 88
+NE, CL, MK, NC, LA, CNT, RP = 0, 13, 26, 52, 55, 67, 81
+NN, P, MV, ROLL, NL, ID, DP, FL, NB, CB, TB = range(83, 94)
+STATE_ROWS = 94
 
 
 class StateView:
@@ -388,7 +364,7 @@ class StateView:
         self.rows = np.arange(n)
         self.ne, self.cl = S[NE:NE + 13], S[CL:CL + 13]
         self.mk = S[MK:MK + 26].reshape(2, 13, n)
-        self.nc, self.la = S[NC:NC + 3], S[LA:LA + MAX_LEGAL]
+        self.nc, self.la = S[NC:NC + 3], S[LA:LA + 2 * MAX_LEGAL]
         self.cnt = S[CNT:CNT + 2 * COUNTERS].reshape(2, COUNTERS, n)
         self.rp = S[RP:RP + 2]
         self.nn, self.p, self.mv, self.roll = S[NN], S[P], S[MV], S[ROLL]
@@ -405,9 +381,10 @@ class Batch(StateView):
     ``ne`` neutral (13, n), ``cl`` claimed (13, n), ``nc``/``nn`` neutral columns in
     the order placed (3, n) and their count, ``p`` player to act, ``mv`` moves,
     ``roll`` index of the dice in ``ROLLS``, ``cnt`` per-seat counters (2, 7, n),
-    ``la``/``nl`` legal column moves (6, n) as ``a*16 + b`` (b = 0 for one column)
-    and their count, ``id`` match offset in the batch, ``fl`` 1 where seats are
-    swapped, ``dp`` rolls used from the match's buffer ``db[id]``, ``rp`` (2, n)
+    ``la``/``nl`` legal column moves (12, n), the first column of each of the 6 slots
+    then the second (0 for a move of one column), and their count, ``id`` match
+    offset in the batch, ``fl`` 1 where seats are swapped, ``dp`` rolls used from
+    the match's buffer ``db[id]``, ``rp`` (2, n)
     numbers used per seat from the random players' buffers ``rb[id]`` (buffers are
     indexed by match offset, so dropping finished rows does not copy them).
     """
@@ -462,8 +439,8 @@ class Batch(StateView):
                 break
             # a column move
             slot = self._decide("columns")
-            act = np.take(self.la, slot * self.n + self.rows)
-            self._advance(act)
+            at = (LA + slot) * self.n + self.rows
+            self._advance(self.S.take(at), self.S.take(at + MAX_LEGAL * self.n))
             self.mv += 1
             done = self.mv >= self.max_moves
             if done.any():
@@ -475,7 +452,7 @@ class Batch(StateView):
             self.mv += 1
             won = self._stop(stop) if stop.any() else None
             if won is not None and won.any():
-                self._roll(np.flatnonzero(~won))
+                self._roll((~won).nonzero()[0])
             else:
                 won = None
                 self._roll(self.rows)
@@ -491,6 +468,7 @@ class Batch(StateView):
         only the rows where it acts (a copy of their state)."""
         who = self.p ^ self.fl
         out = np.zeros(self.n, dtype=np.int64)
+        pos = None
         for k, strategy in enumerate(self.strategies):
             acting = who == k
             if isinstance(strategy, RandomArrays):
@@ -498,22 +476,23 @@ class Batch(StateView):
                     out += self._random(acting, kind)
                 continue
             if not SPLIT_ROWS:
+                pos = pos or Position(self, kind)
                 if acting.all():
-                    return getattr(strategy, kind)(Position(self))
-                out = np.where(acting, getattr(strategy, kind)(Position(self)), out)
+                    return getattr(strategy, kind)(pos)
+                out = np.where(acting, getattr(strategy, kind)(pos), out)
                 continue
-            rows = np.flatnonzero(acting)
+            rows = acting.nonzero()[0]
             if rows.size == self.n:
-                return getattr(strategy, kind)(Position(self))
+                return getattr(strategy, kind)(Position(self, kind))
             if rows.size:
-                out[rows] = getattr(strategy, kind)(Position(StateView(self.S[:, rows])))
+                out[rows] = getattr(strategy, kind)(Position(StateView(self.S[:, rows]), kind))
         return out
 
     def _random(self, acting: np.ndarray, kind: str) -> np.ndarray:
-        rows = np.flatnonzero(acting)
+        rows = acting.nonzero()[0]
         seat = self.p[rows]
         flat = seat * self.n + rows
-        used = np.take(self.rp, flat)
+        used = self.rp.take(flat)
         size = self.rb.shape[2]
         if used.max() >= size:
             for r, s in zip(rows[used >= size], seat[used >= size]):
@@ -521,7 +500,7 @@ class Batch(StateView):
                 self.rb[i, s] = _uniforms(self.streams[i][s], size)
                 self.rfills[i, s] += 1
                 self.rp[s, r] = 0
-            used = np.take(self.rp, flat)
+            used = self.rp.take(flat)
         u = self.rb[self.id[rows], seat, used]
         self.rp.reshape(-1)[flat] = used + 1
         count = self.nl[rows] if kind == "columns" else 2
@@ -530,16 +509,15 @@ class Batch(StateView):
         return choice
 
     # ---- rules ------------------------------------------------------------------------
-    def _advance(self, act: np.ndarray) -> None:
+    def _advance(self, a: np.ndarray, b: np.ndarray) -> None:
         n, rows = self.n, self.rows
-        a, b = act >> 4, act & 15
         two = b > 0
         cnt = self.cnt.reshape(-1)
         at = self.p * (COUNTERS * n) + rows
         cnt[at + ADVANCES * n] += 1 + two
         cnt[at + OUTERS * n] += OUTER_ARR[a] + OUTER_ARR[b]
         self._step_column(rows, a)
-        sub = np.flatnonzero(two)
+        sub = two.nonzero()[0]
         if sub.size:
             self._step_column(sub, b[sub])
 
@@ -552,7 +530,7 @@ class Batch(StateView):
         bit = 1 << col
         if new.any():
             fresh, fcol = rows[new], col[new]
-            h[new] = np.take(self.mk, self.p[fresh] * (13 * n) + fcol * n + fresh)
+            h[new] = self.mk.take(self.p[fresh] * (13 * n) + fcol * n + fresh)
             self.nc.reshape(-1)[self.nn[fresh] * n + fresh] = fcol
             self.nn[fresh] += 1
             self.nb[fresh] |= bit[new]
@@ -644,7 +622,7 @@ class Batch(StateView):
 
     def _legal(self, rows: np.ndarray, roll: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Legal column moves (6, m) in ``CantStopState._column_moves`` order, and their count."""
-        ab = np.take(_PAB, roll, axis=1)  # (6, m): a of each pairing, then b; 0 if none
+        ab = _PAB.take(roll, axis=1)  # (6, m): a of each pairing, then b; 0 if none
         nn, nb = self.nn[rows], self.nb[rows]
         # movable: not claimed, neutral not on top, and a neutral there or one left
         movable = ~(self.cb[rows] | self.tb[rows]) & (nb | (_ALL_COLUMNS * (nn < 3)))
@@ -654,7 +632,7 @@ class Batch(StateView):
         pair = ok[:3] & ok[3:] & (need <= 3 - nn)
         code = roll * 512 + (_CODE_WEIGHTS[:6] @ ok) + (_CODE_WEIGHTS[6:] @ pair)
         ids, count = legal_table()
-        return np.take(ids, code, axis=1).astype(np.int64), count[code]
+        return ids.take(code, axis=0).T, count.take(code)
 
     # ---- finishing --------------------------------------------------------------------
     def _finish(self, done: np.ndarray, capped: bool, phase: int,
@@ -665,7 +643,7 @@ class Batch(StateView):
             groups.append((capped_too, True, 0))
         keep = np.ones(self.n, dtype=bool)
         for mask, was_capped, ph in groups:
-            rows = np.flatnonzero(mask)
+            rows = mask.nonzero()[0]
             ids = self.id[rows]
             self.capped[ids] = was_capped
             self.moves[ids] = self.mv[rows]
