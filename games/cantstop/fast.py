@@ -346,8 +346,8 @@ def vectorize(player) -> Any:
 # ---- the batch of matches ------------------------------------------------------------
 # rows of the packed state ``Batch.S`` (one int64 row per quantity, one column per match)
 NE, CL, MK, NC, LA, CNT, RP = 0, 13, 26, 52, 55, 67, 81
-NN, P, MV, ROLL, NL, ID, DP, FL, NB, CB, TB = range(83, 94)
-STATE_ROWS = 94
+NN, P, MV, ROLL, NL, ID, DP, FL, NB, CB, TB, ST = range(83, 95)
+STATE_ROWS = 96  # ST, ST + 1: the strategies of the pairing's two players
 
 
 class StateView:
@@ -370,10 +370,17 @@ class StateView:
         self.nn, self.p, self.mv, self.roll = S[NN], S[P], S[MV], S[ROLL]
         self.nl, self.id, self.dp, self.fl = S[NL], S[ID], S[DP], S[FL]
         self.nb, self.cb, self.tb = S[NB], S[CB], S[TB]
+        self.st = S[ST:ST + 2]
 
 
 class Batch(StateView):
-    """Matches ``start..stop-1`` of a seed, seat-alternating, stepped together.
+    """Matches of one or more pairings, seat-alternating, stepped together.
+
+    ``groups`` lists ``(pair, seed, start, stop)``: matches ``start..stop-1`` of
+    ``seed`` between ``strategies[pair[0]]`` and ``strategies[pair[1]]`` (the
+    players of ``play_matches``); rows follow the groups in order. Several
+    pairings in one batch (a GP population against GA) share every array
+    operation of the rules and of the common opponent.
 
     The state is one int64 array ``S`` (85, n), a column per live match, so that
     dropping finished matches is one copy; the names below are views of its rows.
@@ -389,23 +396,29 @@ class Batch(StateView):
     indexed by match offset, so dropping finished rows does not copy them).
     """
 
-    def __init__(self, game: CantStop, players: Sequence, strategies: Sequence, seed: int,
-                 start: int, stop: int, tail_rows: int = TAIL_ROWS) -> None:
-        n = stop - start
+    def __init__(self, game: CantStop, players: Sequence, strategies: Sequence,
+                 groups: Sequence[tuple[tuple[int, int], int, int, int]],
+                 tail_rows: int = TAIL_ROWS) -> None:
+        index = np.concatenate([np.arange(start, stop) for _, _, start, stop in groups])
+        n = len(index)
         self.players = list(players)
         self.tail_rows = tail_rows
-        self.n = n
-        self.rows = np.arange(n)
         self.max_moves = game.max_moves
         self.strategies = list(strategies)
-        self.start = start
-        seeds = match_seed_arrays(seed, start, stop)
+        self.index = index  # match index within its pairing's batch (seats_for)
+        seeds = np.concatenate([match_seed_arrays(seed, start, stop)
+                                for _, seed, start, stop in groups])
         self.S = np.zeros((STATE_ROWS, n), dtype=np.int64)
         self._views()
         self.cl[:] = -1
         self.id[:] = np.arange(n)
         # seat s of match i holds players[s ^ (i & 1)] (games.match.seats_for)
-        self.fl[:] = np.arange(start, stop) & 1
+        self.fl[:] = index & 1
+        self.st[:] = np.concatenate([np.repeat(np.array(pair)[:, None], stop - start, 1)
+                                     for pair, _, start, stop in groups], axis=1)
+        seat_strategy = np.stack([self.st[0] * (1 - self.fl) + self.st[1] * self.fl,
+                                  self.st[1] * (1 - self.fl) + self.st[0] * self.fl], 1)
+        self.seat_strategy = seat_strategy  # (n, 2) by match offset
         self.seeds = seeds
         self.chance = [random.Random(int(s)) for s in seeds[:, 0]]
         self.db = (_uniforms_of(self.chance, ROLL_BUFFER) * 1296.0).astype(np.int64)
@@ -417,7 +430,7 @@ class Batch(StateView):
         if any(random_players):
             for i in range(n):
                 for seat in (0, 1):
-                    if random_players[seat ^ int(self.fl[i])]:
+                    if random_players[seat_strategy[i, seat]]:
                         rng = random.Random(int(seeds[i, 1 + seat]))
                         self.streams[i][seat] = rng
                         self.rb[i, seat] = _uniforms(rng, UNIFORM_BUFFER)
@@ -467,6 +480,9 @@ class Batch(StateView):
         """Each row's decision by the strategy of the seat to act; each strategy sees
         only the rows where it acts (a copy of their state)."""
         who = self.p ^ self.fl
+        if len(self.strategies) > 2:
+            who = np.where(who == 0, self.st[0], self.st[1])
+        split = SPLIT_ROWS or len(self.strategies) > 2
         out = np.zeros(self.n, dtype=np.int64)
         pos = None
         for k, strategy in enumerate(self.strategies):
@@ -475,7 +491,7 @@ class Batch(StateView):
                 if acting.any():
                     out += self._random(acting, kind)
                 continue
-            if not SPLIT_ROWS:
+            if not split:
                 pos = pos or Position(self, kind)
                 if acting.all():
                     return getattr(strategy, kind)(pos)
@@ -485,7 +501,8 @@ class Batch(StateView):
             if rows.size == self.n:
                 return getattr(strategy, kind)(Position(self, kind))
             if rows.size:
-                out[rows] = getattr(strategy, kind)(Position(StateView(self.S[:, rows]), kind))
+                sub = StateView(self.S.take(rows, axis=1))
+                out[rows] = getattr(strategy, kind)(Position(sub, kind))
         return out
 
     def _random(self, acting: np.ndarray, kind: str) -> np.ndarray:
@@ -702,10 +719,11 @@ class Batch(StateView):
     def _scalar_player(self, r: int, seat: int):
         """The player in ``seat`` of row ``r``; a random player gets its own stream,
         skipped to the numbers it has used."""
-        player = self.players[seat ^ int(self.fl[r])]
-        if not isinstance(self.strategies[seat ^ int(self.fl[r])], RandomArrays):
-            return player
         i = int(self.id[r])
+        k = self.seat_strategy[i, seat]
+        player = self.players[k]
+        if not isinstance(self.strategies[k], RandomArrays):
+            return player
         fresh = RandomStrategy()
         used = int(self.rfills[i, seat] - 1) * self.rb.shape[2] + int(self.rp[seat, r])
         fresh._rng = _skipped(int(self.seeds[i, 1 + seat]), used)
@@ -748,7 +766,7 @@ class Batch(StateView):
         hi = len(self.winner) if hi is None else hi
         summary = MatchSummary()
         for i in range(lo, hi):
-            order = seats_for(self.start + i)
+            order = seats_for(int(self.index[i]))
             if behavior:
                 state = self.state(i)
                 for seat in (0, 1):
@@ -766,6 +784,10 @@ class Batch(StateView):
         return summary
 
 
+MAX_BATCH_ROWS = 16384
+"""Matches stepped together at most (memory: ≈2 kB per match)."""
+
+
 def strategies_for(game, players: Sequence) -> list | None:
     """Array strategies for ``players`` on ``game``, or None if the batch must run on
     the reference engine (another game, a player with no array form, or one random
@@ -778,12 +800,13 @@ def strategies_for(game, players: Sequence) -> list | None:
     return None if any(s is None for s in out) else out
 
 
-def play_batch(game, players: Sequence, seed: int, start: int, stop: int) -> Batch | None:
+def play_batch(game, players: Sequence, seed: int, start: int, stop: int,
+               tail_rows: int = TAIL_ROWS) -> Batch | None:
     """Matches ``start..stop-1`` (seat-alternating) on the array engine, or None if unsupported."""
     strategies = strategies_for(game, players)
     if strategies is None:
         return None
-    return Batch(game, players, strategies, seed, start, stop).run()
+    return Batch(game, players, strategies, [((0, 1), seed, start, stop)], tail_rows).run()
 
 
 def play_chunk(job: tuple) -> MatchSummary:
@@ -792,23 +815,46 @@ def play_chunk(job: tuple) -> MatchSummary:
 
 
 def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
-    """Summaries of ``_play_chunk`` jobs; consecutive jobs of one pairing and seed are
-    played as one batch (more rows per array operation) and summed per job."""
-    out: list[MatchSummary] = []
-    i = 0
-    while i < len(jobs):
-        game, players, seed, start, stop, behavior = jobs[i]
-        j = i + 1
-        while (j < len(jobs) and jobs[j][0] is game and jobs[j][2] == seed
-               and jobs[j][3] == jobs[j - 1][4] and jobs[j][5] is behavior
-               and len(jobs[j][1]) == len(players)
-               and all(x is y for x, y in zip(jobs[j][1], players))):
-            j += 1
-        batch = play_batch(game, players, seed, start, jobs[j - 1][4])
-        for job in jobs[i:j]:
-            if batch is None:
-                out.append(_play_chunk(job))
+    """Summaries of ``_play_chunk`` jobs, each what ``_play_chunk`` gives it.
+
+    Jobs of one game and behaviour features are played together in batches of up
+    to ``MAX_BATCH_ROWS`` matches (every pairing of a GP population at once);
+    jobs whose players have no array form run on the reference engine.
+    """
+    out: list[MatchSummary | None] = [None] * len(jobs)
+    batch_jobs: list[int] = []
+    for k, job in enumerate(jobs):
+        if strategies_for(job[0], job[1]) is None:
+            out[k] = _play_chunk(job)
+        else:
+            batch_jobs.append(k)
+    while batch_jobs:
+        game, behavior = jobs[batch_jobs[0]][0], jobs[batch_jobs[0]][5]
+        take, rows, rest = [], 0, []
+        for k in batch_jobs:
+            size = jobs[k][4] - jobs[k][3]
+            if (jobs[k][0] is game and jobs[k][5] is behavior
+                    and (not take or rows + size <= MAX_BATCH_ROWS)):
+                take.append(k)
+                rows += size
             else:
-                out.append(batch.summary(job[3] - start, job[4] - start, behavior))
-        i = j
+                rest.append(k)
+        batch_jobs = rest
+        players: list = []
+        where: dict[int, int] = {}
+        groups = []
+        for k in take:
+            pair = []
+            for player in jobs[k][1]:
+                if id(player) not in where:
+                    where[id(player)] = len(players)
+                    players.append(player)
+                pair.append(where[id(player)])
+            groups.append((tuple(pair), jobs[k][2], jobs[k][3], jobs[k][4]))
+        batch = Batch(game, players, [vectorize(p) for p in players], groups).run()
+        offset = 0
+        for k in take:
+            size = jobs[k][4] - jobs[k][3]
+            out[k] = batch.summary(offset, offset + size, behavior)
+            offset += size
     return out
