@@ -131,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="Ψ evaluations/s over serial, pool and dask instead")
     bench.add_argument("--rounds", type=_positive, default=3,
                        help="with --fitness: rounds of every backend, medians reported")
+    bench.add_argument("--engines-only", action="store_true",
+                       help="with --fitness: only the reference vs fast engine comparison")
     return parser
 
 
@@ -206,9 +208,12 @@ def cmd_record(args) -> int:
 
 def cmd_bench(args) -> int:
     if args.fitness:
+        from .bench.fast_fitness import run_engine_bench
         from .bench.fitness import run_fitness_bench
 
-        run_fitness_bench(seed=args.seed, workers=args.workers, rounds=args.rounds)
+        run_engine_bench(rounds=args.rounds, seed=args.seed)
+        if not args.engines_only:
+            run_fitness_bench(seed=args.seed, workers=args.workers, rounds=args.rounds)
         return 0
     from .bench.matches import run_bench
 

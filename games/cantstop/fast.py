@@ -108,7 +108,6 @@ COUNTERS = 7
 ROLL_BUFFER = 128
 """Rolls drawn per match at a time (a match averages ≈70; more are drawn when needed)."""
 UNIFORM_BUFFER = 96
-SPLIT_ROWS = False
 TAIL_ROWS = 48
 """When this few matches are left, they finish on the reference engine: a step of
 the array engine costs about the same for 40 rows as for 1,000."""
@@ -482,7 +481,7 @@ class Batch(StateView):
         who = self.p ^ self.fl
         if len(self.strategies) > 2:
             who = np.where(who == 0, self.st[0], self.st[1])
-        split = SPLIT_ROWS or len(self.strategies) > 2
+        split = len(self.strategies) > 2  # two: both on all rows is cheaper than copying
         out = np.zeros(self.n, dtype=np.int64)
         pos = None
         for k, strategy in enumerate(self.strategies):
@@ -610,46 +609,40 @@ class Batch(StateView):
 
     def _roll(self, rows: np.ndarray) -> None:
         """Roll for ``rows`` until each has a legal column move (busts pass the turn)."""
+        size = self.db.shape[1]
         while rows.size:
-            used = self.dp[rows]
-            size = self.db.shape[1]
+            sel = slice(None) if rows.size == self.n else rows  # a slice reads in place
+            used = self.dp[sel]
             if used.max() >= size:
                 for r in rows[used >= size]:
                     self.db[self.id[r]] = _rolls(self.chance[self.id[r]], size)
                     self.fills[self.id[r]] += 1
                     self.dp[r] = 0
-                used = self.dp[rows]
-            roll = self.db[self.id[rows], used]
-            self.dp[rows] = used + 1
-            self.roll[rows] = roll
-            la, nl = self._legal(rows, roll)
+                used = self.dp[sel]
+            roll = self.db.take(self.id[sel] * size + used)
+            self.dp[sel] = used + 1
+            self.roll[sel] = roll
+            # legal column moves, in CantStopState._column_moves order
+            ab = _PAB.take(roll, axis=1)  # (6, m): a of each pairing, then b; 0 if none
+            nn, nb = self.nn[sel], self.nb[sel]
+            # movable: not claimed, neutral not on top, and a neutral there or one left
+            movable = ~(self.cb[sel] | self.tb[sel]) & (nb | (_ALL_COLUMNS * (nn < 3)))
+            ok = ((movable >> ab) & 1).astype(bool)
+            new = ((nb >> ab) & 1) ^ 1
+            need = new[:3] + (new[3:] & (ab[:3] != ab[3:]))
+            pair = ok[:3] & ok[3:] & (need <= 3 - nn)
+            code = roll * 512 + (_CODE_WEIGHTS[:6] @ ok) + (_CODE_WEIGHTS[6:] @ pair)
+            ids, count = legal_table()
+            nl = count.take(code)
+            self.la[:, sel] = ids.take(code, axis=0).T
+            self.nl[sel] = nl
             bust = nl == 0
-            if rows.size == self.n:
-                self.la[:] = la
-                self.nl[:] = nl
-            else:
-                self.la[:, rows] = la
-                self.nl[rows] = nl
             if not bust.any():
                 return
             rows = rows[bust]
             p = self.p[rows]
             self.cnt.reshape(-1)[(p * COUNTERS + BUSTS) * self.n + rows] += 1
             self._end_turn(rows)
-
-    def _legal(self, rows: np.ndarray, roll: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Legal column moves (6, m) in ``CantStopState._column_moves`` order, and their count."""
-        ab = _PAB.take(roll, axis=1)  # (6, m): a of each pairing, then b; 0 if none
-        nn, nb = self.nn[rows], self.nb[rows]
-        # movable: not claimed, neutral not on top, and a neutral there or one left
-        movable = ~(self.cb[rows] | self.tb[rows]) & (nb | (_ALL_COLUMNS * (nn < 3)))
-        ok = ((movable >> ab) & 1).astype(bool)
-        new = ((nb >> ab) & 1) ^ 1
-        need = new[:3] + (new[3:] & (ab[:3] != ab[3:]))
-        pair = ok[:3] & ok[3:] & (need <= 3 - nn)
-        code = roll * 512 + (_CODE_WEIGHTS[:6] @ ok) + (_CODE_WEIGHTS[6:] @ pair)
-        ids, count = legal_table()
-        return ids.take(code, axis=0).T, count.take(code)
 
     # ---- finishing --------------------------------------------------------------------
     def _finish(self, done: np.ndarray, capped: bool, phase: int,
