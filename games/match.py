@@ -216,8 +216,8 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     engine = fast_engine(game) if fast else None
     if engine is None:
         parts = (map or _serial)(_play_chunk, jobs)
-    elif map is None or type(map).__name__ == "SerialMap":
-        parts = engine.play_chunks(jobs)  # in process: a pairing's chunks as one batch
+    elif map is None or isinstance(map, _serial_map_class()):
+        parts = engine.play_chunks(jobs)  # in process: all the chunks stepped together
     else:
         parts = map(engine.play_chunk, jobs)
     summaries = [MatchSummary() for _ in pairings]
@@ -233,6 +233,12 @@ FAST_ENGINES: dict[str, str] = {"cantstop": "games.cantstop.fast"}
 """Game name -> module of a faster engine with the reference engine's results: it
 has ``play_chunk(job)`` (``_play_chunk``'s job and summary) and ``play_chunks(jobs)``,
 and hands back to ``_play_chunk`` the players it cannot run."""
+
+
+def _serial_map_class() -> type:
+    from .backends import SerialMap
+
+    return SerialMap
 
 
 def fast_engine(game: Game):
