@@ -80,6 +80,8 @@ def _match_parsers(sub) -> None:
                        help="Ψ evaluations/s over serial, pool and dask instead")
     bench.add_argument("--rounds", type=positive, default=3,
                        help="with --fitness: rounds of every backend, medians reported")
+    bench.add_argument("--engines-only", action="store_true",
+                       help="with --fitness: only the reference vs fast engine comparison")
 
 
 def build_parser() -> argparse.ArgumentParser:

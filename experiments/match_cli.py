@@ -72,9 +72,12 @@ def cmd_record(args) -> int:
 
 def cmd_bench(args) -> int:
     if args.fitness:
+        from .bench.fast_fitness import run_engine_bench
         from .bench.fitness import run_fitness_bench
 
-        run_fitness_bench(seed=args.seed, workers=args.workers, rounds=args.rounds)
+        run_engine_bench(rounds=args.rounds, seed=args.seed)
+        if not args.engines_only:
+            run_fitness_bench(seed=args.seed, workers=args.workers, rounds=args.rounds)
         return 0
     from .bench.matches import run_bench
 

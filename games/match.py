@@ -161,7 +161,8 @@ def _play_chunk(job: tuple) -> MatchSummary:
 
 def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
                  map: Callable[[Callable, list], list] | None = None,
-                 chunks: int | None = None, behavior: dict | None = None) -> MatchSummary:
+                 chunks: int | None = None, behavior: dict | None = None,
+                 fast: bool = False) -> MatchSummary:
     """Play ``n`` matches between ``players[0]`` and ``players[1]``, alternating seats.
 
     ``map`` is any ``map(func, jobs)`` (see ``games.backends``); the matches are cut
@@ -169,14 +170,16 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
     ``chunks_per_worker`` (else 8) per worker, shrinking towards the end
     (``guided_bounds``), so that players are shipped to a worker once per chunk,
     not once per match. ``behavior`` (a game's ``FEATURES``) averages behaviour
-    features per player over the same matches.
+    features per player over the same matches. ``fast`` plays on the game's fast
+    engine where it has one (``GameSpec.fast_engine``), with the same results.
     """
-    return play_many(game, [players], n, [seed], map, chunks, behavior)[0]
+    return play_many(game, [players], n, [seed], map, chunks, behavior, fast)[0]
 
 
 def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
               seeds: Sequence[int], map: Callable[[Callable, list], list] | None = None,
-              chunks: int | None = None, behavior: dict | None = None) -> list[MatchSummary]:
+              chunks: int | None = None, behavior: dict | None = None,
+              fast: bool = False) -> list[MatchSummary]:
     """``play_matches`` for several pairings at once, through one ``map`` call.
 
     Why: one call per pairing ends in a barrier where workers wait for the last
@@ -210,7 +213,13 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
             if start < stop:
                 jobs.append((game, tuple(players), seed, start, stop, behavior))
                 owners.append(k)
-    parts = (map or _serial)(_play_chunk, jobs)
+    engine = fast_engine(game) if fast else None
+    if engine is None:
+        parts = (map or _serial)(_play_chunk, jobs)
+    elif map is None or isinstance(map, _serial_map_class()):
+        parts = engine.play_chunks(jobs)  # in process: all the chunks stepped together
+    else:
+        parts = map(engine.play_chunk, jobs)
     summaries = [MatchSummary() for _ in pairings]
     for owner, part in zip(owners, parts):
         summaries[owner].add(part)
@@ -218,6 +227,28 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     for summary in summaries:
         summary.seconds = seconds
     return summaries
+
+
+def _serial_map_class() -> type:
+    from .backends import SerialMap
+
+    return SerialMap
+
+
+def fast_engine(game: Game):
+    """The module of the game's fast engine (``GameSpec.fast_engine``), or None.
+
+    A fast engine gives the reference engine's results: it has ``play_chunk(job)``
+    (``_play_chunk``'s job and summary) and ``play_chunks(jobs)``, and hands back to
+    ``_play_chunk`` the players it cannot run."""
+    import importlib
+
+    from .spec import _REGISTRY
+
+    spec = _REGISTRY.get(getattr(game, "name", ""))
+    if spec is None or spec.fast_engine is None:
+        return None
+    return importlib.import_module(spec.fast_engine)
 
 
 def guided_bounds(n: int, chunks: int, workers: int) -> list[int]:

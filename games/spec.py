@@ -54,6 +54,8 @@ class GameSpec:
         recorder: reference to ``record(game, players, specs, matches, seed, output,
             winner_only, self_play, map) -> int`` if the game records its own
             format instead of (state, action) pairs.
+        fast_engine: module of an engine that plays whole batches of matches with
+            the same results as the states (``games.match.fast_engine``), or None.
 
     What a draw or a capped match scores in Ψ is the game object's own
     ``draw_value`` (0 unless it says; microRTS ½, as seed 000 scores it).
@@ -74,6 +76,7 @@ class GameSpec:
     default_matches: int = 1000
     engine: str = "python"
     recorder: str | None = None
+    fast_engine: str | None = None
 
     def language(self, dsl: str | None = None):
         """The program strategy class of ``dsl`` (default: the game's first language)."""

@@ -10,10 +10,16 @@ program text.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from typing import Any
 
 from games.match import MatchSummary, play_many
+
+
+def fast_by_default() -> bool:
+    """Ψ plays on a game's fast engine (same results) unless ``STRATSYNTH_ENGINE=reference``."""
+    return os.environ.get("STRATSYNTH_ENGINE", "fast") != "reference"
 
 
 def program_seed(run_seed: int, text: str) -> int:
@@ -28,7 +34,8 @@ class WinRate:
     name = "psi"
 
     def __init__(self, game, target, strategy_class, matches: int = 1000, seed: int = 0,
-                 map: Callable | None = None, behavior: dict | None = None) -> None:
+                 map: Callable | None = None, behavior: dict | None = None,
+                 fast: bool | None = None) -> None:
         if matches < 1:
             raise ValueError(f"matches must be >= 1, got {matches}")
         self.game = game
@@ -38,6 +45,7 @@ class WinRate:
         self.seed = seed
         self.map = map
         self.behavior = behavior  # features to average over the matches (``play_many``)
+        self.fast = fast_by_default() if fast is None else fast  # GameSpec.fast_engine
         self.cache: dict[str, MatchSummary] = {}
         self.evaluations = 0
 
@@ -62,7 +70,7 @@ class WinRate:
         if fresh:
             summaries = play_many(self.game, [(p, self.target) for p in fresh.values()],
                                   self.matches, [program_seed(self.seed, t) for t in fresh],
-                                  map=self.map, behavior=self.behavior)
+                                  map=self.map, behavior=self.behavior, fast=self.fast)
             self.cache.update(zip(fresh, summaries))
             self.evaluations += len(fresh)
         return [self.cache[player.text] for player in players]

@@ -1,6 +1,8 @@
 """Ψ evaluations per second (1000 matches each against GA): serial, pool, dask.
 
-Run with ``make bench`` or ``stratsynth bench --fitness``. Each backend scores
+Run with ``make bench`` or ``stratsynth bench --fitness`` (which first compares
+the reference and fast engines on one core, ``experiments.bench.fast_fitness``;
+Ψ here runs on ``WinRate``'s default, the fast engine). Each backend scores
 the same set of programs (the GA program and random programs, every one a fresh
 evaluation: the cache is cleared), so the figures compare like with like.
 

@@ -39,6 +39,7 @@ register_game(GameSpec(
     languages={"sketch": "gp.languages.cantstop:SketchStrategy"},
     features="games.cantstop.features:FEATURES",
     cloning={"A": "gp.cloning:action_cloning", "O": "games.cantstop.cloning:observation_cloning"},
+    fast_engine="games.cantstop.fast",
 ))
 
 __all__ = [

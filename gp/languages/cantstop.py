@@ -213,3 +213,4 @@ class SketchStrategy(ProgramPlayer):
 
     def __repr__(self) -> str:
         return f"SketchStrategy({self.name})"
+from . import cantstop_compile  # noqa: E402,F401  registers programs with the fast engine
