@@ -197,10 +197,12 @@ def cmd_qd_check(args) -> int:
     """Re-evaluate the elites of two opposite corners on fresh matches (seed 002 Table II)."""
     from games.backends import make_map
     from gp.programs import strategy_class
+    from gp.simplify import simplified_text
     from qd.archive import ProgramArchive
     from qd.map_elites import BehaviourWinRate
 
     from .players import make_player
+
     out = Path(args.run)
     config = read_run_config(out)
     archive = ProgramArchive.load(out / "archive.json")
@@ -222,7 +224,8 @@ def cmd_qd_check(args) -> int:
             lines.append(f"| {label} | {cells} | {elite['objective']:.3f} → {rate:.3f} |")
         lines += [""]
         for label, elite in zip(("low", "high"), archive.corner_elites()):
-            lines += [f"**{label} corner**:", "", "```", elite["program"], "```", ""]
+            lines += [f"**{label} corner**:", "", "```",
+                      simplified_text(cls.default_dsl(), elite["program"]), "```", ""]
     stats = archive.stats()
     lines += [f"Archive: {stats['elites']} elites, coverage {stats['coverage']:.3f}, "
               f"QD-score {stats['qd_score']:.2f}, best win rate {stats['best']:.3f}."]

@@ -104,6 +104,15 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     return summary.wins[0], summary.matches
 
 
+def _shown(run: dict) -> str:
+    """A run's best program as a person should read it (simplified, same behaviour)."""
+    from gp.simplify import simplified_text
+
+    config = run["config"]
+    return simplified_text(strategy_class(config["game"], config.get("dsl")).default_dsl(),
+                           run["program"])
+
+
 def seed_interval(rates: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
     """Bootstrap (BCa) interval of the mean over seeds; the single value for one seed."""
     if len(rates) < 2 or np.ptp(rates) == 0:
@@ -182,7 +191,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
     lines += ["", "![win rate over time](winrate.png)", "", "## Best program of each method", ""]
     for label, *_, best_rate, best_run in rows:
         lines += [f"**{label}** (seed {best_run['config']['seed']}, re-measured "
-                  f"{best_rate:.3f}):", "", "```", best_run["program"], "```", ""]
+                  f"{best_rate:.3f}):", "", "```", _shown(best_run), "```", ""]
     md = root / "report.md"
     md.write_text("\n".join(lines))
     return md

@@ -10,10 +10,12 @@ kill, ``stratsynth resume RUN`` replays the logged evaluations and goes on.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from games import game_spec, load_game, resolve
+from gp.simplify import simplified_text
 
 from .config import DEFAULTS, kind_of, parse_duration, read_run_config, run_config
 from .options import add_game, add_seed, add_target, add_workers, game_params, positive
@@ -145,7 +147,8 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
     with make_backend(config.get("backend"), config.get("workers", 0),
                       config.get("scheduler")) as backend:
         evaluator = Evaluator(build_metrics(config, backend), dsl.to_text, budget, run_dir,
-                              resume=resume, on_score=progress)
+                              resume=resume, on_score=progress,
+                              present=partial(simplified_text, dsl))
         try:
             SYNTHESIZERS[config["method"]](SynthesisJob(dsl, evaluator, config["seed"], initial,
                                                         options))

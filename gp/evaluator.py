@@ -108,9 +108,11 @@ class Evaluator:
 
     def __init__(self, metrics: dict[str, Callable[[Any], Any]], to_text: Callable[[Any], str],
                  budget: Budget, run_dir: Path | None = None, resume: bool = False,
-                 on_score: Callable[[Scored], None] | None = None) -> None:
+                 on_score: Callable[[Scored], None] | None = None,
+                 present: Callable[[str], str] | None = None) -> None:
         self.metrics = metrics
         self.to_text = to_text
+        self.present = present or str  # how best.txt shows a program (e.g. simplified)
         self.budget = budget
         self.on_score = on_score
         self.best_psi, self.best_psi_program, self.best_psi_tree = -math.inf, None, None
@@ -207,7 +209,8 @@ class Evaluator:
             self.best_psi, self.best_psi_program, self.best_psi_tree = psi, text, tree
             if self.run_dir is not None and not self._replay:
                 (self.run_dir / "best.txt").write_text(
-                    f"# best psi {psi:.4f} after {self.budget.used} evaluations\n{text}\n")
+                    f"# best psi {psi:.4f} after {self.budget.used} evaluations\n"
+                    f"{self.present(text)}\n")
         if c is not None and c > self.best_c:
             self.best_c, self.best_c_program = c, text
         scored = Scored(self.budget.elapsed(), self.budget.used, metric, value, psi, c,
@@ -237,7 +240,7 @@ class Evaluator:
             self._file = None
         if self.run_dir is not None and self.best_psi_program is not None:
             (self.run_dir / "best.txt").write_text(
-                f"# best psi {self.best_psi:.4f}\n{self.best_psi_program}\n")
+                f"# best psi {self.best_psi:.4f}\n{self.present(self.best_psi_program)}\n")
 
 
 def _fmt(value: float | None) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import random
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from ribs.schedulers import Scheduler
 from gp.dsl import DSL
 from gp.evaluator import Budget, BudgetSpent, Evaluator
 from gp.fitness import WinRate, score_of
+from gp.simplify import simplified_text
 from gp.variation import cxOnePoint, mutSubtree
 
 from .archive import ProgramArchive
@@ -105,7 +107,8 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
         ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
     out.mkdir(parents=True, exist_ok=True)
     budget = Budget(seconds=seconds, evaluations=evaluations)
-    evaluator = Evaluator({"psi": evaluate}, str, budget, out, resume=resume)
+    evaluator = Evaluator({"psi": evaluate}, str, budget, out, resume=resume,
+                          present=partial(simplified_text, dsl))
     with (out / "stats.csv").open("w", newline="") as fh:
         log = csv.writer(fh, lineterminator="\n")
         log.writerow(("seconds", "evaluations", "elites", "coverage", "qd_score", "best"))

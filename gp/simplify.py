@@ -1,0 +1,103 @@
+"""Programs as a person should read them: behaviour-preserving simplification.
+
+Searches produce programs such as ``if 4 < 7 then p else q`` or ``x * 1``. Before
+a program is shown or committed it is simplified, for any DSL, by rewrites that
+cannot change what it does (programs are pure expressions over the state):
+
+* a conditional ``if x < y then p else q`` whose test is constant becomes the
+  branch it always takes, and one whose branches are equal becomes that branch;
+* arithmetic (``+ - *``) on constants is folded; the result replaces the subtree
+  when the language has that literal (else the value is still known above it);
+* ``x + 0``, ``0 + x``, ``x - 0``, ``x * 1``, ``1 * x`` become ``x``, and ``x * 0``,
+  ``0 * x`` become ``0``.
+
+Only syntax the DSL declares is read (``Syntax`` kinds ``lit``, ``binop``,
+``ite``), so a language opts in by how it prints. Tests replay recorded
+decisions with the program and its simplified form.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+from deap import gp
+
+from .dsl import DSL
+
+_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def simplify(dsl: DSL, tree: Sequence) -> gp.PrimitiveTree:
+    """The simplified program (a new tree; ``tree`` is left as it is)."""
+    nodes, _, end = _simplify(dsl, list(tree), 0)
+    if end != len(tree):
+        raise ValueError("malformed program tree")
+    return gp.PrimitiveTree(nodes)
+
+
+def simplified_text(dsl: DSL, program: Any) -> str:
+    """Text of the simplified program; ``program`` is a tree or its text."""
+    tree = dsl.parse(program) if isinstance(program, str) else program
+    return dsl.to_text(simplify(dsl, tree))
+
+
+def _number(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _literal(dsl: DSL, ret: type, value: int):
+    """The language's literal of ``value`` and type ``ret``, if it has one."""
+    for terminal in dsl.pset.terminals.get(ret, []):
+        syntax = dsl.syntax.get(terminal.name)
+        if syntax is not None and syntax.kind == "lit" and _number(syntax.text) == value:
+            return terminal
+    return None
+
+
+def _simplify(dsl: DSL, nodes: list, i: int) -> tuple[list, int | None, int]:
+    """(simplified subtree at ``i``, its constant value or None, end of the subtree)."""
+    node = nodes[i]
+    syntax = dsl.syntax[node.name]
+    if node.arity == 0:
+        value = _number(syntax.text) if syntax.kind == "lit" else None
+        return [node], value, i + 1
+    children = []
+    j = i + 1
+    for _ in range(node.arity):
+        sub, value, j = _simplify(dsl, nodes, j)
+        children.append((sub, value))
+    if syntax.kind == "ite":
+        (_, x), (_, y), (p, pv), (q, qv) = children
+        if x is not None and y is not None:
+            return (p, pv, j) if x < y else (q, qv, j)
+        if [n.name for n in p] == [n.name for n in q]:
+            return p, pv, j
+    if syntax.kind == "binop" and syntax.text in _ARITHMETIC and node.arity == 2:
+        (a, av), (b, bv) = children
+        if av is not None and bv is not None:
+            value = _ARITHMETIC[syntax.text](av, bv)
+            literal = _literal(dsl, node.ret, value)
+            if literal is not None:
+                return [literal], value, j
+            return [node, *a, *b], value, j
+        same_type = [c for c, _ in children if c[0].ret is node.ret]
+        if len(same_type) == 2:
+            if syntax.text in "+-" and bv == 0:
+                return a, None, j
+            if syntax.text == "+" and av == 0:
+                return b, None, j
+            if syntax.text == "*" and (av == 1 or bv == 1):
+                return (b if av == 1 else a), None, j
+            if syntax.text == "*" and (av == 0 or bv == 0):
+                zero = _literal(dsl, node.ret, 0)
+                if zero is not None:
+                    return [zero], 0, j
+    flat = [node]
+    for sub, _ in children:
+        flat += sub
+    return flat, None, j

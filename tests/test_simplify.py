@@ -1,0 +1,59 @@
+"""Simplified programs read better and act the same, decision by decision."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from games import load_game
+from games.records import load_records
+from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
+from gp.languages.expendibots import EXPENDIBOTS_DSL
+from gp.languages.microrts import MICRORTS_DSL
+from gp.simplify import simplified_text
+
+ROOT = Path(__file__).parent.parent
+_, MATCHES = load_records(ROOT / "experiments" / "data" / "cantstop_ga.jsonl",
+                          load_game("cantstop"))
+STATES = [state for match in MATCHES for _, state, _ in match.pairs]
+
+
+def decisions(text: str) -> list:
+    player = SketchStrategy(text)
+    return [player(state) for state in STATES]
+
+
+def test_dead_branches_and_constants_go():
+    text = ("score: (4 * 5) + (0 * difficulty)\n"
+            "column: if 4 < 7 then argmax(map(lambda a: sum(map(lambda c: 1 * move_value[c], "
+            "columns(a))), actions)) else argmax(map(lambda a: 2, actions))")
+    simple = simplified_text(CANTSTOP_DSL, text)
+    assert "if" not in simple and "1 *" not in simple and "0 *" not in simple, simple
+    assert decisions(simple) == decisions(text)
+
+
+def committed_programs() -> list[str]:
+    files = sorted(ROOT.glob("experiments/results/cantstop-*/runs/*/seed*/best.txt"))
+    return [f.read_text() for f in files] + [(ROOT / "experiments/programs/cantstop_ga.txt")
+                                             .read_text()]
+
+
+def test_committed_and_random_programs_act_the_same_once_simplified():
+    rng = random.Random(3)
+    programs = committed_programs() + [CANTSTOP_DSL.to_text(CANTSTOP_DSL.random_program(rng))
+                                       for _ in range(60)]
+    changed = 0
+    for text in programs:
+        simple = simplified_text(CANTSTOP_DSL, text)
+        changed += CANTSTOP_DSL.to_text(CANTSTOP_DSL.parse(text)) != simple
+        assert decisions(simple) == decisions(text), text
+        assert simplified_text(CANTSTOP_DSL, simple) == simple  # already as simple as it gets
+    assert changed > 0
+
+
+@pytest.mark.parametrize("dsl", [EXPENDIBOTS_DSL, MICRORTS_DSL])
+def test_other_languages_simplify_to_programs_that_parse(dsl):
+    rng = random.Random(5)
+    for _ in range(100):
+        text = simplified_text(dsl, dsl.random_program(rng))
+        assert dsl.to_text(dsl.parse(text)) == text
