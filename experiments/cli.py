@@ -81,11 +81,26 @@ def _utt_arg(parser: argparse.ArgumentParser) -> None:
                         "the competitions')")
 
 
+def _microrts_epilog() -> str:
+    from games.microrts.engine import BOTS, MAPS, PAPER_MAPS
+    from games.microrts.match import NONDETERMINISTIC_BOTS
+
+    others = [m for m in MAPS if m not in PAPER_MAPS]
+    return ("microrts:\n"
+            f"  maps (--map): {', '.join(PAPER_MAPS)} (the papers'), {', '.join(others)}, "
+            "or a map file\n"
+            f"  players (--p0/--p1): {', '.join(BOTS)}, program:FILE\n"
+            f"  --seed fixes every match except with {', '.join(NONDETERMINISTIC_BOTS)} "
+            "(unseedable randomness)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    play = sub.add_parser("play", help="play matches between two players")
+    play = sub.add_parser("play", help="play matches between two players",
+                          epilog=_microrts_epilog(),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_arg(play)
     play.add_argument("--p0", required=True, help="first player spec (e.g. ga, random)")
     play.add_argument("--p1", required=True, help="second player spec")
@@ -95,10 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="1 = serial, 0 = all cores, n = pool of n processes")
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.add_argument("--map", default="16x16",
-                      help="microrts: 16x16, 24x24, 32x32, 64x64 or a map file")
+                      help="microrts map: 16x16, 24x24, 32x32, 64x64 (the papers'), "
+                      "32x32-distant, or a map file")
     _utt_arg(play)
 
-    record = sub.add_parser("record", help="record matches as (state, action) pairs")
+    record = sub.add_parser("record", help="record matches as (state, action) pairs",
+                            epilog=_microrts_epilog(),
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_arg(record)
     record.add_argument("--player", required=True, help="player spec to record")
     record.add_argument("--opponent", default=None, help="opponent spec (default: itself)")
@@ -141,7 +159,8 @@ def _play_microrts(args, stats: bool = False):
     map_path(args.map)
     with make_map(args.workers) as backend:
         return play_microrts_matches(args.map, players, args.matches, map=backend,
-                                     max_cycles=args.max_moves, stats=stats, utt_name=args.utt)
+                                     max_cycles=args.max_moves, stats=stats, utt_name=args.utt,
+                                     seed=args.seed)
 
 
 def _record_microrts(args) -> int:

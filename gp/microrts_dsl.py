@@ -431,6 +431,16 @@ class MicroRTSProgramPlayer(ProgramPlayer):
         self.name = name or "program"
         self.seed = seed
 
+    @classmethod
+    def parse_program(cls, text: str, source: str = "<program>") -> gp.PrimitiveTree:
+        """A program file's tree; a file with no statement (empty or only comments) is
+        refused: as a player it would idle every unit, which is never what was meant
+        (write ``pass`` for the empty program)."""
+        if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
+            raise ProgramSyntaxError(f"{source}: empty program (no statement; write 'pass' "
+                                     "for a program that does nothing)")
+        return cls.LANGUAGE.parse(text, source)
+
     def __getstate__(self):
         return {"text": self.text, "name": self.name, "seed": self.seed}
 

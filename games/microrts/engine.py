@@ -26,15 +26,22 @@ from pathlib import Path
 UNIT_TYPE_TABLES = {"original": 1, "finetuned": 2}
 """Name -> microRTS UnitTypeTable version (move conflicts: CANCEL_BOTH in both)."""
 DEFAULT_UNIT_TYPE_TABLE = "original"
+OWN_MAPS_DIR = Path(__file__).parent / "maps"
+"""Maps we wrote ourselves (the papers' maps that gym-microrts does not ship)."""
 MAPS = {
     "16x16": "maps/16x16/TwoBasesBarracks16x16.xml",
     "24x24": "maps/24x24/basesWorkers24x24.xml",
-    "32x32": "maps/BWDistantResources32x32.xml",
+    "32x32": "own:basesWorkers32x32A.xml",
     "64x64": "maps/BroodWar/(4)BloodBath.scmB.xml",
+    "32x32-distant": "maps/BWDistantResources32x32.xml",
 }
-"""Paper maps; 32×32 basesWorkers is not shipped, so the shipped 32×32
-bases-and-workers map BWDistantResources32x32 stands in for it."""
-CYCLE_CAP = {"16x16": 4000, "24x24": 5000, "32x32": 6000, "64x64": 8000}
+"""Map names -> files: the four maps of seeds 000/001 (16x16 TwoBasesBarracks,
+24x24 basesWorkers, 32x32 basesWorkers32x32A, 64x64 BloodBath-B), and
+``32x32-distant`` (BWDistantResources32x32: walls and far resources, a different
+problem that stood in for 32x32 before basesWorkers32x32A was written). ``own:``
+files live in ``OWN_MAPS_DIR``, the rest in the gym-microrts package."""
+PAPER_MAPS = ("16x16", "24x24", "32x32", "64x64")
+CYCLE_CAP = {"16x16": 4000, "24x24": 5000, "32x32": 6000, "32x32-distant": 6000, "64x64": 8000}
 """Cycles per match by map size (the microRTS competition caps); larger maps: 8000."""
 
 BOTS = {
@@ -62,16 +69,25 @@ def engine_dir() -> Path:
 
 
 def map_path(name: str) -> Path:
-    """A paper map by size name, or any map file path."""
+    """A paper map by size name, or any map file path (checked:
+    ``mapfiles.MapError`` if the file is not a microRTS map)."""
     if name in MAPS:
-        return engine_dir() / MAPS[name]
+        entry = MAPS[name]
+        if entry.startswith("own:"):
+            return OWN_MAPS_DIR / entry[len("own:"):]
+        return engine_dir() / entry
     path = Path(name)
-    if path.is_file():
-        return path
-    shipped = engine_dir() / "maps" / name
-    if shipped.is_file():
-        return shipped
-    raise EngineError(f"unknown map '{name}' (give {', '.join(MAPS)} or a map file)")
+    if not path.is_file():
+        for shipped in (OWN_MAPS_DIR / name, engine_dir() / "maps" / name):
+            if shipped.is_file():
+                path = shipped
+                break
+        else:
+            raise EngineError(f"unknown map '{name}' (give {', '.join(MAPS)} or a map file)")
+    from .mapfiles import check_map_file
+
+    check_map_file(path)
+    return path
 
 
 def cycle_cap(map_name: str) -> int:

@@ -32,6 +32,7 @@ from .engine import (
     start_jvm,
     unit_type_table,
 )
+from .mapfiles import MapError
 
 log = logging.getLogger("stratsynth.microrts")
 
@@ -95,19 +96,99 @@ class _Census:
         return out
 
 
+NONDETERMINISTIC_BOTS = {
+    "coac": "CoacAttack.execute draws a move from a fresh, unseeded java.util.Random",
+    "mayari": "Collections.shuffle without a Random, and System.currentTimeMillis budgets",
+}
+"""Java bots whose play no seed can fix (read from their bytecode). The other bots are
+deterministic once ``seed_java_ai`` has seeded their ``java.util.Random`` fields."""
+
+
+def seed_java_ai(ai, seed: int) -> int:
+    """Replace every ``java.util.Random`` instance field of a Java AI (its class and
+    superclasses) with ``new Random(seed)``; returns how many were replaced (the rushes
+    hold one they never use)."""
+    replaced = 0
+    for field in _random_fields(ai.getClass(), static=False):
+        field.set(ai, _java_random(seed))
+        replaced += 1
+    return replaced
+
+
+ENGINE_RANDOMS = ("rts.GameState", "rts.UnitAction", "rts.PlayerActionGenerator",
+                  "util.Sampler")
+"""microRTS classes holding a static ``java.util.Random`` (move conflicts, damage rolls,
+random actions, RandomBiasedAI's weighted choice): seeded per match by
+``seed_engine``."""
+
+
+def _random_fields(klass, static: bool):
+    import jpype
+
+    random_class = jpype.JClass("java.util.Random").class_
+    modifier = jpype.JClass("java.lang.reflect.Modifier")
+    while klass is not None:
+        for field in klass.getDeclaredFields():
+            mods = field.getModifiers()
+            if random_class.isAssignableFrom(field.getType()) and \
+                    bool(modifier.isStatic(mods)) == static and not modifier.isFinal(mods):
+                field.setAccessible(True)
+                yield field
+        klass = klass.getSuperclass()
+
+
+def _java_random(seed: int):
+    import jpype
+
+    return jpype.JClass("java.util.Random")(jpype.JLong(seed & 0x7FFFFFFFFFFFFFFF))
+
+
+def seed_engine(seed: int) -> None:
+    """Seed the engine's static ``Random`` fields (``ENGINE_RANDOMS``) for one match."""
+    import jpype
+
+    for offset, name in enumerate(ENGINE_RANDOMS):
+        for field in _random_fields(jpype.JClass(name).class_, static=True):
+            field.set(None, _java_random(seed + offset))
+
+
+def _fresh_unit_ids(pgs) -> None:
+    """Number new units from the map's largest ID + 1, as in a fresh JVM: microRTS
+    takes new IDs from a static counter and hashes units by ID, so without this the
+    AIs' hash maps iterate differently depending on earlier matches in the process."""
+    import jpype
+
+    unit_class = jpype.JClass("rts.units.Unit")
+    unit_class.next_ID = jpype.JLong(max((int(u.getID()) for u in pgs.getUnits()), default=0)
+                                     + 1)
+
+
 def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
                         max_seconds: float = 600.0, stats: bool = False,
-                        utt_name: str = DEFAULT_UNIT_TYPE_TABLE) -> dict:
+                        utt_name: str = DEFAULT_UNIT_TYPE_TABLE,
+                        seeds: tuple[int, int, int] = (0, 0, 0)) -> dict:
     """One match on unit type table ``utt_name``. Returns winner (seat or None), cycles,
     timed_out, forfeit (seat or None), error, and with ``stats`` the per-seat counts
-    (``seat_stats``)."""
+    (``seat_stats``). ``seeds`` = (engine, seat 0, seat 1): the engine's static
+    ``Random`` fields get the first, Java bots' own ``Random`` fields their seat's;
+    program players take theirs from ``reset``."""
     start_jvm()
     from rts import GameState, PhysicalGameState
 
     utt = unit_type_table(utt_name)
-    pgs = PhysicalGameState.load(str(map_path(map_name)), utt)
+    path = map_path(map_name)
+    try:
+        pgs = PhysicalGameState.load(str(path), utt)
+    except Exception as err:  # a Java exception: one line, not its stack trace
+        raise MapError(f"{path}: the engine could not load it "
+                       f"({type(err).__name__}: {err})") from None
+    _fresh_unit_ids(pgs)
     gs = GameState(pgs, utt)
     ais = [spec.build(utt) for spec in seats]
+    seed_engine(seeds[0])
+    for ai, seed in zip(ais, seeds[1:]):
+        if hasattr(ai, "getClass"):  # a Java object, not our Python ProgramBot
+            seed_java_ai(ai, seed)
     cap = max_cycles or cycle_cap(map_name)
     census = None
     if stats:
@@ -152,12 +233,15 @@ def _play_chunk(job) -> MatchSummary:
     summary = MatchSummary()
     for index in range(start, stop):
         order = seats_for(index)
-        for player, player_seed in zip(players, match_seeds(seed, index)[1:]):
+        chance_seed, *player_seeds = match_seeds(seed, index)
+        for player, player_seed in zip(players, player_seeds):
             reset = getattr(player, "reset", None)  # program players' and mixtures' seeds
             if reset is not None:
                 reset(player_seed)
         result = play_microrts_match(map_name, (players[order[0]], players[order[1]]),
-                                     max_cycles, max_seconds, stats, utt_name)
+                                     max_cycles, max_seconds, stats, utt_name,
+                                     seeds=(chance_seed, player_seeds[order[0]],
+                                            player_seeds[order[1]]))
         summary.matches += 1
         summary.total_moves += result["cycles"]
         winner = result["winner"]
