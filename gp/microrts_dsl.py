@@ -401,17 +401,26 @@ class ProgramBot:
     def getAction(self, player: int, gs):  # noqa: N802  (the engine's AI interface)
         if not gs.canExecuteAnyAction(player):
             return self.nothing
+        self.read_walls(gs)
+        orders = self.decide(player, np.asarray(self.java.units(gs)).tolist())
+        return self.ai.step(gs, player, orders)
+
+    def read_walls(self, gs) -> None:
+        """The map's size and walls, read once per match."""
         if self.walls is None:
             pgs = gs.getPhysicalGameState()
             self.width, self.height = int(pgs.getWidth()), int(pgs.getHeight())
             self.walls = np.asarray(self.java.walls(gs)).tolist()
-        rows = np.asarray(self.java.units(gs)).tolist()
+
+    def decide(self, player: int, rows: list[int]):
+        """Run the program on a unit snapshot (``ProgramAI.units`` layout); the orders as
+        a Java int array for ``ProgramAI.step``."""
         cycle = rt.Cycle(player, rows[2:], self.kinds, self.width, self.height, self.walls,
                          rows[player], self.rng)
         cycle.kinds_by_name = self.kinds_by_name
         self.program(cycle, None)
         self.runs += 1
-        return self.ai.step(gs, player, self.int_array(cycle.orders))
+        return self.int_array(cycle.orders)
 
 
 class MicroRTSProgramPlayer(ProgramPlayer):

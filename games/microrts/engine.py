@@ -116,6 +116,8 @@ def _jvm_path() -> str | None:
 
 
 BRIDGE_SOURCE = Path(__file__).parent / "java" / "stratsynth" / "ProgramAI.java"
+BRIDGE_SOURCES = sorted(BRIDGE_SOURCE.parent.glob("*.java"))
+"""``ProgramAI`` (bulk reads and orders) and ``MatchRunner`` (the match loop in Java)."""
 
 
 def _javac() -> str | None:
@@ -136,16 +138,16 @@ def _javac() -> str | None:
 
 
 def bridge_classes(engine_jar: Path) -> Path:
-    """Directory of the compiled ``stratsynth.ProgramAI`` (our bulk read/write helper).
+    """Directory of the compiled ``stratsynth`` classes (``BRIDGE_SOURCES``).
 
     Compiled once per source version into the user cache (atomic rename, so
     parallel workers may race safely); it needs ``javac`` from a JDK.
     """
-    source = BRIDGE_SOURCE.read_bytes()
+    source = b"".join(path.name.encode() + path.read_bytes() for path in BRIDGE_SOURCES)
     digest = hashlib.sha256(source + str(engine_jar).encode()).hexdigest()[:16]
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "stratsynth"
     target = cache / f"bridge-{digest}"
-    if (target / "stratsynth" / "ProgramAI.class").is_file():
+    if all((target / "stratsynth" / f"{p.stem}.class").is_file() for p in BRIDGE_SOURCES):
         return target
     javac = _javac()
     if javac is None:
@@ -153,11 +155,11 @@ def bridge_classes(engine_jar: Path) -> Path:
                           "bridge: install a JDK 17")
     cache.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=cache))
-    result = subprocess.run([javac, "-d", str(work), "-cp", str(engine_jar), str(BRIDGE_SOURCE)],
-                            capture_output=True, text=True)
+    result = subprocess.run([javac, "-d", str(work), "-cp", str(engine_jar),
+                             *map(str, BRIDGE_SOURCES)], capture_output=True, text=True)
     if result.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
-        raise EngineError(f"javac failed on {BRIDGE_SOURCE}: {result.stderr.strip()}")
+        raise EngineError(f"javac failed on {BRIDGE_SOURCE.parent}: {result.stderr.strip()}")
     try:
         work.rename(target)
     except OSError:  # another worker finished first

@@ -79,6 +79,12 @@ class _Census:
     def update(self, gs) -> None:
         self._take(np.asarray(self.read(gs)).tolist())
 
+    def take_seen(self, rows: list[int]) -> None:
+        """Units censused on the Java side (``MatchRunner.seenRows``: id, player, type)."""
+        for i in range(0, len(rows), 3):
+            if rows[i + 1] in (0, 1):
+                self.seen[rows[i + 1]][rows[i]] = self.kinds[rows[i + 2]]
+
     def stats(self, costs: dict[str, int]) -> list[dict[str, float]]:
         """Per player: units produced by type, and resources gathered (final stock minus
         starting stock plus what the produced units cost)."""
@@ -122,19 +128,30 @@ random actions, RandomBiasedAI's weighted choice): seeded per match by
 ``seed_engine``."""
 
 
-def _random_fields(klass, static: bool):
+_FIELDS: dict[tuple[str, bool], list] = {}
+
+
+def _random_fields(klass, static: bool) -> list:
+    """The non-final ``java.util.Random`` fields of a class and its superclasses, made
+    accessible; looked up once per class and process (reflection through JPype is slow)."""
+    key = (str(klass.getName()), static)
+    if key in _FIELDS:
+        return _FIELDS[key]
     import jpype
 
     random_class = jpype.JClass("java.util.Random").class_
     modifier = jpype.JClass("java.lang.reflect.Modifier")
+    fields = []
     while klass is not None:
         for field in klass.getDeclaredFields():
             mods = field.getModifiers()
             if random_class.isAssignableFrom(field.getType()) and \
                     bool(modifier.isStatic(mods)) == static and not modifier.isFinal(mods):
                 field.setAccessible(True)
-                yield field
+                fields.append(field)
         klass = klass.getSuperclass()
+    _FIELDS[key] = fields
+    return fields
 
 
 def _java_random(seed: int):
@@ -166,12 +183,14 @@ def _fresh_unit_ids(pgs) -> None:
 def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
                         max_seconds: float = 600.0, stats: bool = False,
                         utt_name: str = DEFAULT_UNIT_TYPE_TABLE,
-                        seeds: tuple[int, int, int] = (0, 0, 0)) -> dict:
+                        seeds: tuple[int, int, int] = (0, 0, 0), loop: str = "java") -> dict:
     """One match on unit type table ``utt_name``. Returns winner (seat or None), cycles,
     timed_out, forfeit (seat or None), error, and with ``stats`` the per-seat counts
     (``seat_stats``). ``seeds`` = (engine, seat 0, seat 1): the engine's static
     ``Random`` fields get the first, Java bots' own ``Random`` fields their seat's;
-    program players take theirs from ``reset``."""
+    program players take theirs from ``reset``. ``loop``: see ``LOOPS``."""
+    if loop not in LOOPS:
+        raise ValueError(f"match loop must be one of {LOOPS}, got '{loop}'")
     start_jvm()
     from rts import GameState, PhysicalGameState
 
@@ -190,14 +209,40 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
         if hasattr(ai, "getClass"):  # a Java object, not our Python ProgramBot
             seed_java_ai(ai, seed)
     cap = max_cycles or cycle_cap(map_name)
-    census = None
-    if stats:
-        kinds = {int(t.ID): str(t.name) for t in utt.getUnitTypes()}
-        costs = {str(t.name): int(t.cost) for t in utt.getUnitTypes()}
-        census = _Census(gs, kinds)
+    kinds = {int(t.ID): str(t.name) for t in utt.getUnitTypes()}
+    costs = {str(t.name): int(t.cost) for t in utt.getUnitTypes()}
+    result = {"winner": None, "cycles": 0, "timed_out": False, "forfeit": None, "error": None}
+    use_java = loop == "java" and all(hasattr(ai, "getClass") or hasattr(ai, "decide")
+                                      for ai in ais)
+    play = _java_loop if use_java else _python_loop
+    census = _Census(gs, kinds) if stats else None
+    play(gs, ais, seats, cap, max_seconds, census, result)
+    if census is not None:
+        census.update(gs)
+    if result["forfeit"] is None and not result["timed_out"]:
+        winner = int(gs.winner())
+        result["winner"] = winner if winner in (0, 1) else None
+    if census is not None:
+        result["seat_stats"] = census.stats(costs)
+    return result
+
+
+LOOPS = ("java", "python")
+"""Match loops: ``java`` (``stratsynth.MatchRunner``: one JVM call per cycle in which a
+DSL program acts, none otherwise; the default) and ``python`` (five or six JVM calls
+every cycle; any Python AI with ``getAction``). Both play the same cycles."""
+PAUSE_CYCLES = 200
+"""Java-only cycles between wall-clock checks of the ``java`` loop."""
+
+
+def _forfeit(result: dict, seat: int, seats, err) -> None:
+    log.warning("seat %d (%s) forfeits: %s", seat, seats[seat], err)
+    result.update(forfeit=seat, winner=1 - seat, error=f"{type(err).__name__}: {err}")
+
+
+def _python_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
     started = time.perf_counter()
     cycles = 0
-    result = {"winner": None, "cycles": 0, "timed_out": False, "forfeit": None, "error": None}
     while not gs.gameover() and cycles < cap:
         if time.perf_counter() - started > max_seconds:
             result["timed_out"] = True
@@ -207,8 +252,7 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
             try:
                 actions.append(ais[seat].getAction(seat, gs))
             except Exception as err:  # a broken AI loses the match, the batch goes on
-                log.warning("seat %d (%s) forfeits: %s", seat, seats[seat], err)
-                result.update(forfeit=seat, winner=1 - seat, error=f"{type(err).__name__}: {err}")
+                _forfeit(result, seat, seats, err)
                 break
         if result["forfeit"] is not None:
             break
@@ -219,13 +263,57 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
         if census is not None and cycles % STATS_EVERY == 0:
             census.update(gs)
     result["cycles"] = cycles
-    if result["forfeit"] is None and not result["timed_out"]:
-        winner = int(gs.winner())
-        result["winner"] = winner if winner in (0, 1) else None
+
+
+class _JavaError(Exception):
+    """What a Java AI threw inside ``MatchRunner`` (its message)."""
+
+
+def _java_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
+    import jpype
+
+    runner_class = jpype.JClass("stratsynth.MatchRunner")
+    python = [None if hasattr(ai, "getClass") else ai for ai in ais]
+    runner = runner_class(gs, None if python[0] else ais[0], None if python[1] else ais[1],
+                          cap, STATS_EVERY if census is not None else 0)
+    for bot in python:
+        if bot is not None:
+            bot.read_walls(gs)
+    started = time.perf_counter()
+    reply = np.asarray(runner.advanceWithUnits(PAUSE_CYCLES)).tolist()
+    while True:
+        code = reply[0]
+        if code == runner_class.OVER:
+            break
+        if code == runner_class.FORFEIT:
+            seat = int(runner.forfeit())
+            _forfeit(result, seat, seats, _JavaError(str(runner.error())))
+            break
+        if time.perf_counter() - started > max_seconds:
+            result["timed_out"] = True
+            break
+        if code == runner_class.PAUSE:
+            reply = np.asarray(runner.advanceWithUnits(PAUSE_CYCLES)).tolist()
+            continue
+        acting = [seat for seat in (0, 1) if code & (1 << seat)]
+        rows = reply[1:]
+        orders = {}
+        for seat in acting:
+            try:
+                orders[seat] = python[seat].decide(seat, rows)
+            except Exception as err:  # a broken program loses the match
+                _forfeit(result, seat, seats, err)
+                break
+        if result["forfeit"] is not None:
+            break
+        for seat in acting[:-1]:  # both programs act: the first hands its action over
+            runner.submit(seat, python[seat].ai.step(gs, seat, orders[seat]))
+        last = acting[-1]
+        reply = np.asarray(runner.stepAndAdvance(last, python[last].ai, orders[last],
+                                                 PAUSE_CYCLES)).tolist()
+    result["cycles"] = int(runner.cycles())
     if census is not None:
-        census.update(gs)
-        result["seat_stats"] = census.stats(costs)
-    return result
+        census.take_seen(np.asarray(runner.seenRows()).tolist())
 
 
 def _play_chunk(job) -> MatchSummary:
