@@ -107,7 +107,20 @@ TERMINALS: tuple[tuple[type, Sequence], ...] = (
 
 
 # ---- builders: children's closures/values -> this node's closure (cycle, unit) -> ... ----
+# Statements that cannot do anything compile to ``_noop`` and are dropped: λ, a ``for``
+# or ``if`` whose body is λ, an if-else with two λ branches (Boolean functions only
+# read the snapshot, so skipping their evaluation changes nothing). Synthesized
+# programs are full of these, e.g. ``for u in s: pass`` nested in a loop over units.
+def _noop(cycle, u):
+    return None
+
+
 def _seq(first, second):
+    if first is _noop:
+        return second
+    if second is _noop:
+        return first
+
     def run(cycle, u):
         first(cycle, u)
         second(cycle, u)
@@ -115,6 +128,9 @@ def _seq(first, second):
 
 
 def _for(body):
+    if body is _noop:
+        return _noop
+
     def run(cycle, u):
         for unit in cycle.own:
             body(cycle, unit)
@@ -122,6 +138,9 @@ def _for(body):
 
 
 def _if(cond, body):
+    if body is _noop:
+        return _noop
+
     def run(cycle, u):
         if cond(cycle, u):
             body(cycle, u)
@@ -129,6 +148,11 @@ def _if(cond, body):
 
 
 def _ifelse(cond, yes, no):
+    if yes is _noop and no is _noop:
+        return _noop
+    if no is _noop:
+        return _if(cond, yes)
+
     def run(cycle, u):
         if cond(cycle, u):
             yes(cycle, u)
@@ -138,9 +162,7 @@ def _ifelse(cond, yes, no):
 
 
 def _skip():
-    def run(cycle, u):
-        return None
-    return run
+    return _noop
 
 
 def _identity(child):

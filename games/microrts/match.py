@@ -229,8 +229,10 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
 
 LOOPS = ("java", "python")
 """Match loops: ``java`` (``stratsynth.MatchRunner``: one JVM call per cycle in which a
-DSL program acts, none otherwise; the default) and ``python`` (five or six JVM calls
-every cycle; any Python AI with ``getAction``). Both play the same cycles."""
+DSL program acts, none otherwise; the default; the result also gives each seat's
+``decision_seconds``: its program or getAction, and its orders' translation) and
+``python`` (five or six JVM calls every cycle; any Python AI with ``getAction``).
+Both play the same cycles."""
 PAUSE_CYCLES = 200
 """Java-only cycles between wall-clock checks of the ``java`` loop."""
 
@@ -280,6 +282,7 @@ def _java_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
         if bot is not None:
             bot.read_walls(gs)
     started = time.perf_counter()
+    python_seconds = [0.0, 0.0]
     reply = np.asarray(runner.advanceWithUnits(PAUSE_CYCLES)).tolist()
     while True:
         code = reply[0]
@@ -299,11 +302,13 @@ def _java_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
         rows = reply[1:]
         orders = {}
         for seat in acting:
+            decided = time.perf_counter()
             try:
                 orders[seat] = python[seat].decide(seat, rows)
             except Exception as err:  # a broken program loses the match
                 _forfeit(result, seat, seats, err)
                 break
+            python_seconds[seat] += time.perf_counter() - decided
         if result["forfeit"] is not None:
             break
         for seat in acting[:-1]:  # both programs act: the first hands its action over
@@ -312,6 +317,8 @@ def _java_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
         reply = np.asarray(runner.stepAndAdvance(last, python[last].ai, orders[last],
                                                  PAUSE_CYCLES)).tolist()
     result["cycles"] = int(runner.cycles())
+    java_nanos = np.asarray(runner.seatNanos()).tolist()
+    result["decision_seconds"] = [python_seconds[s] + java_nanos[s] / 1e9 for s in (0, 1)]
     if census is not None:
         census.take_seen(np.asarray(runner.seenRows()).tolist())
 

@@ -31,6 +31,7 @@ public final class MatchRunner {
     private int forfeit = -1;
     private String error;
     private final Map<Long, int[]> seen = new LinkedHashMap<>();
+    private final long[] seatNanos = new long[2];
 
     public MatchRunner(GameState gs, AI ai0, AI ai1, int cap, int statsEvery) {
         this.gs = gs;
@@ -53,6 +54,12 @@ public final class MatchRunner {
 
     public String error() {
         return error;
+    }
+
+    /** Nanoseconds each seat spent deciding on the Java side: a Java AI's getAction, or
+     * a Python seat's translation of its orders (ProgramAI.step). */
+    public long[] seatNanos() {
+        return seatNanos.clone();
     }
 
     /**
@@ -96,8 +103,10 @@ public final class MatchRunner {
      * {@link ProgramAI#units}}: one JVM call per decision cycle.
      */
     public int[] stepAndAdvance(int seat, ProgramAI bridge, int[] orders, int maxCycles) {
+        long started = System.nanoTime();
         try {
             pending[seat] = bridge.step(gs, seat, orders);
+            seatNanos[seat] += System.nanoTime() - started;
         } catch (RuntimeException e) {
             forfeit = seat;
             error = e.toString();
@@ -129,8 +138,10 @@ public final class MatchRunner {
         PlayerAction[] actions = new PlayerAction[2];
         for (int seat = 0; seat < 2; seat++) {
             if (ais[seat] != null) {
+                long started = System.nanoTime();
                 try {
                     actions[seat] = ais[seat].getAction(seat, gs);
+                    seatNanos[seat] += System.nanoTime() - started;
                 } catch (Exception e) {
                     forfeit = seat;
                     error = e.toString();
