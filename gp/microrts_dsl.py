@@ -111,8 +111,30 @@ TERMINALS: tuple[tuple[type, Sequence], ...] = (
 # or ``if`` whose body is λ, an if-else with two λ branches (Boolean functions only
 # read the snapshot, so skipping their evaluation changes nothing). Synthesized
 # programs are full of these, e.g. ``for u in s: pass`` nested in a loop over units.
+#
+# A loop whose body holds only commands (no condition) does nothing the second time
+# it runs in one program run: a unit it assigned stays assigned, and a command that
+# failed for a unit fails again, because within a run resources only fall and
+# counts, assignments and occupied cells only grow (a command with the Random
+# criterion is left out: a failed moveToUnit may have drawn from the generator).
+# Such a loop runs once per program run: synthesized programs nest them
+# (``for: for: u.idle()`` inside the loop over units runs n³ commands otherwise).
+# ``SKIP_REPEATED_LOOPS`` turns this off (the tests compare both).
+SKIP_REPEATED_LOOPS = True
+
+
 def _noop(cycle, u):
     return None
+
+
+def _stable(closure):
+    """Mark a closure as giving commands only (see above)."""
+    closure.stable = True
+    return closure
+
+
+def _is_stable(closure) -> bool:
+    return getattr(closure, "stable", False)
 
 
 def _seq(first, second):
@@ -124,12 +146,20 @@ def _seq(first, second):
     def run(cycle, u):
         first(cycle, u)
         second(cycle, u)
-    return run
+    return _stable(run) if _is_stable(first) and _is_stable(second) else run
 
 
 def _for(body):
     if body is _noop:
         return _noop
+    if _is_stable(body) and SKIP_REPEATED_LOOPS:
+        def once(cycle, u):
+            if once in cycle.loops_done:
+                return
+            cycle.loops_done.add(once)
+            for unit in cycle.own:
+                body(cycle, unit)
+        return _stable(once)
 
     def run(cycle, u):
         for unit in cycle.own:
@@ -191,7 +221,7 @@ def _command(fn, *args):
         for unit in cycle.own:  # outside a for: the first unit that takes it
             if fn(cycle, unit, *args):
                 return
-    return command
+    return command if "Random" in args else _stable(command)
 
 
 def _constant(value):

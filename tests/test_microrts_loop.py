@@ -76,3 +76,31 @@ def test_unknown_loop_is_refused_before_any_jvm_starts():
 
     with pytest.raises(ValueError, match="match loop must be one of"):
         play_microrts_match("16x16", (BotSpec("coac"), BotSpec("coac")), loop="nope")
+
+
+def _with_and_without_loop_skipping(_) -> list:
+    import gp.microrts_dsl as dsl
+    from games.microrts.match import play_microrts_match
+
+    nested = ("for u in s:\n    for u in s:\n        for u in s:\n            u.idle()\n"
+              "    u.harvest(2)\n    for u in s:\n        u.train(Worker, EnemyDir, 6)\n"
+              "        u.attack(Closest)\n    u.build(Barracks, Up, 1)\n"
+              "    for u in s:\n        u.moveToUnit(Enemy, Random)\n")
+    out = []
+    for skip in (True, False):
+        dsl.SKIP_REPEATED_LOOPS = skip
+        try:
+            players = [MicroRTSProgramPlayer(text) for text in (
+                nested, (PROGRAMS / "microrts_coac_16x16.txt").read_text())]
+            runs = [play_microrts_match("16x16", (p, BotSpec("lightrush")), max_cycles=800,
+                                        stats=True, seeds=(1, 2, 3)) for p in players]
+        finally:
+            dsl.SKIP_REPEATED_LOOPS = True
+        out.append([(r["winner"], r["cycles"], r["seat_stats"]) for r in runs])
+    return out
+
+
+def test_skipping_repeated_command_loops_changes_no_match():
+    with PoolMap(1) as pool:
+        skipped, plain = pool(_with_and_without_loop_skipping, [None])[0]
+    assert skipped == plain
