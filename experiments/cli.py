@@ -42,9 +42,11 @@ def _players_by_game() -> str:
     """The built-in player specs of every game, for ``play --help``."""
     from games import game_players
 
+    notes = [f"{name}: {resolve(game_spec(name).notes)()}" for name in game_names()
+             if game_spec(name).notes]
     return "built-in players: " + "; ".join(
         f"{name}: {', '.join(sorted(game_players(name)))}" for name in game_names()) + \
-        "; and program:FILE for games with a language"
+        "; and program:FILE for games with a language. " + " ".join(notes)
 
 
 def _match_parsers(sub) -> None:

@@ -163,7 +163,9 @@ def cmd_selfplay(args) -> int:
             levels = ([list(levels)] * len(names) if levels is not None else
                       feature_levels([features[n][1] for n in names], args.levels))
             oracle = hss_oracle(game, cls, features, names, levels,
-                                args.matches, args.evaluations, library, backend)
+                                args.matches, args.evaluations, library, backend,
+                                variant=args.hss_variant,
+                                local_evaluations=args.local_evaluations)
         start = dsl.to_text(dsl.random_program(random.Random(args.seed)))
         sequence = self_play(oracle, cls, start, args.iterations, args.seed,
                              fictitious=args.driver == "fp", out=out)
@@ -188,6 +190,11 @@ def _add_selfplay_parser(sub) -> None:
     s.add_argument("--levels", type=positive, default=5,
                    help="HSS values per feature (games with reference levels use those)")
     s.add_argument("--library", default=None, help="HSS library to start from (JSON)")
+    s.add_argument("--hss-variant", choices=("dissertation", "legacy"), default="dissertation",
+                   help="HSS: seed 001 Algorithm 1 (default) or the earlier implementation "
+                   "(docs/quality-diversity.md)")
+    s.add_argument("--local-evaluations", type=positive, default=None,
+                   help="HSS: evaluations per local search (default: one SA cooling, 112)")
     add_seed(s)
     add_workers(s)
     s.add_argument("--out", required=True)

@@ -56,6 +56,8 @@ class GameSpec:
             format instead of (state, action) pairs.
         fast_engine: module of an engine that plays whole batches of matches with
             the same results as the states (``games.match.fast_engine``), or None.
+        notes: reference to a function returning lines for ``play --help`` (maps,
+            which players a seed cannot fix, ...), or None.
 
     What a draw or a capped match scores in Ψ is the game object's own
     ``draw_value`` (0 unless it says; microRTS ½, as seed 000 scores it).
@@ -77,6 +79,7 @@ class GameSpec:
     engine: str = "python"
     recorder: str | None = None
     fast_engine: str | None = None
+    notes: str | None = None
 
     def language(self, dsl: str | None = None):
         """The program strategy class of ``dsl`` (default: the game's first language)."""

@@ -27,7 +27,7 @@ def load_program_player(game_name: str, path: str, dsl: str | None = None, **opt
     cls = strategy_class(game_name, dsl)
     text = file.read_text()
     if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
-        raise ValueError(f"{path}: the program file holds no program")
+        raise ValueError(f"{path}: empty program (the file holds no program)")
     tree = cls.parse_program(text, source=str(path))
     try:
         return cls(tree, name=f"program:{path}", **options)

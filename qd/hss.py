@@ -1,10 +1,12 @@
 """Hierarchical Synthesis Search (seed 001, Algorithm 1) with a persistent library.
 
-Level 1 chooses a feature vector V with two-phase Naive Sampling. Level 2 starts
-a local search (simulated annealing) from the library program whose features
-are nearest to V (Σ|F(p)[i] − V[i]|) and maximises U, ties broken by similarity
-to V (per feature 1 − |a − b| / max(a, b, 1), averaged). Every program evaluated
-enters the library, keyed by its features; level 1 is updated with U of each.
+Level 1 chooses a feature vector V with two-phase Naive Sampling
+(``qd.naive_sampling``: ε conventions and phases there). Level 2 starts a local
+search (simulated annealing, one full cooling schedule by default) from the library
+program whose features are nearest to V (Σ|F(p)[i] − V[i]|) and maximises U, ties
+broken by similarity to V (per feature 1 − |a − b| / max(a, b, 1), averaged). Every
+program the local search evaluated then updates level 1 at its own features and
+enters the library, keyed by its text.
 The library persists across calls (``save``/``load``) and can seed a search on
 another map or against another opponent (transfer).
 """
@@ -20,7 +22,7 @@ from pathlib import Path
 from gp.evaluator import Budget, BudgetSpent, Evaluator
 from gp.sa import SimulatedAnnealing
 
-from .naive_sampling import NaiveSampling
+from .naive_sampling import LEGACY_PHASES, NaiveSampling
 
 
 def similarity(a: Sequence[float], b: Sequence[float]) -> float:
@@ -41,12 +43,22 @@ class Library:
     def add(self, program: str, features: Sequence[float], utility: float) -> None:
         self.entries[program] = LibraryEntry(program, list(features), utility)
 
-    def nearest(self, target: Sequence[float]) -> LibraryEntry | None:
+    def nearest(self, target: Sequence[float], by: str = "distance") -> LibraryEntry | None:
+        """The program whose features are closest to ``target``: least Σ|F(p)[i] − V[i]|
+        (Algorithm 1, line 6; ``by="distance"``) or greatest ``similarity`` (the
+        reference code's lookup; ``by="similarity"``); ties go to the higher utility,
+        then to the earlier entry."""
         if not self.entries:
             return None
-        return min(self.entries.values(),
-                   key=lambda e: (sum(abs(f - v) for f, v in zip(e.features, target)),
-                                  -e.utility))
+        if by == "distance":
+            def key(e: LibraryEntry):
+                return (sum(abs(f - v) for f, v in zip(e.features, target)), -e.utility)
+        elif by == "similarity":
+            def key(e: LibraryEntry):
+                return (-similarity(e.features, target), -e.utility)
+        else:
+            raise ValueError(f"library lookup must be 'distance' or 'similarity', got '{by}'")
+        return min(self.entries.values(), key=key)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps([e.__dict__ for e in self.entries.values()]) + "\n")
@@ -63,56 +75,129 @@ class Library:
         return len(self.entries)
 
 
+def cooling_steps(sa: SimulatedAnnealing) -> int:
+    """Evaluations in one SA cooling schedule: the start, then one per temperature
+    T_j = T1 / (1 + α·j) until T < ε (112 with seed 000's α = 0.9, T1 = 100, ε = 1)."""
+    j = 1
+    temperature = sa.t1
+    while temperature >= sa.epsilon:
+        temperature = sa.temperature(j)
+        j += 1
+    return j
+
+
+VARIANTS = ("dissertation", "legacy")
+
+
 class HSS:
-    """``evaluate(text) -> (utility, features)``; ``snap`` maps features to level values."""
+    """Seed 001's Algorithm 1. ``evaluate(text) -> (utility, features)``; ``levels[i]``
+    are the values feature ``i`` is snapped to for level 1.
+
+    Level 2 (``local_search``): SA from the library program nearest to V, maximising
+    U + ``tie_scale``·similarity(F(p), V). Its length: ``local_seconds`` (Algorithm 1's
+    time limit; SA restarts from its best while time remains), else
+    ``local_evaluations``, else — the default — one full cooling schedule
+    (``cooling_steps``: 112 evaluations with seed 000's constants, so T falls from
+    100 to below 1). Then (lines 8-9) every program p' the local search evaluated
+    updates level 1 at its own snapped features F(p') with U(p'), and enters the
+    library.
+
+    ``variant="legacy"`` is the earlier implementation: 20-evaluation local searches
+    (T never falls below ≈5.5), ε values read as exploring probabilities
+    (``LEGACY_PHASES``), a 50-step phase switch that short calls never reach, and γ as
+    a discounted average (``decay="weights"``). ``bandit`` shares one level-1 bandit
+    between calls (the reference code keeps its statistics for the whole run;
+    Algorithm 1, line 2, starts each call with an empty T).
+    """
 
     def __init__(self, dsl, evaluate: Callable[[str], tuple[float, list[float]]],
                  levels: Sequence[Sequence[float]], seed: int = 0,
-                 library: Library | None = None, local_evaluations: int = 20,
-                 tie_scale: float = 1e-3) -> None:
+                 library: Library | None = None, local_evaluations: int | None = None,
+                 local_seconds: float | None = None, tie_scale: float = 1e-3,
+                 variant: str = "dissertation", bandit: NaiveSampling | None = None,
+                 lookup: str = "distance") -> None:
+        if variant not in VARIANTS:
+            raise ValueError(f"HSS variant must be one of {VARIANTS}, got '{variant}'")
         self.dsl = dsl
         self.evaluate = evaluate
         self.levels = [list(v) for v in levels]
         self.rng = random.Random(seed)
-        self.bandit = NaiveSampling(self.levels, seed)
+        self.variant = variant
+        if bandit is not None:
+            self.bandit = bandit
+        elif variant == "legacy":
+            self.bandit = NaiveSampling(self.levels, seed, *LEGACY_PHASES, switch_after=50,
+                                        decay="weights")
+        else:
+            self.bandit = NaiveSampling(self.levels, seed)
         self.library = library if library is not None else Library()
+        if variant == "legacy" and local_evaluations is None and local_seconds is None:
+            local_evaluations = 20
         self.local_evaluations = local_evaluations
+        self.local_seconds = local_seconds
         self.tie_scale = tie_scale
+        self.lookup = lookup
         self.best: tuple[float, str] | None = None
         self.evaluations = 0
+        self.iterations: list[dict] = []
 
     def snap(self, features: Sequence[float]) -> tuple:
         return tuple(min(vals, key=lambda v: abs(v - f)) for vals, f in zip(self.levels, features))
 
-    def _score(self, target: Sequence[float]):
+    def _score(self, target: Sequence[float], evaluated: list):
         def fitness(tree) -> float:
             text = self.dsl.to_text(tree)
             utility, features = self.evaluate(text)
             self.evaluations += 1
-            self.library.add(text, features, utility)
-            self.bandit.update(self.snap(features), utility)
+            evaluated.append((text, list(features), utility))
+            if self.variant == "legacy":  # level 1 and library updated as it goes
+                self.library.add(text, features, utility)
+                self.bandit.update(self.snap(features), utility)
             if self.best is None or utility > self.best[0]:
                 self.best = (utility, text)
             return utility + self.tie_scale * similarity(features, target)
         return fitness
 
+    def _local_budget(self, sa: SimulatedAnnealing) -> tuple[Budget, bool]:
+        """The local search's own budget, and whether SA restarts within it."""
+        if self.local_seconds is not None:
+            return Budget(seconds=self.local_seconds), True
+        if self.local_evaluations is not None:
+            return Budget(evaluations=self.local_evaluations), True
+        return Budget(evaluations=cooling_steps(sa)), False
+
     def step(self, budget: Budget) -> None:
-        """One HSS iteration: choose V, start from the nearest program, search locally."""
-        target = self.bandit.choose()
-        nearest = self.library.nearest(target)
+        """One HSS iteration (Algorithm 1, lines 5-11)."""
+        progress = _progress(budget)
+        phase = self.bandit.phase(progress)
+        target = self.bandit.choose(progress)
+        nearest = self.library.nearest(target, by=self.lookup)
         start = (self.dsl.parse(nearest.program) if nearest is not None
                  else self.dsl.random_program(self.rng))
-        local = Budget(evaluations=self.local_evaluations)
-        evaluator = Evaluator({"psi": self._score(target)}, self.dsl.to_text, local)
+        evaluated: list[tuple[str, list[float], float]] = []
+        sa = SimulatedAnnealing(None, self.rng)  # seed 000's α, β, T1, ε
+        local, restart = self._local_budget(sa)
+        sa.evaluator = Evaluator({"psi": self._score(target, evaluated)}, self.dsl.to_text,
+                                 local)
         used = budget.used
 
         def outer_spent() -> bool:
             budget.used = used + local.used
             return budget.spent()
 
-        SimulatedAnnealing(evaluator, self.rng).run(start, self.dsl.neighbour,
-                                                    until=outer_spent)
-        budget.used = used + local.used
+        try:
+            sa.run(start, self.dsl.neighbour, until=outer_spent, restart=restart)
+        finally:
+            budget.used = used + local.used
+            if self.variant != "legacy":
+                for text, features, utility in evaluated:  # lines 8-9
+                    self.bandit.update(self.snap(features), utility)
+                    self.library.add(text, features, utility)
+            self.iterations.append({
+                "target": list(target), "phase": phase,
+                "start": nearest.program if nearest is not None else None,
+                "evaluations": len(evaluated),
+                "best": max((u for _, _, u in evaluated), default=None)})
 
     def run(self, budget: Budget) -> tuple[float, str]:
         try:
@@ -123,6 +208,16 @@ class HSS:
         if self.best is None:
             raise RuntimeError("HSS ran out of budget before evaluating any program")
         return self.best
+
+
+def _progress(budget: Budget) -> float:
+    """Fraction of ``budget`` used (evaluations or seconds, whichever is further)."""
+    parts = [0.0]
+    if budget.evaluations:
+        parts.append(budget.used / budget.evaluations)
+    if budget.seconds:
+        parts.append(budget.elapsed() / budget.seconds)
+    return min(1.0, max(parts))
 
 
 def feature_levels(ranges: Sequence[tuple[float, float]], count: int = 5) -> list[list[float]]:

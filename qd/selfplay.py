@@ -82,15 +82,17 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None) ->
 
 def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
                levels: Sequence[Sequence[float]], matches: int, evaluations: int,
-               library: Library | None = None, map=None) -> Oracle:
-    """HSS as the oracle; one library shared by all calls (seed 001's transfer)."""
+               library: Library | None = None, map=None, **hss_options) -> Oracle:
+    """HSS as the oracle; one library shared by all calls (seed 001's transfer).
+    ``hss_options`` go to ``HSS`` (``variant``, ``local_evaluations``, ``local_seconds``,
+    ``lookup``, ``bandit``)."""
     shared = library if library is not None else Library()
     dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int) -> str:
         evaluate = BehaviourWinRate(game, target, strategy_class, features, names, matches,
                                     seed, map)
-        search = HSS(dsl, evaluate, levels, seed, library=shared)
+        search = HSS(dsl, evaluate, levels, seed, library=shared, **hss_options)
         # programs already in the library are re-scored against the new target lazily
         return search.run(Budget(evaluations=evaluations))[1]
     oracle.library = shared

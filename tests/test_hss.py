@@ -16,7 +16,7 @@ from qd.selfplay import MixtureStrategy, hss_oracle, sa_oracle, self_play
 def test_naive_sampling_finds_the_best_arm_of_a_toy_bandit():
     means = {(a, b): 0.1 * a + 0.2 * b for a in range(4) for b in range(3)}  # best (3, 2)
     rng = random.Random(0)
-    ns = NaiveSampling([range(4), range(3)], seed=1, switch_after=200)
+    ns = NaiveSampling([range(4), range(3)], seed=1, switch_after=200, gamma=1.0)
     for _ in range(1500):
         arm = ns.choose()
         ns.update(arm, means[arm] + rng.gauss(0, 0.05))

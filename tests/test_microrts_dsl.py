@@ -198,3 +198,15 @@ def test_counts_data_name_their_map_and_unit_type_table(tmp_path):
     data.write_text(lines[0].replace(', "utt": "finetuned"', "") + "\n" + lines[1] + "\n")
     with pytest.raises(ValueError, match="needs 'map' and 'utt'"):
         read_counts(data)
+
+
+def test_statements_that_cannot_act_compile_to_nothing():
+    from gp.languages.microrts import _noop
+
+    for text in ("pass", "for u in s:\n    pass", "for u in s:\n    for u in s:\n        pass",
+                 "if hasNumberOfUnits(Worker, 2):\n    pass\nelse:\n    pass",
+                 "if u.isBuilder():\n    pass\npass"):
+        assert MICRORTS_DSL.compile(MICRORTS_DSL.parse(text)) is _noop, text
+    acting = MICRORTS_DSL.compile(MICRORTS_DSL.parse(
+        "for u in s:\n    pass\nu.harvest(2)\nif u.isBuilder():\n    pass"))
+    assert acting is not _noop and acting.__name__ == "command"

@@ -7,7 +7,7 @@ plays it) does.
 from functools import partial
 
 from ..spec import GameSpec, register_game
-from .engine import BOTS, CYCLE_CAP, MAPS, EngineError, map_path, start_jvm
+from .engine import BOTS, CYCLE_CAP, MAPS, PAPER_MAPS, EngineError, map_path, start_jvm
 from .game import MicroRTS
 from .match import BotSpec, play_microrts_match, play_microrts_matches
 
@@ -27,7 +27,18 @@ register_game(GameSpec(
     default_matches=2,
     engine="jvm",
     recorder="games.microrts.counts:record_counts",
+    notes="games.microrts:help_notes",
 ))
+
+
+def help_notes() -> str:
+    """Maps and seeds, for ``stratsynth play --help``."""
+    from .match import NONDETERMINISTIC_BOTS
+
+    others = [m for m in MAPS if m not in PAPER_MAPS]
+    return (f"maps (--map): {', '.join(PAPER_MAPS)} (the papers'), {', '.join(others)}, or a "
+            f"map file; --seed fixes every match except with "
+            f"{', '.join(sorted(NONDETERMINISTIC_BOTS))} (unseedable randomness)")
 
 __all__ = ["BOTS", "CYCLE_CAP", "MAPS", "PLAYERS", "BotSpec", "EngineError", "MicroRTS",
            "map_path", "play_microrts_match", "play_microrts_matches", "start_jvm"]

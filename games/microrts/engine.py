@@ -28,15 +28,22 @@ from ..extras import require
 UNIT_TYPE_TABLES = {"original": 1, "finetuned": 2}
 """Name -> microRTS UnitTypeTable version (move conflicts: CANCEL_BOTH in both)."""
 DEFAULT_UNIT_TYPE_TABLE = "original"
+OWN_MAPS_DIR = Path(__file__).parent / "maps"
+"""Maps we wrote ourselves (the papers' maps that gym-microrts does not ship)."""
 MAPS = {
     "16x16": "maps/16x16/TwoBasesBarracks16x16.xml",
     "24x24": "maps/24x24/basesWorkers24x24.xml",
-    "32x32": "maps/BWDistantResources32x32.xml",
+    "32x32": "own:basesWorkers32x32A.xml",
     "64x64": "maps/BroodWar/(4)BloodBath.scmB.xml",
+    "32x32-distant": "maps/BWDistantResources32x32.xml",
 }
-"""Paper maps; 32×32 basesWorkers is not shipped, so the shipped 32×32
-bases-and-workers map BWDistantResources32x32 stands in for it."""
-CYCLE_CAP = {"16x16": 4000, "24x24": 5000, "32x32": 6000, "64x64": 8000}
+"""Map names -> files: the four maps of seeds 000/001 (16x16 TwoBasesBarracks,
+24x24 basesWorkers, 32x32 basesWorkers32x32A, 64x64 BloodBath-B), and
+``32x32-distant`` (BWDistantResources32x32: walls and far resources, a different
+problem that stood in for 32x32 before basesWorkers32x32A was written). ``own:``
+files live in ``OWN_MAPS_DIR``, the rest in the gym-microrts package."""
+PAPER_MAPS = ("16x16", "24x24", "32x32", "64x64")
+CYCLE_CAP = {"16x16": 4000, "24x24": 5000, "32x32": 6000, "32x32-distant": 6000, "64x64": 8000}
 """Cycles per match by map size (the microRTS competition caps); larger maps: 8000."""
 
 BOTS = {
@@ -66,16 +73,25 @@ def engine_dir() -> Path:
 
 
 def map_path(name: str) -> Path:
-    """A paper map by size name, or any map file path."""
+    """A paper map by size name, or any map file path (checked:
+    ``mapfiles.MapError`` if the file is not a microRTS map)."""
     if name in MAPS:
-        return engine_dir() / MAPS[name]
+        entry = MAPS[name]
+        if entry.startswith("own:"):
+            return OWN_MAPS_DIR / entry[len("own:"):]
+        return engine_dir() / entry
     path = Path(name)
-    if path.is_file():
-        return path
-    shipped = engine_dir() / "maps" / name
-    if shipped.is_file():
-        return shipped
-    raise EngineError(f"unknown map '{name}' (give {', '.join(MAPS)} or a map file)")
+    if not path.is_file():
+        for shipped in (OWN_MAPS_DIR / name, engine_dir() / "maps" / name):
+            if shipped.is_file():
+                path = shipped
+                break
+        else:
+            raise EngineError(f"unknown map '{name}' (give {', '.join(MAPS)} or a map file)")
+    from .mapfiles import check_map_file
+
+    check_map_file(path)
+    return path
 
 
 def cycle_cap(map_name: str) -> int:
@@ -104,6 +120,8 @@ def _jvm_path() -> str | None:
 
 
 BRIDGE_SOURCE = Path(__file__).parent / "java" / "stratsynth" / "ProgramAI.java"
+BRIDGE_SOURCES = sorted(BRIDGE_SOURCE.parent.glob("*.java"))
+"""``ProgramAI`` (bulk reads and orders) and ``MatchRunner`` (the match loop in Java)."""
 
 
 def _javac() -> str | None:
@@ -124,16 +142,16 @@ def _javac() -> str | None:
 
 
 def bridge_classes(engine_jar: Path) -> Path:
-    """Directory of the compiled ``stratsynth.ProgramAI`` (our bulk read/write helper).
+    """Directory of the compiled ``stratsynth`` classes (``BRIDGE_SOURCES``).
 
     Compiled once per source version into the user cache (atomic rename, so
     parallel workers may race safely); it needs ``javac`` from a JDK.
     """
-    source = BRIDGE_SOURCE.read_bytes()
+    source = b"".join(path.name.encode() + path.read_bytes() for path in BRIDGE_SOURCES)
     digest = hashlib.sha256(source + str(engine_jar).encode()).hexdigest()[:16]
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "stratsynth"
     target = cache / f"bridge-{digest}"
-    if (target / "stratsynth" / "ProgramAI.class").is_file():
+    if all((target / "stratsynth" / f"{p.stem}.class").is_file() for p in BRIDGE_SOURCES):
         return target
     javac = _javac()
     if javac is None:
@@ -141,11 +159,11 @@ def bridge_classes(engine_jar: Path) -> Path:
                           "bridge: install a JDK 17")
     cache.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=cache))
-    result = subprocess.run([javac, "-d", str(work), "-cp", str(engine_jar), str(BRIDGE_SOURCE)],
-                            capture_output=True, text=True)
+    result = subprocess.run([javac, "-d", str(work), "-cp", str(engine_jar),
+                             *map(str, BRIDGE_SOURCES)], capture_output=True, text=True)
     if result.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
-        raise EngineError(f"javac failed on {BRIDGE_SOURCE}: {result.stderr.strip()}")
+        raise EngineError(f"javac failed on {BRIDGE_SOURCE.parent}: {result.stderr.strip()}")
     try:
         work.rename(target)
     except OSError:  # another worker finished first

@@ -116,6 +116,7 @@ class Cycle:
             else:
                 self.minerals.append(unit)
         self.assigned: set[int] = set()
+        self.loops_done: set = set()  # command-only loops already run (gp.languages.microrts)
         self.pending_build: dict[str, int] = {}
         self.pending_train: dict[str, int] = {}
         self.attacking = 0

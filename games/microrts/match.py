@@ -32,6 +32,7 @@ from .engine import (
     start_jvm,
     unit_type_table,
 )
+from .mapfiles import MapError
 
 log = logging.getLogger("stratsynth.microrts")
 
@@ -78,6 +79,12 @@ class _Census:
     def update(self, gs) -> None:
         self._take(np.asarray(self.read(gs)).tolist())
 
+    def take_seen(self, rows: list[int]) -> None:
+        """Units censused on the Java side (``MatchRunner.seenRows``: id, player, type)."""
+        for i in range(0, len(rows), 3):
+            if rows[i + 1] in (0, 1):
+                self.seen[rows[i + 1]][rows[i]] = self.kinds[rows[i + 2]]
+
     def stats(self, costs: dict[str, int]) -> list[dict[str, float]]:
         """Per player: units produced by type, and resources gathered (final stock minus
         starting stock plus what the produced units cost)."""
@@ -95,28 +102,149 @@ class _Census:
         return out
 
 
+NONDETERMINISTIC_BOTS = {
+    "coac": "CoacAttack.execute draws a move from a fresh, unseeded java.util.Random",
+    "mayari": "Collections.shuffle without a Random, and System.currentTimeMillis budgets",
+}
+"""Java bots whose play no seed can fix (read from their bytecode). The other bots are
+deterministic once ``seed_java_ai`` has seeded their ``java.util.Random`` fields."""
+
+
+def seed_java_ai(ai, seed: int) -> int:
+    """Replace every ``java.util.Random`` instance field of a Java AI (its class and
+    superclasses) with ``new Random(seed)``; returns how many were replaced (the rushes
+    hold one they never use)."""
+    replaced = 0
+    for field in _random_fields(ai.getClass(), static=False):
+        field.set(ai, _java_random(seed))
+        replaced += 1
+    return replaced
+
+
+ENGINE_RANDOMS = ("rts.GameState", "rts.UnitAction", "rts.PlayerActionGenerator",
+                  "util.Sampler")
+"""microRTS classes holding a static ``java.util.Random`` (move conflicts, damage rolls,
+random actions, RandomBiasedAI's weighted choice): seeded per match by
+``seed_engine``."""
+
+
+_FIELDS: dict[tuple[str, bool], list] = {}
+
+
+def _random_fields(klass, static: bool) -> list:
+    """The non-final ``java.util.Random`` fields of a class and its superclasses, made
+    accessible; looked up once per class and process (reflection through JPype is slow)."""
+    key = (str(klass.getName()), static)
+    if key in _FIELDS:
+        return _FIELDS[key]
+    import jpype
+
+    random_class = jpype.JClass("java.util.Random").class_
+    modifier = jpype.JClass("java.lang.reflect.Modifier")
+    fields = []
+    while klass is not None:
+        for field in klass.getDeclaredFields():
+            mods = field.getModifiers()
+            if random_class.isAssignableFrom(field.getType()) and \
+                    bool(modifier.isStatic(mods)) == static and not modifier.isFinal(mods):
+                field.setAccessible(True)
+                fields.append(field)
+        klass = klass.getSuperclass()
+    _FIELDS[key] = fields
+    return fields
+
+
+def _java_random(seed: int):
+    import jpype
+
+    return jpype.JClass("java.util.Random")(jpype.JLong(seed & 0x7FFFFFFFFFFFFFFF))
+
+
+def seed_engine(seed: int) -> None:
+    """Seed the engine's static ``Random`` fields (``ENGINE_RANDOMS``) for one match."""
+    import jpype
+
+    for offset, name in enumerate(ENGINE_RANDOMS):
+        for field in _random_fields(jpype.JClass(name).class_, static=True):
+            field.set(None, _java_random(seed + offset))
+
+
+def _fresh_unit_ids(pgs) -> None:
+    """Number new units from the map's largest ID + 1, as in a fresh JVM: microRTS
+    takes new IDs from a static counter and hashes units by ID, so without this the
+    AIs' hash maps iterate differently depending on earlier matches in the process."""
+    import jpype
+
+    unit_class = jpype.JClass("rts.units.Unit")
+    unit_class.next_ID = jpype.JLong(max((int(u.getID()) for u in pgs.getUnits()), default=0)
+                                     + 1)
+
+
 def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
                         max_seconds: float = 600.0, stats: bool = False,
-                        utt_name: str = DEFAULT_UNIT_TYPE_TABLE) -> dict:
+                        utt_name: str = DEFAULT_UNIT_TYPE_TABLE,
+                        seeds: tuple[int, int, int] = (0, 0, 0), loop: str = "java") -> dict:
     """One match on unit type table ``utt_name``. Returns winner (seat or None), cycles,
     timed_out, forfeit (seat or None), error, and with ``stats`` the per-seat counts
-    (``seat_stats``)."""
+    (``seat_stats``). ``seeds`` = (engine, seat 0, seat 1): the engine's static
+    ``Random`` fields get the first, Java bots' own ``Random`` fields their seat's;
+    program players take theirs from ``reset``. ``loop``: see ``LOOPS``."""
+    if loop not in LOOPS:
+        raise ValueError(f"match loop must be one of {LOOPS}, got '{loop}'")
     start_jvm()
     from rts import GameState, PhysicalGameState
 
     utt = unit_type_table(utt_name)
-    pgs = PhysicalGameState.load(str(map_path(map_name)), utt)
+    path = map_path(map_name)
+    try:
+        pgs = PhysicalGameState.load(str(path), utt)
+    except Exception as err:  # a Java exception: one line, not its stack trace
+        raise MapError(f"{path}: the engine could not load it "
+                       f"({type(err).__name__}: {err})") from None
+    _fresh_unit_ids(pgs)
     gs = GameState(pgs, utt)
     ais = [spec.build(utt) for spec in seats]
+    seed_engine(seeds[0])
+    for ai, seed in zip(ais, seeds[1:]):
+        if hasattr(ai, "getClass"):  # a Java object, not our Python ProgramBot
+            seed_java_ai(ai, seed)
     cap = max_cycles or cycle_cap(map_name)
-    census = None
-    if stats:
-        kinds = {int(t.ID): str(t.name) for t in utt.getUnitTypes()}
-        costs = {str(t.name): int(t.cost) for t in utt.getUnitTypes()}
-        census = _Census(gs, kinds)
+    kinds = {int(t.ID): str(t.name) for t in utt.getUnitTypes()}
+    costs = {str(t.name): int(t.cost) for t in utt.getUnitTypes()}
+    result = {"winner": None, "cycles": 0, "timed_out": False, "forfeit": None, "error": None}
+    use_java = loop == "java" and all(hasattr(ai, "getClass") or hasattr(ai, "decide")
+                                      for ai in ais)
+    play = _java_loop if use_java else _python_loop
+    census = _Census(gs, kinds) if stats else None
+    play(gs, ais, seats, cap, max_seconds, census, result)
+    if census is not None:
+        census.update(gs)
+    if result["forfeit"] is None and not result["timed_out"]:
+        winner = int(gs.winner())
+        result["winner"] = winner if winner in (0, 1) else None
+    if census is not None:
+        result["seat_stats"] = census.stats(costs)
+    return result
+
+
+LOOPS = ("java", "python")
+"""Match loops: ``java`` (``stratsynth.MatchRunner``: one JVM call per cycle in which a
+DSL program acts, none otherwise; the default; the result also gives each seat's
+``decision_seconds``: its program or getAction, and its orders' translation) and
+``python`` (five or six JVM calls every cycle; any Python AI with ``getAction``).
+Both play the same cycles."""
+PAUSE_CYCLES = 200
+"""Java-only cycles between wall-clock checks of the ``java`` loop."""
+
+
+def _forfeit(result: dict, seat: int, seats, err) -> None:
+    log.warning("seat %d (%s) forfeits: %s", seat, seats[seat], err)
+    result.update(forfeit=seat, winner=1 - seat, error=f"{type(err).__name__}: {err}")
+
+
+def _python_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
     started = time.perf_counter()
     cycles = 0
-    result = {"winner": None, "cycles": 0, "timed_out": False, "forfeit": None, "error": None}
     while not gs.gameover() and cycles < cap:
         if time.perf_counter() - started > max_seconds:
             result["timed_out"] = True
@@ -126,8 +254,7 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
             try:
                 actions.append(ais[seat].getAction(seat, gs))
             except Exception as err:  # a broken AI loses the match, the batch goes on
-                log.warning("seat %d (%s) forfeits: %s", seat, seats[seat], err)
-                result.update(forfeit=seat, winner=1 - seat, error=f"{type(err).__name__}: {err}")
+                _forfeit(result, seat, seats, err)
                 break
         if result["forfeit"] is not None:
             break
@@ -138,13 +265,62 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
         if census is not None and cycles % STATS_EVERY == 0:
             census.update(gs)
     result["cycles"] = cycles
-    if result["forfeit"] is None and not result["timed_out"]:
-        winner = int(gs.winner())
-        result["winner"] = winner if winner in (0, 1) else None
+
+
+class _JavaError(Exception):
+    """What a Java AI threw inside ``MatchRunner`` (its message)."""
+
+
+def _java_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
+    import jpype
+
+    runner_class = jpype.JClass("stratsynth.MatchRunner")
+    python = [None if hasattr(ai, "getClass") else ai for ai in ais]
+    runner = runner_class(gs, None if python[0] else ais[0], None if python[1] else ais[1],
+                          cap, STATS_EVERY if census is not None else 0)
+    for bot in python:
+        if bot is not None:
+            bot.read_walls(gs)
+    started = time.perf_counter()
+    python_seconds = [0.0, 0.0]
+    reply = np.asarray(runner.advanceWithUnits(PAUSE_CYCLES)).tolist()
+    while True:
+        code = reply[0]
+        if code == runner_class.OVER:
+            break
+        if code == runner_class.FORFEIT:
+            seat = int(runner.forfeit())
+            _forfeit(result, seat, seats, _JavaError(str(runner.error())))
+            break
+        if time.perf_counter() - started > max_seconds:
+            result["timed_out"] = True
+            break
+        if code == runner_class.PAUSE:
+            reply = np.asarray(runner.advanceWithUnits(PAUSE_CYCLES)).tolist()
+            continue
+        acting = [seat for seat in (0, 1) if code & (1 << seat)]
+        rows = reply[1:]
+        orders = {}
+        for seat in acting:
+            decided = time.perf_counter()
+            try:
+                orders[seat] = python[seat].decide(seat, rows)
+            except Exception as err:  # a broken program loses the match
+                _forfeit(result, seat, seats, err)
+                break
+            python_seconds[seat] += time.perf_counter() - decided
+        if result["forfeit"] is not None:
+            break
+        for seat in acting[:-1]:  # both programs act: the first hands its action over
+            runner.submit(seat, python[seat].ai.step(gs, seat, orders[seat]))
+        last = acting[-1]
+        reply = np.asarray(runner.stepAndAdvance(last, python[last].ai, orders[last],
+                                                 PAUSE_CYCLES)).tolist()
+    result["cycles"] = int(runner.cycles())
+    java_nanos = np.asarray(runner.seatNanos()).tolist()
+    result["decision_seconds"] = [python_seconds[s] + java_nanos[s] / 1e9 for s in (0, 1)]
     if census is not None:
-        census.update(gs)
-        result["seat_stats"] = census.stats(costs)
-    return result
+        census.take_seen(np.asarray(runner.seenRows()).tolist())
 
 
 def _play_chunk(job) -> MatchSummary:
@@ -152,12 +328,15 @@ def _play_chunk(job) -> MatchSummary:
     summary = MatchSummary()
     for index in range(start, stop):
         order = seats_for(index)
-        for player, player_seed in zip(players, match_seeds(seed, index)[1:]):
+        chance_seed, *player_seeds = match_seeds(seed, index)
+        for player, player_seed in zip(players, player_seeds):
             reset = getattr(player, "reset", None)  # program players' and mixtures' seeds
             if reset is not None:
                 reset(player_seed)
         result = play_microrts_match(map_name, (players[order[0]], players[order[1]]),
-                                     max_cycles, max_seconds, stats, utt_name)
+                                     max_cycles, max_seconds, stats, utt_name,
+                                     seeds=(chance_seed, player_seeds[order[0]],
+                                            player_seeds[order[1]]))
         summary.matches += 1
         summary.total_moves += result["cycles"]
         winner = result["winner"]

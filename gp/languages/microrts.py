@@ -106,14 +106,60 @@ TERMINALS: tuple[tuple[type, Sequence], ...] = (
 
 
 # ---- builders: children's closures/values -> this node's closure (cycle, unit) -> ... ----
+# Statements that cannot do anything compile to ``_noop`` and are dropped: λ, a ``for``
+# or ``if`` whose body is λ, an if-else with two λ branches (Boolean functions only
+# read the snapshot, so skipping their evaluation changes nothing). Synthesized
+# programs are full of these, e.g. ``for u in s: pass`` nested in a loop over units.
+#
+# A loop whose body holds only commands (no condition) does nothing the second time
+# it runs in one program run: a unit it assigned stays assigned, and a command that
+# failed for a unit fails again, because within a run resources only fall and
+# counts, assignments and occupied cells only grow (a command with the Random
+# criterion is left out: a failed moveToUnit may have drawn from the generator).
+# Such a loop runs once per program run: synthesized programs nest them
+# (``for: for: u.idle()`` inside the loop over units runs n³ commands otherwise).
+# ``SKIP_REPEATED_LOOPS`` turns this off (the tests compare both).
+SKIP_REPEATED_LOOPS = True
+
+
+def _noop(cycle, u):
+    return None
+
+
+def _stable(closure):
+    """Mark a closure as giving commands only (see above)."""
+    closure.stable = True
+    return closure
+
+
+def _is_stable(closure) -> bool:
+    return getattr(closure, "stable", False)
+
+
 def _seq(first, second):
+    if first is _noop:
+        return second
+    if second is _noop:
+        return first
+
     def run(cycle, u):
         first(cycle, u)
         second(cycle, u)
-    return run
+    return _stable(run) if _is_stable(first) and _is_stable(second) else run
 
 
 def _for(body):
+    if body is _noop:
+        return _noop
+    if _is_stable(body) and SKIP_REPEATED_LOOPS:
+        def once(cycle, u):
+            if once in cycle.loops_done:
+                return
+            cycle.loops_done.add(once)
+            for unit in cycle.own:
+                body(cycle, unit)
+        return _stable(once)
+
     def run(cycle, u):
         for unit in cycle.own:
             body(cycle, unit)
@@ -121,6 +167,9 @@ def _for(body):
 
 
 def _if(cond, body):
+    if body is _noop:
+        return _noop
+
     def run(cycle, u):
         if cond(cycle, u):
             body(cycle, u)
@@ -128,6 +177,11 @@ def _if(cond, body):
 
 
 def _ifelse(cond, yes, no):
+    if yes is _noop and no is _noop:
+        return _noop
+    if no is _noop:
+        return _if(cond, yes)
+
     def run(cycle, u):
         if cond(cycle, u):
             yes(cycle, u)
@@ -137,9 +191,7 @@ def _ifelse(cond, yes, no):
 
 
 def _skip():
-    def run(cycle, u):
-        return None
-    return run
+    return _noop
 
 
 def _identity(child):
@@ -168,7 +220,7 @@ def _command(fn, *args):
         for unit in cycle.own:  # outside a for: the first unit that takes it
             if fn(cycle, unit, *args):
                 return
-    return command
+    return command if "Random" in args else _stable(command)
 
 
 def _constant(value):
@@ -400,17 +452,26 @@ class ProgramBot:
     def getAction(self, player: int, gs):  # noqa: N802  (the engine's AI interface)
         if not gs.canExecuteAnyAction(player):
             return self.nothing
+        self.read_walls(gs)
+        orders = self.decide(player, np.asarray(self.java.units(gs)).tolist())
+        return self.ai.step(gs, player, orders)
+
+    def read_walls(self, gs) -> None:
+        """The map's size and walls, read once per match."""
         if self.walls is None:
             pgs = gs.getPhysicalGameState()
             self.width, self.height = int(pgs.getWidth()), int(pgs.getHeight())
             self.walls = np.asarray(self.java.walls(gs)).tolist()
-        rows = np.asarray(self.java.units(gs)).tolist()
+
+    def decide(self, player: int, rows: list[int]):
+        """Run the program on a unit snapshot (``ProgramAI.units`` layout); the orders as
+        a Java int array for ``ProgramAI.step``."""
         cycle = rt.Cycle(player, rows[2:], self.kinds, self.width, self.height, self.walls,
                          rows[player], self.rng)
         cycle.kinds_by_name = self.kinds_by_name
         self.program(cycle, None)
         self.runs += 1
-        return self.ai.step(gs, player, self.int_array(cycle.orders))
+        return self.int_array(cycle.orders)
 
 
 class MicroRTSProgramPlayer(ProgramPlayer):
@@ -429,6 +490,16 @@ class MicroRTSProgramPlayer(ProgramPlayer):
         self.text = self.LANGUAGE.to_text(self.tree)
         self.name = name or "program"
         self.seed = seed
+
+    @classmethod
+    def parse_program(cls, text: str, source: str = "<program>") -> gp.PrimitiveTree:
+        """A program file's tree; a file with no statement (empty or only comments) is
+        refused: as a player it would idle every unit, which is never what was meant
+        (write ``pass`` for the empty program)."""
+        if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
+            raise ProgramSyntaxError(f"{source}: empty program (no statement; write 'pass' "
+                                     "for a program that does nothing)")
+        return cls.LANGUAGE.parse(text, source)
 
     def __getstate__(self):
         return {"text": self.text, "name": self.name, "seed": self.seed}

@@ -1,0 +1,188 @@
+"""HSS's parts on hand-made bandits and libraries: the ε conventions, the two phases,
+γ decay of the arms' means, the library lookup, and level 2's cooling length."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from gp.evaluator import Budget
+from gp.languages.cantstop import CANTSTOP_DSL
+from gp.sa import SimulatedAnnealing
+from qd.hss import HSS, Library, cooling_steps
+from qd.naive_sampling import (
+    LEGACY_PHASES,
+    PHASE1,
+    PHASE2,
+    REFERENCE_PHASES,
+    NaiveSampling,
+    from_reference,
+)
+
+VALUES = [[0, 1, 2, 3, 4]] * 3
+
+
+def _bandit(phase, **kw) -> NaiveSampling:
+    return NaiveSampling(VALUES, seed=0, phase1=phase, phase2=phase, gamma=1.0, **kw)
+
+
+def test_epsilon_zero_exploits_the_global_bandit():
+    ns = _bandit((0.0, 0.0, 0.0))
+    ns.update((1, 2, 3), 1.0)
+    ns.update((4, 4, 4), 0.2)
+    assert {ns.choose() for _ in range(50)} == {(1, 2, 3)}
+
+
+def test_epsilon_0_one_always_builds_from_the_local_bandits():
+    ns = _bandit((1.0, 0.0, 0.0))  # explore at level 0, greedy locally
+    ns.update((1, 2, 3), 1.0)
+    ns.update((4, 0, 0), 0.0)
+    # greedy local values: best mean per variable, i.e. 1, 2, 3 -> the same arm here
+    assert {ns.choose() for _ in range(30)} == {(1, 2, 3)}
+    ns = _bandit((1.0, 1.0, 0.0))  # and uniformly random local values
+    ns.update((1, 2, 3), 1.0)
+    draws = Counter(v for _ in range(3000) for v in ns.choose())
+    assert set(draws) == {0, 1, 2, 3, 4}
+    assert max(draws.values()) / min(draws.values()) < 1.25
+
+
+def test_epsilon_g_is_the_probability_of_a_uniform_global_pick():
+    ns = _bandit((0.0, 0.0, 0.5))
+    ns.update((0, 0, 0), 1.0)
+    ns.update((4, 4, 4), 0.0)
+    picks = Counter(ns.choose() for _ in range(4000))
+    # best arm: 1 − εg + εg/2 = 0.75 of the picks
+    assert abs(picks[(0, 0, 0)] / 4000 - 0.75) < 0.03 and set(picks) == {(0, 0, 0), (4, 4, 4)}
+
+
+def test_reference_epsilons_are_greedy_probabilities_so_phase_1_explores_more():
+    assert from_reference(REFERENCE_PHASES[0]) == PHASE1 == (0.7, 0.7, 0.4)
+    assert from_reference(REFERENCE_PHASES[1]) == PHASE2 == (0.1, 0.3, 0.1)
+    assert LEGACY_PHASES == REFERENCE_PHASES
+
+    def global_share(phase) -> float:
+        ns = _bandit(phase)
+        for arm in [(0, 0, 0), (1, 1, 1), (2, 2, 2)]:
+            ns.update(arm, 0.5)
+        return sum(ns.choose() in ns.glob for _ in range(3000)) / 3000
+
+    # new arms (not yet in the global bandit) are rarer in phase 2
+    assert global_share(PHASE1) < global_share(PHASE2) - 0.3
+
+
+def test_phases_switch_by_budget_fraction_steps_or_time():
+    ns = NaiveSampling(VALUES)
+    assert ns.phase(0.0) == ns.phase(0.49) == 1 and ns.phase(0.5) == ns.phase(1.0) == 2
+    assert ns.epsilons(0.2) == PHASE1 and ns.epsilons(0.8) == PHASE2
+    by_steps = NaiveSampling(VALUES, switch_after=2)
+    phases = []
+    for _ in range(4):
+        phases.append(by_steps.phase(0.0))
+        by_steps.choose(0.0)
+    assert phases == [1, 1, 2, 2]
+    assert NaiveSampling(VALUES, switch_seconds=0.0).phase() == 2
+
+
+def test_gamma_decays_every_mean_once_per_choice():
+    ns = NaiveSampling(VALUES, gamma=0.5)
+    ns.update((1, 2, 3), 1.0)
+    assert ns.mean((1, 2, 3)) == 1.0
+    ns.choose()
+    assert ns.mean((1, 2, 3)) == 0.5 and ns.local[0][1].mean == 0.5
+    ns.choose()
+    assert ns.mean((1, 2, 3)) == 0.25
+    ns.update((1, 2, 3), 1.0)  # running mean over the decayed value: (0.25 + 1) / 2
+    assert ns.mean((1, 2, 3)) == pytest.approx(0.625)
+    # an arm updated recently beats one that was better long ago
+    ns.update((4, 4, 4), 0.9)
+    for _ in range(3):
+        ns.choose()
+    ns.update((0, 0, 0), 0.3)
+    assert ns.best() == (0, 0, 0)
+
+
+def test_legacy_gamma_is_a_discounted_average_that_keeps_means():
+    ns = NaiveSampling(VALUES, gamma=0.5, decay="weights")
+    ns.update((1, 2, 3), 1.0)
+    for _ in range(5):
+        ns.choose()
+    ns.update((0, 0, 0), 0.0)
+    assert ns.mean((1, 2, 3)) == 1.0
+    ns.update((1, 2, 3), 0.0)  # two updates since the first: weights 0.25 and 1
+    assert ns.mean((1, 2, 3)) == pytest.approx(0.25 / 1.25)
+
+
+def test_naive_sampling_finds_the_best_arm_of_a_noisy_bandit():
+    means = {(a, b): 0.1 * a + 0.2 * b for a in range(4) for b in range(3)}  # best (3, 2)
+    rng = random.Random(0)
+    ns = NaiveSampling([range(4), range(3)], seed=1, gamma=1.0)
+    for step in range(1500):
+        arm = ns.choose(step / 1500)
+        ns.update(arm, means[arm] + rng.gauss(0, 0.05))
+    assert ns.best() == (3, 2)
+
+
+def test_bad_parameters_are_refused():
+    with pytest.raises(ValueError, match="probability"):
+        NaiveSampling(VALUES, phase1=(1.5, 0, 0))
+    with pytest.raises(ValueError, match="decay"):
+        NaiveSampling(VALUES, decay="sometimes")
+    with pytest.raises(ValueError, match="is not one of"):
+        NaiveSampling(VALUES).update((9, 9, 9), 1.0)
+
+
+def test_library_lookup_by_distance_and_by_similarity():
+    lib = Library()
+    lib.add("a", [0.0, 0.0], 0.1)
+    lib.add("c", [30.0, 0.0], 0.1)
+    lib.add("d", [10.0, 4.0], 0.1)
+    target = [10.0, 0.0]
+    # Σ|F − V|: a 10, c 20, d 4; similarity: a 0.5, c 0.667, d 0.5 (1 − 4/4 = 0 on the second)
+    assert lib.nearest(target).program == "d"
+    assert lib.nearest(target, by="similarity").program == "c"
+    lib.add("e", [10.0, 4.0 - 1e-9], 0.9)
+    lib.add("f", [10.0, 4.0], 0.5)  # same features as d, higher utility: ties go to it
+    assert lib.nearest([10.0, 4.0]).program == "f"
+    with pytest.raises(ValueError, match="lookup"):
+        lib.nearest(target, by="nope")
+
+
+def _fake_evaluate(text: str) -> tuple[float, list[float]]:
+    """A cheap, deterministic stand-in for matches: U rises with program length up to a
+    point; features are two counts of the text."""
+    utility = min(len(text), 400) / 400
+    return utility, [float(text.count("(")), float(text.count("\n"))]
+
+
+def test_level_2_cools_fully_and_level_1_learns_from_every_program():
+    assert cooling_steps(SimulatedAnnealing(None, None)) == 112  # T1 = 100 → T < 1
+    levels = [[0, 2, 5, 10, 20, 50]] * 2
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, levels, seed=4)
+    hss.run(Budget(evaluations=112 * 4))
+    assert [it["evaluations"] for it in hss.iterations] == [112] * 4
+    assert [it["phase"] for it in hss.iterations[:2]] == [1, 1]
+    assert hss.iterations[-1]["phase"] == 2  # the switch happens within one call
+    assert hss.iterations[0]["start"] is None and hss.iterations[1]["start"] is not None
+    # every evaluated program is in the library and its snapped features are a global arm
+    assert sum(ns.count for ns in hss.bandit.glob.values()) == 112 * 4
+    for entry in hss.library.entries.values():
+        assert hss.snap(entry.features) in hss.bandit.glob
+    assert hss.best[0] == max(e.utility for e in hss.library.entries.values())
+
+
+def test_legacy_variant_keeps_the_earlier_short_local_searches():
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              variant="legacy")
+    hss.run(Budget(evaluations=60))
+    assert [it["evaluations"] for it in hss.iterations] == [20, 20, 20]
+    assert hss.bandit.phase1 == LEGACY_PHASES[0] and hss.bandit.decay == "weights"
+    with pytest.raises(ValueError, match="variant"):
+        HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 1]] * 2, variant="nope")
+
+
+def test_same_seed_same_search():
+    runs = []
+    for _ in range(2):
+        hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=9)
+        runs.append((hss.run(Budget(evaluations=150)), [it["target"] for it in hss.iterations]))
+    assert runs[0] == runs[1]
