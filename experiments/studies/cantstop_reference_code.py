@@ -17,7 +17,8 @@ busts are settled before each decision, 300 decisions end a match with no winner
 Rule-of-28 choices at every decision, whoever plays). ``rate`` plays ``--first``
 against GA with seats alternating by match (as ``Evaluation.play_n_matches`` does),
 seeding the reference's global generator with ``base + i`` for match ``i``; it
-appends one line per 500 matches and resumes from the last one.
+appends one line per 500 matches (wins of ``--first`` as "a", of GA as "b", capped
+matches as "none") and resumes from the last one.
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ def rate(ref: Reference, first: str, matches: int, base: int, out: str, chunk: i
             else:
                 wins["a" if (winner == 1) == (i % 2 == 0) else "b"] += 1
         with open(out, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"a": first, "b": "ga", "start": done, "end": end, **wins,
+            fh.write(json.dumps({"players": [first, "ga"], "start": done, "end": end, **wins,
                                  "seconds": round(time.time() - start, 2),
                                  "load1": round(os.getloadavg()[0], 2)}) + "\n")
         done = end
