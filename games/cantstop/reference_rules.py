@@ -201,15 +201,19 @@ class ReferenceCantStopState(CantStopState):
 
     # ---- copies and snapshots -----------------------------------------------------
     def clone(self) -> ReferenceCantStopState:
-        other = object.__new__(ReferenceCantStopState)
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        other.rng = rng
-        for name in _SCALARS:
-            setattr(other, name, getattr(self, name))
-        for name in _LISTS:
-            setattr(other, name, getattr(self, name)[:])
-        other.markers = (self.markers[0][:], self.markers[1][:])
+        """An independent copy (every slot of the class hierarchy; lists copied)."""
+        other = object.__new__(type(self))
+        for name in _slots(type(self)):
+            value = getattr(self, name)
+            if name == "rng":
+                rng = random.Random()
+                rng.setstate(value.getstate())
+                value = rng
+            elif isinstance(value, list):
+                value = value[:]
+            elif isinstance(value, tuple) and value and isinstance(value[0], list):
+                value = tuple(v[:] for v in value)
+            setattr(other, name, value)
         return other
 
     def to_dict(self) -> dict[str, Any]:
@@ -266,10 +270,8 @@ class ReferenceCantStopState(CantStopState):
         return f"ReferenceCantStopState({self.to_dict()!r})"
 
 
-_LISTS = ("neutral", "neutral_cols", "claimed", "claims", "legal", "turns", "busts", "stops",
-          "banked", "advances", "outer", "won_now")
-_SCALARS = ("max_moves", "player", "dice", "phase", "moves", "won_by", "capped", "last_player",
-            "neutral_count")
+def _slots(cls: type) -> list[str]:
+    return [name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())]
 
 
 def _validate_reference(state: ReferenceCantStopState) -> None:
