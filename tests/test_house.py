@@ -49,7 +49,7 @@ def test_a_game_registered_at_run_time_is_playable(capsys):
 def test_unknown_game_parameters_name_the_known_ones():
     with pytest.raises(ValueError, match="unknown game parameter.*known: size, no_move"):
         load_game("hexapawn", sise=4)
-    assert game_parameters("cantstop") == ["max_moves"]
+    assert game_parameters("cantstop") == ["max_moves", "rules"]
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "hexapawn"])

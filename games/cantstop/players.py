@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import COLUMNS, HEIGHTS, MAX_NEUTRALS, PHASE_ROLL_OR_STOP, ROLL, STOP, CantStopState
+from .rules import HEIGHTS, PHASE_ROLL_OR_STOP, ROLL, STOP, CantStopState
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,10 @@ def progress_score(state: CantStopState, params: HeuristicParams) -> int:
 
 
 def can_place_new_neutral(state: CantStopState) -> bool:
-    """Fewer than three neutrals are down and some column is still free for one."""
-    if len(state.neutral_cols) >= MAX_NEUTRALS:
-        return False
-    claimed = state.claimed
-    neutral = state.neutral
-    return any(claimed[c] < 0 and not neutral[c] for c in COLUMNS)
+    """Fewer than three neutrals are down and some column is still free for one.
+
+    Asked of the state, whose rule set decides (the reference rules count differently)."""
+    return state.can_place_new_neutral()
 
 
 class HeuristicPlayer:

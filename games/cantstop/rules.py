@@ -297,6 +297,14 @@ class CantStopState:
         """True if ``STOP`` now gives the current player their third column."""
         return self.claims[self.player] + self.topped_columns() >= COLUMNS_TO_WIN
 
+    def can_place_new_neutral(self) -> bool:
+        """Fewer than three neutrals are down and some column is still free for one."""
+        if len(self.neutral_cols) >= MAX_NEUTRALS:
+            return False
+        claimed = self.claimed
+        neutral = self.neutral
+        return any(claimed[c] < 0 and not neutral[c] for c in COLUMNS)
+
     def action_to_string(self, action) -> str:
         if action == ROLL:
             return "roll again"
@@ -465,17 +473,27 @@ class CantStop:
     name = "cantstop"
     num_players = 2
 
-    def __init__(self, max_moves: int = DEFAULT_MAX_MOVES) -> None:
+    def __init__(self, max_moves: int = DEFAULT_MAX_MOVES, rules: str = "paper") -> None:
+        """``rules``: "paper" (the paper's text, default) or "reference" (seed 000's
+        reference code, bug included: games.cantstop.reference_rules)."""
         if max_moves < 1:
             raise ValueError(f"max_moves must be >= 1, got {max_moves}")
         self.max_moves = max_moves
+        self.rules = rules
+        if rules == "paper":
+            self.state_class = CantStopState
+        elif rules == "reference":
+            from .reference_rules import ReferenceCantStopState
+            self.state_class = ReferenceCantStopState
+        else:
+            raise ValueError(f"rules must be 'paper' or 'reference', got {rules!r}")
 
     def new_initial_state(self, rng: random.Random | None = None) -> CantStopState:
-        return CantStopState(rng, max_moves=self.max_moves)
+        return self.state_class(rng, max_moves=self.max_moves)
 
     def state_from_dict(self, data: dict[str, Any],
                         rng: random.Random | None = None) -> CantStopState:
-        return CantStopState.from_dict(data, rng, max_moves=self.max_moves)
+        return self.state_class.from_dict(data, rng, max_moves=self.max_moves)
 
     def action_from_json(self, value: Any):
         if value in ROLL_OR_STOP:
@@ -486,4 +504,5 @@ class CantStop:
         raise ValueError(f"not a Can't Stop action: {value!r}")
 
     def __repr__(self) -> str:
-        return f"CantStop(max_moves={self.max_moves})"
+        rules = "" if self.rules == "paper" else f", rules={self.rules!r}"
+        return f"CantStop(max_moves={self.max_moves}{rules})"
