@@ -168,3 +168,13 @@ def test_equivalence_on_many_matches():
         assert_same_matches((program, ga), seed=3000 + k, n=50)
         total += 50
     assert total >= 5000
+
+
+def test_the_reference_rules_are_never_played_on_the_fast_engine():
+    reference = load_game("cantstop", rules="reference")
+    assert fast.strategies_for(reference, [glenn_aloi_player(), RandomStrategy()]) is None
+    slow = play_many(reference, [[RandomStrategy(), glenn_aloi_player()]], 300, [4])[0]
+    quick = play_many(reference, [[RandomStrategy(), glenn_aloi_player()]], 300, [4],
+                      fast=True)[0]
+    assert (slow.wins, slow.capped, slow.total_moves) == \
+        (quick.wins, quick.capped, quick.total_moves)

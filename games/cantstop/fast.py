@@ -785,9 +785,10 @@ MAX_BATCH_ROWS = 16384
 
 def strategies_for(game, players: Sequence) -> list | None:
     """Array strategies for ``players`` on ``game``, or None if the batch must run on
-    the reference engine (another game, a player with no array form, or one random
-    player object in both seats, which the reference reseeds twice)."""
-    if type(game) is not CantStop or len(players) != 2:
+    the reference engine (another game, another rule set than the paper's, a player
+    with no array form, or one random player object in both seats, which the
+    reference reseeds twice)."""
+    if type(game) is not CantStop or game.state_class is not CantStopState or len(players) != 2:
         return None
     if players[0] is players[1] and isinstance(players[0], RandomStrategy):
         return None
