@@ -27,10 +27,10 @@ import re
 from collections.abc import Callable, Sequence
 from functools import partial
 
-import numpy as np
 from deap import gp
 
 from games.microrts import interpreter as rt
+from games.microrts.program_bot import ProgramBot
 from gp.dsl import DSL, ProgramPlayer, ProgramSyntaxError, Syntax, node_depth, subtree_end
 
 
@@ -418,60 +418,6 @@ def _with_kinds(fn, cycle, u, *args):
 
 
 MICRORTS_DSL = MicroRTSLanguage()
-
-
-class ProgramBot:
-    """The per-match Python AI the engine loop calls: ``getAction(player, gs)``.
-
-    The program runs only on cycles where some own unit is free to act (the engine
-    ignores orders for busy units, and the program is rerun from scratch each
-    time, so other cycles cannot change what happens); each run reads all units
-    in one JVM call and hands all orders over in one more.
-    """
-
-    def __init__(self, program: Callable, utt, seed: int = 0) -> None:
-        import jpype
-
-        from games.microrts.engine import EngineError
-
-        try:
-            self.java = jpype.JClass("stratsynth.ProgramAI")
-        except Exception:
-            raise EngineError("the microRTS DSL bridge (stratsynth.ProgramAI) is not on the "
-                              "class path: a JDK with javac is needed to compile it") from None
-        self.program = program
-        self.ai = self.java(utt)
-        self.kinds = rt.unit_kinds(utt)
-        self.kinds_by_name = {k.name: k for k in self.kinds.values()}
-        self.rng = random.Random(seed)
-        self.walls = None
-        self.int_array = jpype.JArray(jpype.JInt)
-        self.nothing = jpype.JClass("rts.PlayerAction")()  # never changed by the engine
-        self.runs = 0
-
-    def getAction(self, player: int, gs):  # noqa: N802  (the engine's AI interface)
-        if not gs.canExecuteAnyAction(player):
-            return self.nothing
-        self.read_walls(gs)
-        orders = self.decide(player, np.asarray(self.java.units(gs)).tolist())
-        return self.ai.step(gs, player, orders)
-
-    def read_walls(self, gs) -> None:
-        """The map's size and walls, read once per match."""
-        if self.walls is None:
-            pgs = gs.getPhysicalGameState()
-            self.width, self.height = int(pgs.getWidth()), int(pgs.getHeight())
-            self.walls = np.asarray(self.java.walls(gs)).tolist()
-
-    def decide(self, player: int, rows: list[int]):
-        """Run the program on a unit snapshot (``ProgramAI.units`` layout); the orders as
-        a Java int array for ``ProgramAI.step``."""
-        cycle = rt.Cycle(player, rows[2:], self.kinds, self.width, self.height, self.walls,
-                         rows[player], self.rng)
-        cycle.kinds_by_name = self.kinds_by_name
-        self.program(cycle, None)
-        self.runs += 1
-        return self.int_array(cycle.orders)
 
 
 class MicroRTSProgramPlayer(ProgramPlayer):
