@@ -20,7 +20,10 @@ def _weights_player(game_name: str, argument: str) -> Any:
     from gp.tdleaf import load_weights_player
 
     path, options = split_options(argument)
-    return load_weights_player(path, depth=options.get("depth"))
+    unknown = sorted(set(options) - {"depth", "book"})
+    if unknown:
+        raise SpecError(f"weights:FILE takes options depth and book, not {', '.join(unknown)}")
+    return load_weights_player(path, **options)
 
 
 def _program_player(game_name: str, argument: str) -> Any:

@@ -16,7 +16,7 @@ import functools
 import math
 import operator
 
-from games.expendibots.players import AlphaBeta, com_distance, features_of, scan, terminal_value
+from games.expendibots.players import AlphaBeta, com_distance, features_of, scan
 
 from .dsl import DSL, ProgramPlayer, Syntax
 
@@ -78,6 +78,37 @@ def build_dsl(name: str = "expendibots", max_height: int = 8, max_size: int = 40
 EXPENDIBOTS_DSL = build_dsl()
 
 
+class ProgramEvaluation:
+    """tanh(program(board features)) for alpha-beta; finished positions score ±1 / 0.
+
+    ``from_position`` reads the search's running counts; the largest stacks (a board
+    scan) are computed only for programs that use them."""
+
+    def __init__(self, body, uses_largest: bool = True) -> None:
+        self.body = body
+        self.uses_largest = uses_largest
+
+    def __call__(self, board, player) -> float:
+        counts = scan(board, player)
+        return self.from_position(counts[:8], board, player)
+
+    def from_position(self, v, board, player) -> float:
+        n_p, n_o, s_p, s_o = v[0], v[1], v[2], v[3]
+        if not n_p or not n_o:
+            return 0.0 if n_p == n_o else (1.0 if n_p else -1.0)
+        big_p = big_o = 0
+        if self.uses_largest:
+            high, low = max(board), -min(board)
+            big_p, big_o = (high, low) if player == 0 else (low, high)
+        features = (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
+                    com_distance(v) / 14, *features_of(v))
+        try:
+            value = math.tanh(self.body(features, None, None))
+        except (OverflowError, ValueError, ZeroDivisionError):
+            return 0.0
+        return value if value == value else 0.0  # NaN (inf - inf) scores 0
+
+
 class EvaluationProgramPlayer(ProgramPlayer):
     """Alpha-beta whose evaluation is tanh(program(board features)).
 
@@ -94,17 +125,8 @@ class EvaluationProgramPlayer(ProgramPlayer):
         self.text = dsl.to_text(self.tree)
         self.name = name or "evaluation-program"
         self.depth = depth
-        body = dsl.compile(self.tree)
-
-        def evaluate(board, player):
-            final = terminal_value(board, player)
-            if final is not None:
-                return final
-            try:
-                return math.tanh(body(board_features(board, player), None, None))
-            except OverflowError:
-                return 0.0
-        self.search = AlphaBeta(evaluate, depth)
+        self.search = AlphaBeta(ProgramEvaluation(dsl.compile(self.tree),
+                                                  "largest" in self.text), depth)
 
     def __call__(self, state):
         return self.search.choose(state)[0]
