@@ -113,29 +113,46 @@ class EvaluationProgramPlayer(ProgramPlayer):
     """Alpha-beta whose evaluation is tanh(program(board features)).
 
     Pickles as program text; ``depth`` is the search depth (1 by default, so
-    synthesis can afford many games; tournaments use deeper searches).
+    synthesis can afford many games; tournaments use deeper searches). ``agent=1``
+    plays the evaluation inside seed 003's agent (time budget with depth-1 fall-back,
+    late-game ordering; ``book=1`` adds its opening books), so that only the
+    evaluation differs from seed 003's.
     """
 
     LANGUAGE = EXPENDIBOTS_DSL
 
     def __init__(self, program, name: str | None = None, depth: int = 1,
-                 dsl: DSL = EXPENDIBOTS_DSL) -> None:
+                 dsl: DSL = EXPENDIBOTS_DSL, agent: int = 0, book: int = 0) -> None:
         self.dsl = dsl
         self.tree = dsl.parse(program) if isinstance(program, str) else program
         self.text = dsl.to_text(self.tree)
         self.name = name or "evaluation-program"
-        self.depth = depth
-        self.search = AlphaBeta(ProgramEvaluation(dsl.compile(self.tree),
-                                                  "largest" in self.text), depth)
+        self.depth, self.agent, self.book = depth, agent, book
+        evaluation = ProgramEvaluation(dsl.compile(self.tree), "largest" in self.text)
+        self.search = AlphaBeta(evaluation, depth)
+        self.player = None
+        if agent:  # seed 003's agent (time budget, late-game ordering, book if asked)
+            from games.expendibots.seed003 import Seed003Player
+
+            self.player = Seed003Player(evaluations=(evaluation, evaluation), depth=depth,
+                                        book=bool(book), name=self.name)
+
+    def reset(self, seed=None) -> None:
+        if self.player is not None:
+            self.player.reset(seed)
 
     def __call__(self, state):
+        if self.player is not None:
+            return self.player(state)
         return self.search.choose(state)[0]
 
     def __getstate__(self):
-        return {"text": self.text, "name": self.name, "depth": self.depth}
+        return {"text": self.text, "name": self.name, "depth": self.depth,
+                "agent": self.agent, "book": self.book}
 
     def __setstate__(self, data):
-        self.__init__(data["text"], data["name"], data["depth"])
+        self.__init__(data["text"], data["name"], data["depth"], agent=data.get("agent", 0),
+                      book=data.get("book", 0))
 
     def __repr__(self) -> str:
         return f"EvaluationProgramPlayer({self.name}, depth={self.depth})"

@@ -154,3 +154,18 @@ def test_seed003_spec_plays_a_whole_game_against_random():
     result = play_match(Expendibots(opening_plies=0, turn_limit=60),
                         [seed003, make_player("expendibots", "random")], seed=1)
     assert result.winner == 0
+
+
+def test_an_evolved_evaluation_plays_inside_seed003s_agent(tmp_path):
+    path = tmp_path / "eval.txt"
+    path.write_text("value: f1 + f2 - my_stacks\n")
+    player = make_player("expendibots", f"program:{path}?depth=2&agent=1&book=1")
+    state = Expendibots().new_initial_state()
+    assert player(state) == WHITE_BOOK[0]
+    assert isinstance(player.player, Seed003Player) and player.player.depth == 2
+    import pickle
+
+    again = pickle.loads(pickle.dumps(player))
+    assert (again.agent, again.book, again.depth) == (1, 1, 2)
+    plain = make_player("expendibots", f"program:{path}?depth=2")
+    assert plain.player is None

@@ -126,18 +126,20 @@ class OpeningBook:
 
 
 class Seed003Player:
-    """Seed 003's agent. ``weights`` are (White's, Black's); ``book=False`` plays without
-    the opening book; ``clock`` measures the budget (process CPU seconds by default)."""
+    """Seed 003's agent. ``weights`` are (White's, Black's), or ``evaluations`` any two
+    evaluation functions (an evolved program in seed 003's agent); ``book=False`` plays
+    without the opening book; ``clock`` measures the budget (process CPU seconds)."""
 
     def __init__(self, weights_white: Sequence[float] = HAND_WEIGHTS_WHITE,
                  weights_black: Sequence[float] = HAND_WEIGHTS_BLACK, depth: int = 3,
                  budget: float = 60.0, reserve: float = 6.0, book: bool = True,
                  fallback_depth: int = 1, clock: Callable[[], float] = time.process_time,
-                 name: str = "seed003") -> None:
+                 name: str = "seed003", evaluations: Sequence[Callable] | None = None) -> None:
         if budget <= 0 or reserve < 0 or depth < 1 or fallback_depth < 1:
             raise ValueError("seed003 needs budget > 0, reserve >= 0, depths >= 1")
         options = SearchOptions(endgame_ordering=True, track_leaf=False)
-        self.evaluations = (linear_evaluation(weights_white), linear_evaluation(weights_black))
+        self.evaluations = (tuple(evaluations) if evaluations is not None else
+                            (linear_evaluation(weights_white), linear_evaluation(weights_black)))
         self.searches = {(p, d): FastAlphaBeta(self.evaluations[p], d, options)
                          for p in (0, 1) for d in {depth, fallback_depth}}
         self.depth, self.fallback_depth = depth, fallback_depth
