@@ -27,6 +27,7 @@ import functools
 import json
 import sys
 import time
+import zlib
 from itertools import combinations
 from pathlib import Path
 
@@ -150,7 +151,7 @@ def cmd_tournament(args) -> int:
             done[(row["white"], row["black"], row["index"])] = row
     started = time.perf_counter()
     with log.open("a") as file:
-        for pair, (i, j) in enumerate(combinations(range(len(players)), 2)):
+        for i, j in combinations(range(len(players)), 2):
             for k in range(args.games):
                 seats = (i, j) if k % 2 == 0 else (j, i)
                 key = (names[seats[0]], names[seats[1]], k)
@@ -161,7 +162,7 @@ def cmd_tournament(args) -> int:
                     return write_table(out, names, named, done, args, TournamentResult)
                 t = time.perf_counter()
                 result = play_match(game, [players[seats[0]], players[seats[1]]],
-                                    args.seed + 7919 * pair, index=k // 2)
+                                    pair_seed(args.seed, names[i], names[j]), index=k // 2)
                 row = {"white": key[0], "black": key[1], "index": k,
                        "winner": result.winner, "capped": result.capped,
                        "plies": result.moves, "forfeit": result.forfeit,
@@ -171,6 +172,12 @@ def cmd_tournament(args) -> int:
                 done[key] = row
                 print(json.dumps(row), flush=True)
     return write_table(out, names, named, done, args, TournamentResult)
+
+
+def pair_seed(seed: int, a: str, b: str) -> int:
+    """A pairing's match seed from the two names, so a run with fewer players plays
+    the same games (and fills the same log) as the full one."""
+    return seed + zlib.crc32("|".join(sorted((a, b))).encode()) % 1_000_003
 
 
 def write_table(out, names, named, done, args, result_class) -> int:

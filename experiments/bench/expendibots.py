@@ -4,10 +4,11 @@ then each speed-up added in turn, on the same early- and mid-game positions.
     PYTHONPATH=. python -m experiments.bench.expendibots [--depth 3] [--out FILE]
 
 Positions come from depth-2 games between seed 003's hand weights (4 random opening
-plies, seeded), so they have the stacks real games have. Each configuration makes a
-decision at every position; the table gives nodes, decisions' mean and max seconds
-and nodes per second on one core. Every configuration must return the copy search's
-move and value (checked here too).
+plies, seeded; early plies 0-9, mid 10-59, late 60-149), so they have the stacks real
+games have. Each configuration makes a decision at every position; the table gives
+nodes, decisions' mean and max seconds and nodes per second on one core. Every
+configuration but the late-game ordering must return the copy search's move and value
+(checked here too).
 """
 
 from __future__ import annotations
@@ -34,20 +35,26 @@ CONFIGS = [
     ("+ killer moves (default)", SearchOptions(tt=True, killers=True, track_leaf=False)),
     ("+ history ordering", SearchOptions(tt=True, killers=True, history=True,
                                          track_leaf=False)),
+    ("default + seed 003's late-game ordering*", SearchOptions(endgame_ordering=True,
+                                                              track_leaf=False)),
 ]
+NOTE = ("*seed 003's agent: with <= 5 stacks on the board, whole stacks first and only "
+        "every second distance, a smaller tree (its move may differ from minimax's).")
 
 
 def sample_positions(games: int, seed: int) -> dict[str, list]:
-    """Early (plies 0-9) and mid-game (plies 10-59) positions of hand-weights games."""
+    """Early (plies 0-9), mid-game (10-59) and late (60+) positions of hand-weights
+    games (every third ply, up to 30 late positions a game)."""
     game = Expendibots(opening_plies=4)
     searches = (FastAlphaBeta(linear_evaluation(HAND_WEIGHTS_WHITE), 2),
                 FastAlphaBeta(linear_evaluation(HAND_WEIGHTS_BLACK), 2))
-    phases: dict[str, list] = {"early": [], "mid": []}
+    phases: dict[str, list] = {"early": [], "mid": [], "late": []}
     for g in range(games):
         state = game.new_initial_state(random.Random(seed * 1000 + g))
-        while not state.is_terminal() and state.turns < 60:
+        while not state.is_terminal() and state.turns < 150:
             if state.turns % 3 == g % 3:
-                phases["early" if state.turns < 10 else "mid"].append(state.clone())
+                phase = "early" if state.turns < 10 else ("mid" if state.turns < 60 else "late")
+                phases[phase].append(state.clone())
             state.apply_action(searches[state.player].choose(state)[0])
     return phases
 
@@ -73,7 +80,7 @@ def run(depth: int = 3, games: int = 4, seed: int = 0, out: str | None = None) -
              f"`PYTHONPATH=. python -m experiments.bench.expendibots --depth {depth} "
              f"--games {games} --seed {seed}`", "",
              "One core; decisions at positions of depth-2 hand-weights games "
-             "(early: plies 0-9, mid: plies 10-59).", ""]
+             "(early: plies 0-9, mid: 10-59, late: 60-149).", ""]
     for phase, positions in phases.items():
         lines += [f"## {phase} game ({len(positions)} positions)", "",
                   "| search | nodes | mean s/decision | max s | nodes/s | same move+value |",
@@ -84,9 +91,12 @@ def run(depth: int = 3, games: int = 4, seed: int = 0, out: str | None = None) -
         for name, options in CONFIGS:
             row = measure(lambda o=options: FastAlphaBeta(evaluation, depth, o), positions)
             same = row["decisions"] == base["decisions"]
+            verdict = "yes" if same else ("no (a different tree)" if options.endgame_ordering
+                                          else "NO")
             lines.append(f"| {name} | {row['nodes']} | {row['mean']:.3f} | {row['max']:.3f} | "
-                         f"{row['nps']:,.0f} | {'yes' if same else 'NO'} |")
+                         f"{row['nps']:,.0f} | {verdict} |")
         lines.append("")
+    lines.append(NOTE)
     text = "\n".join(lines)
     if out:
         Path(out).parent.mkdir(parents=True, exist_ok=True)

@@ -84,12 +84,16 @@ class LinearEvaluation:
         return self.from_counts(scan(board, player))
 
     def from_counts(self, counts: Sequence[int]) -> float:
-        n_p, n_o = counts[0], counts[1]
+        n_p, n_o, s_p, s_o, xp, yp, xo, yo = counts[:8]
         if not n_p or not n_o:
             return 0.0 if n_p == n_o else (WIN if n_p else -WIN)
+        # features_of inlined (the same operations, so the same floats): it runs per leaf
+        d = max(1.0, abs(xp / s_p - xo / s_o) + abs(yp / s_p - yo / s_o))
+        lead = n_p - n_o
         w1, w2, w3, w4, w5 = self.weights
-        f1, f2, f3, f4, f5 = features_of(counts)
-        return math.tanh(w1 * f1 + w2 * f2 + w3 * f3 + w4 * f4 + w5 * f5)
+        return math.tanh(w1 * (math.copysign(lead * lead, lead) / 144.0)
+                         + w2 * (n_p / d / 12.0) + w3 * (-n_o / d / 12.0)
+                         + w4 * (s_p / 12.0) + w5 * (s_o / 12.0))
 
     def __repr__(self) -> str:
         return f"LinearEvaluation({list(self.weights)})"

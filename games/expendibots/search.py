@@ -43,6 +43,20 @@ ENDGAME_DISTANCES = tuple(tuple(sorted(set(range(n, 0, -2)) | {1}, reverse=True)
                           for n in range(13))
 
 
+def _destinations() -> tuple:
+    """DEST[sq][d]: the squares exactly d away from sq along the four rays, in ray order."""
+    out = []
+    for sq in range(64):
+        by_d = [()]
+        for d in range(1, 13):
+            by_d.append(tuple(line[d - 1] for line in RAYS[sq] if len(line) >= d))
+        out.append(tuple(by_d))
+    return tuple(out)
+
+
+DEST = _destinations()
+
+
 def zobrist(board: Sequence[int], player: int) -> int:
     h = ZOBRIST_BLACK if player else 0
     for sq, v in enumerate(board):
@@ -195,29 +209,39 @@ class Position:
 
     def moves(self, endgame: bool = False) -> list[tuple]:
         """MOVE actions in seed 003's order (``endgame``: the late-game order)."""
+        return list(self.iter_moves(endgame))
+
+    def iter_moves(self, endgame: bool = False):
+        """``moves`` one at a time: a node cut off early never builds the rest. The
+        board may change between steps if it is restored before the next one."""
         b = self.board
         sign = 1 if self.player == 0 else -1
         stacks = [(sq, b[sq] * sign) for sq in range(64) if b[sq] * sign > 0]
         if not stacks:
-            return []
-        out = []
+            return
         if endgame:
             for sq, n in stacks:
                 for m in range(n, 0, -1):
                     for d in ENDGAME_DISTANCES[n]:
                         for line in RAYS[sq]:
                             if len(line) >= d and b[line[d - 1]] * sign >= 0:
-                                out.append(("MOVE", m, sq, line[d - 1]))
-            return out
+                                yield ("MOVE", m, sq, line[d - 1])
+            return
+        # legal destinations per stack and distance, then seed 003's (m, d) order
+        if sign > 0:
+            legal = [(sq, n, [[t for t in dests[d] if b[t] >= 0] if d <= n else ()
+                              for d in range(n + 1)])
+                     for sq, n in stacks for dests in (DEST[sq],)]
+        else:
+            legal = [(sq, n, [[t for t in dests[d] if b[t] <= 0] if d <= n else ()
+                              for d in range(n + 1)])
+                     for sq, n in stacks for dests in (DEST[sq],)]
         top = max(n for _, n in stacks)
         for m, d in ORDER[top]:
-            for sq, n in stacks:
-                if n < m or n < d:
-                    continue
-                for line in RAYS[sq]:
-                    if len(line) >= d and b[line[d - 1]] * sign >= 0:
-                        out.append(("MOVE", m, sq, line[d - 1]))
-        return out
+            for sq, n, by_d in legal:
+                if n >= m and n >= d:
+                    for dst in by_d[d]:
+                        yield ("MOVE", m, sq, dst)
 
 
 def is_pseudo_legal(pos: Position, action: tuple) -> bool:
@@ -262,24 +286,31 @@ class FastAlphaBeta:
         return value, ((tuple(pos.board), pos.player) if self.options.track_leaf else None)
 
     # ---- search -------------------------------------------------------------------------
-    def _children(self, pos: Position, ply: int, tt_move) -> list[tuple]:
+    def _children(self, pos: Position, ply: int, tt_move):
+        """BOOMs, then the TT and killer moves, then the rest, generated lazily."""
         opts = self.options
-        endgame = opts.endgame_ordering and pos.counts[2] + pos.counts[3] <= 5
-        moves = pos.moves(endgame)
-        if opts.history and self.history_table:
-            table = self.history_table
-            moves.sort(key=lambda a: -table.get(a, 0))
+        for sq in pos.boom_roots(opts.dedup_booms):
+            yield ("BOOM", sq)
         front = []
+        if tt_move is not None and tt_move[0] == "MOVE":
+            front.append(tt_move)
         if opts.killers:
             for k in self.killer_table[ply]:
-                if k is not None and is_pseudo_legal(pos, k):
+                if k is not None and k not in front and is_pseudo_legal(pos, k):
                     front.append(k)
-        if tt_move is not None and tt_move[0] == "MOVE":
-            front.insert(0, tt_move)
+        yield from front
+        endgame = opts.endgame_ordering and pos.counts[2] + pos.counts[3] <= 5
+        if opts.history and self.history_table:
+            table = self.history_table
+            rest = sorted(pos.moves(endgame), key=lambda a: -table.get(a, 0))
+        else:
+            rest = pos.iter_moves(endgame)
         if front:
-            moves = front + [a for a in moves if a not in front]
-        booms = [("BOOM", sq) for sq in pos.boom_roots(opts.dedup_booms)]
-        return booms + moves
+            for a in rest:
+                if a not in front:
+                    yield a
+        else:
+            yield from rest
 
     def _search(self, pos: Position, depth: int, alpha: float, beta: float, ply: int
                 ) -> tuple[float, tuple | None, tuple]:
@@ -309,20 +340,36 @@ class FastAlphaBeta:
         alpha0 = alpha
         best_value, best_action, best_leaf = -math.inf, None, None
         seen = self.seen
+        # children at the horizon are scored here, without a call per leaf
+        frontier = depth == 1 and self.from_counts is not None
+        score, track = self.from_counts, self.options.track_leaf
+        leaf = None
         for action in self._children(pos, ply, tt_move):
             if action[0] == "BOOM":
                 undo, theirs = pos.make_boom(action[1])
                 if not theirs or pos.hash in seen:  # only own tokens, or a repeated state
                     pos.undo_boom(undo)
                     continue
-                value, _, leaf = self._search(pos, depth - 1, -beta, -alpha, ply + 1)
+                if frontier:
+                    self.nodes += 1
+                    value = score(view(pos.counts, pos.player))
+                    if track:
+                        leaf = (tuple(pos.board), pos.player)
+                else:
+                    value, _, leaf = self._search(pos, depth - 1, -beta, -alpha, ply + 1)
                 pos.undo_boom(undo)
             else:
                 undo = pos.make_move(action[1], action[2], action[3])
                 if pos.hash in seen:
                     pos.undo_move(undo)
                     continue
-                value, _, leaf = self._search(pos, depth - 1, -beta, -alpha, ply + 1)
+                if frontier:
+                    self.nodes += 1
+                    value = score(view(pos.counts, pos.player))
+                    if track:
+                        leaf = (tuple(pos.board), pos.player)
+                else:
+                    value, _, leaf = self._search(pos, depth - 1, -beta, -alpha, ply + 1)
                 pos.undo_move(undo)
             value = -value
             if value > best_value:
