@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from games.expendibots.players import HAND_WEIGHTS_BLACK, HAND_WEIGHTS_WHITE
 from games.expendibots.rules import Expendibots
 from games.match import play_match
 
@@ -47,9 +48,12 @@ def cmd_tdleaf(args) -> int:
 
     game = Expendibots(opening_plies=4, turn_limit=args.turn_limit)
     fixed = [(spec, make_player("expendibots", spec)) for spec in args.opponents.split(",")]
+    start = {"flat": ((1.0, 1.0, 1.0, 0.0, 0.0), None),
+             "hand": (HAND_WEIGHTS_WHITE, HAND_WEIGHTS_BLACK)}[args.start]
     trainer = PoolTDLeaf(game, fixed, depth=args.depth, alpha=args.alpha,
                          alpha_end=args.alpha_end, lam=args.lam, games=args.games,
-                         snapshot_every=args.snapshot_every, seed=args.seed)
+                         snapshot_every=args.snapshot_every, seed=args.seed,
+                         start=start[0], start_black=start[1])
     out = Path(args.out)
     path = out / "weights.json"
     if path.exists():
@@ -140,7 +144,7 @@ def cmd_tournament(args) -> int:
     named = [item.split("=", 1) for item in args.players.split(",")]
     names = [n for n, _ in named]
     players = [make_player("expendibots", spec) for _, spec in named]
-    game = Expendibots(opening_plies=args.opening_plies)
+    game = Expendibots(opening_plies=args.opening_plies, turn_limit=args.turn_limit)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     log = out / "games.jsonl"
@@ -204,11 +208,13 @@ def write_table(out, names, named, done, args, result_class) -> int:
     by_colour = _by_colour(names, done)
     command = ("PYTHONPATH=. python -m experiments.expendibots_learning tournament "
                f"--out {args.out} --games {args.games} --seed {args.seed} "
-               f"--opening-plies {args.opening_plies} --players '{args.players}'")
+               f"--opening-plies {args.opening_plies} --turn-limit {args.turn_limit} "
+               f"--players '{args.players}'")
     text = (f"# Expendibots tournament at depth 3\n\n`{command}`\n\n"
             + "\n".join(f"- {n}: `{s}`" for n, s in named) + "\n\n"
             + f"{int(games.sum() // 2)} games; random {args.opening_plies}-ply openings; "
-              "seats alternate within each pairing.\n\n"
+              f"draw after {args.turn_limit} turns each; seats alternate within each "
+              "pairing.\n\n"
             + result.markdown() + "\n\n" + by_colour + "\n")
     (out / "tournament.md").write_text(text)
     print(text)
@@ -244,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     td.add_argument("--turn-limit", dest="turn_limit", type=int, default=100)
     td.add_argument("--opponents", default="random,alphabeta1,alphabeta2,seed003-depth2")
     td.add_argument("--seed", type=int, default=0)
+    td.add_argument("--start", choices=("flat", "hand"), default="flat",
+                    help="start weights: [1,1,1,0,0] or seed 003's hand weights per colour")
     g = sub.add_parser("gp")
     g.add_argument("--out", default=str(RESULTS / "gp-depth2"))
     g.add_argument("--evaluations", type=int, default=120)
@@ -257,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--players", default=DEFAULT_PLAYERS)
     t.add_argument("--games", type=int, default=20)
     t.add_argument("--opening-plies", dest="opening_plies", type=int, default=4)
+    t.add_argument("--turn-limit", dest="turn_limit", type=int, default=250,
+                   help="turns each before a draw (the rules: 250)")
     t.add_argument("--minutes", type=float, default=0.0, help="stop after this long (resume)")
     t.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

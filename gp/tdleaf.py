@@ -153,14 +153,16 @@ class PoolTDLeaf:
     def __init__(self, game, fixed: Sequence[tuple[str, Callable]], depth: int = 2,
                  alpha: float = 0.1, alpha_end: float = 0.01, lam: float = 0.8,
                  games: int = 300, snapshot_every: int = 25, keep: int = 4, seed: int = 0,
-                 start: Sequence[float] = (1.0, 1.0, 1.0, 0.0, 0.0)) -> None:
+                 start: Sequence[float] = (1.0, 1.0, 1.0, 0.0, 0.0),
+                 start_black: Sequence[float] | None = None) -> None:
         if depth < 1 or games < 1 or snapshot_every < 1 or keep < 1:
             raise ValueError("depth, games, snapshot_every and keep must be >= 1")
         self.game, self.fixed = game, list(fixed)
         self.depth, self.alpha, self.alpha_end, self.lam = depth, alpha, alpha_end, lam
         self.games, self.snapshot_every, self.keep, self.seed = games, snapshot_every, keep, seed
-        self.weights = [np.array(start, dtype=float), np.array(start, dtype=float)]
-        self.start = list(map(float, start))
+        black = start if start_black is None else start_black
+        self.weights = [np.array(start, dtype=float), np.array(black, dtype=float)]
+        self.start = [list(map(float, start)), list(map(float, black))]
         self.snapshots: list[dict] = []  # {"game": g, "white": [...], "black": [...]}
         self.log: list[dict] = []
 
