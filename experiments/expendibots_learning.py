@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from games.expendibots.players import HAND_WEIGHTS_BLACK, HAND_WEIGHTS_WHITE
-from games.expendibots.rules import Expendibots
+from games.expendibots.rules import Expendibots, tokens
 from games.match import play_match
 
 RESULTS = Path("experiments/results/expendibots")
@@ -72,19 +72,34 @@ def cmd_tdleaf(args) -> int:
 
 
 # ---- GP -----------------------------------------------------------------------------------
+def token_lead(state, seat: int) -> float:
+    """The player's token lead at the end of a match, / 12 (a behaviour feature)."""
+    white, black = tokens(state.board)
+    return (white - black if seat == 0 else black - white) / 12
+
+
 class ScoreRate:
-    """(wins + draws/2) / matches of a program against the target, both colours."""
+    """(wins + draws/2) / matches of a program against the target, both colours;
+    ``lead_weight`` > 0 adds that times the mean final token lead (in [-1, 1]) as a
+    tie-break among equal scores (kept below half a draw's step: draws alone left
+    most programs on one plateau)."""
 
     name = "psi"
 
-    def __init__(self, win_rate) -> None:
+    def __init__(self, win_rate, lead_weight: float = 0.0) -> None:
         self.win_rate = win_rate
+        self.lead_weight = lead_weight
+        if lead_weight:
+            win_rate.behavior = {"lead": (token_lead, (-1.0, 1.0))}
 
     def many(self, programs: list) -> list[float]:
         out = []
         for summary in self.win_rate.play_many(programs):
             even = summary.draws + summary.capped
-            out.append((summary.wins[0] + even / 2) / summary.matches)
+            value = (summary.wins[0] + even / 2) / summary.matches
+            if self.lead_weight:
+                value += self.lead_weight * summary.behavior(0).get("lead", 0.0)
+            out.append(value)
         return out
 
     def __call__(self, program) -> float:
@@ -103,13 +118,17 @@ def cmd_gp(args) -> int:
     game = Expendibots(opening_plies=4, turn_limit=args.turn_limit)
     target = Seed003Player(depth=args.depth, name=f"seed003-depth{args.depth}")
     strategy = functools.partial(EvaluationProgramPlayer, depth=args.depth, agent=1, book=1)
-    psi = ScoreRate(WinRate(game, target, strategy, matches=args.matches, seed=args.seed))
+    if args.lead_weight >= 1 / (2 * args.matches) / 2:
+        raise ValueError("--lead-weight must stay below a quarter of 1/matches")
+    psi = ScoreRate(WinRate(game, target, strategy, matches=args.matches, seed=args.seed),
+                    lead_weight=args.lead_weight)
     resume = (out / "log.csv").exists()
     settings = GPSettings(mu=args.mu, lambda_=args.mu)
     (out / "config.json").write_text(json.dumps({
         "command": " ".join(sys.argv), "depth": args.depth, "matches": args.matches,
         "turn_limit": args.turn_limit, "opening_plies": 4, "mu": args.mu,
         "lambda": args.mu, "evaluations": args.evaluations, "seed": args.seed,
+        "lead_weight": args.lead_weight,
         "target": target.name, "initial": str(HAND_PROGRAM)}, indent=1) + "\n")
     started = time.perf_counter()
 
@@ -131,9 +150,9 @@ def cmd_gp(args) -> int:
 
 # ---- tournament ---------------------------------------------------------------------------
 DEFAULT_PLAYERS = ("seed003=seed003,"
-                   "hand-weights-nobook=seed003-nobook,"
-                   f"td-leaf=weights:{RESULTS}/tdleaf-pool/weights.json?depth=3&book=1,"
                    f"gp-evaluation=program:{RESULTS}/gp-depth2/best.txt?depth=3&agent=1&book=1,"
+                   f"td-leaf=weights:{RESULTS}/tdleaf-pool-hand/weights.json?depth=3&book=1,"
+                   "hand-weights-nobook=seed003-nobook,"
                    "random=random")
 
 
@@ -260,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--depth", type=int, default=2)
     g.add_argument("--turn-limit", dest="turn_limit", type=int, default=100)
     g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--lead-weight", dest="lead_weight", type=float, default=0.0,
+                   help="tie-break: this times the mean final token lead")
     t = sub.add_parser("tournament")
     t.add_argument("--out", default=str(RESULTS / "tournament-depth3"))
     t.add_argument("--players", default=DEFAULT_PLAYERS)
