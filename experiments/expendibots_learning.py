@@ -129,7 +129,7 @@ def cmd_gp(args) -> int:
         "turn_limit": args.turn_limit, "opening_plies": 4, "mu": args.mu,
         "lambda": args.mu, "evaluations": args.evaluations, "seed": args.seed,
         "lead_weight": args.lead_weight,
-        "target": target.name, "initial": str(HAND_PROGRAM)}, indent=1) + "\n")
+        "target": target.name, "initial": args.initial}, indent=1) + "\n")
     started = time.perf_counter()
 
     def on_score(scored):
@@ -139,7 +139,7 @@ def cmd_gp(args) -> int:
     evaluator = Evaluator({"psi": psi}, EXPENDIBOTS_DSL.to_text,
                           Budget(evaluations=args.evaluations), run_dir=out, resume=resume,
                           on_score=on_score)
-    initial = EXPENDIBOTS_DSL.parse(HAND_PROGRAM.read_text())
+    initial = EXPENDIBOTS_DSL.parse(Path(args.initial).read_text())
     hof = run_gp(EXPENDIBOTS_DSL, evaluator, args.seed, settings, initial=initial)
     best = evaluator.best_psi_program or EXPENDIBOTS_DSL.to_text(hof[0])
     (out / "best.txt").write_text(f"# best psi {evaluator.best_psi:.4f} (depth {args.depth}, "
@@ -279,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--depth", type=int, default=2)
     g.add_argument("--turn-limit", dest="turn_limit", type=int, default=100)
     g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--initial", default=str(HAND_PROGRAM),
+                   help="program file seeding the population")
     g.add_argument("--lead-weight", dest="lead_weight", type=float, default=0.0,
                    help="tie-break: this times the mean final token lead")
     t = sub.add_parser("tournament")

@@ -5,7 +5,9 @@ Here the program being synthesized is the evaluation function of alpha-beta:
 with tanh. Features (all scaled to about [0, 1]): ``my_tokens``,
 ``their_tokens``, ``my_stacks``, ``their_stacks``, ``my_largest``,
 ``their_largest``, ``distance`` (Manhattan distance of the centres of mass / 14)
-and seed 003's five features ``f1`` … ``f5``; constants 0, 0.5, 1, 2, 4;
+seed 003's five features ``f1`` … ``f5`` and ``seed003``, seed 003's own weighted
+sum of them with the weights of the player's colour (``value: seed003`` is seed
+003's evaluation exactly); constants 0, 0.5, 1, 2, 4;
 ``+ - *``, ``min``, ``max``. The hand-set evaluation of seed 003 is
 ``experiments/programs/expendibots_hand.txt``.
 """
@@ -16,7 +18,14 @@ import functools
 import math
 import operator
 
-from games.expendibots.players import AlphaBeta, com_distance, features_of, scan
+from games.expendibots.players import (
+    HAND_WEIGHTS_BLACK,
+    HAND_WEIGHTS_WHITE,
+    AlphaBeta,
+    com_distance,
+    features_of,
+    scan,
+)
 
 from .dsl import DSL, ProgramPlayer, Syntax
 
@@ -30,14 +39,23 @@ class Value:
 
 
 FEATURES = ("my_tokens", "their_tokens", "my_stacks", "their_stacks", "my_largest",
-            "their_largest", "distance", "f1", "f2", "f3", "f4", "f5")
+            "their_largest", "distance", "f1", "f2", "f3", "f4", "f5", "seed003")
+SEED_WEIGHTS = (HAND_WEIGHTS_WHITE, HAND_WEIGHTS_BLACK)
+
+
+def seed003_sum(f: tuple, player: int) -> float:
+    """Seed 003's weighted sum w · f with the weights of the player's colour (before
+    tanh): the DSL's ``seed003`` feature, so programs can refine seed 003's evaluation."""
+    w = SEED_WEIGHTS[player]
+    return w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4]
 
 
 def board_features(board, player) -> tuple[float, ...]:
     counts = scan(board, player)
     n_p, n_o, s_p, s_o, _, _, _, _, big_p, big_o = counts
+    f = features_of(counts)
     return (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
-            com_distance(counts) / 14, *features_of(counts))
+            com_distance(counts) / 14, *f, seed003_sum(f, player))
 
 
 def _binop(op, x, y):
@@ -100,8 +118,9 @@ class ProgramEvaluation:
         if self.uses_largest:
             high, low = max(board), -min(board)
             big_p, big_o = (high, low) if player == 0 else (low, high)
+        f = features_of(v)
         features = (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
-                    com_distance(v) / 14, *features_of(v))
+                    com_distance(v) / 14, *f, seed003_sum(f, player))
         try:
             value = math.tanh(self.body(features, None, None))
         except (OverflowError, ValueError, ZeroDivisionError):

@@ -140,3 +140,14 @@ def test_program_evaluation_fast_path_equals_board_scan():
 
         fast = evaluation.from_position(view(pos.counts, pos.player), pos.board, pos.player)
         assert fast == evaluation(state.board, state.player)
+
+
+def test_the_seed003_feature_is_seed_003s_evaluation():
+    from games.expendibots.players import HAND_WEIGHTS_BLACK, HAND_WEIGHTS_WHITE
+
+    player = EvaluationProgramPlayer("value: seed003", depth=2)
+    evaluation = player.search.evaluate
+    for state in random_positions(4, seed=6):
+        for colour, weights in ((0, HAND_WEIGHTS_WHITE), (1, HAND_WEIGHTS_BLACK)):
+            assert evaluation(state.board, colour) == pytest.approx(
+                linear_evaluation(weights)(state.board, colour), abs=1e-12)

@@ -43,8 +43,8 @@ NOTE = ("*seed 003's agent: with <= 5 stacks on the board, whole stacks first an
 
 
 def sample_positions(games: int, seed: int) -> dict[str, list]:
-    """Early (plies 0-9), mid-game (10-59) and late (60+) positions of hand-weights
-    games (every third ply, up to 30 late positions a game)."""
+    """Early (plies 0-9), mid-game (10-59) and late (60-149) positions of hand-weights
+    games (every third ply; every ninth in the late game)."""
     game = Expendibots(opening_plies=4)
     searches = (FastAlphaBeta(linear_evaluation(HAND_WEIGHTS_WHITE), 2),
                 FastAlphaBeta(linear_evaluation(HAND_WEIGHTS_BLACK), 2))
@@ -52,8 +52,8 @@ def sample_positions(games: int, seed: int) -> dict[str, list]:
     for g in range(games):
         state = game.new_initial_state(random.Random(seed * 1000 + g))
         while not state.is_terminal() and state.turns < 150:
-            if state.turns % 3 == g % 3:
-                phase = "early" if state.turns < 10 else ("mid" if state.turns < 60 else "late")
+            phase = "early" if state.turns < 10 else ("mid" if state.turns < 60 else "late")
+            if state.turns % (9 if phase == "late" else 3) == g % 3:
                 phases[phase].append(state.clone())
             state.apply_action(searches[state.player].choose(state)[0])
     return phases
