@@ -171,7 +171,7 @@ def cmd_gp(args) -> int:
         "command": " ".join(sys.argv), "depth": args.depth, "matches": args.matches,
         "turn_limit": args.turn_limit, "opening_plies": 4, "mu": args.mu,
         "lambda": args.mu, "evaluations": args.evaluations, "seed": args.seed,
-        "lead_weight": args.lead_weight, "paired": args.paired,
+        "lead_weight": args.lead_weight, "paired": args.paired, "method": args.method,
         "target": target.name, "initial": args.initial}, indent=1) + "\n")
     started = time.perf_counter()
 
@@ -183,8 +183,14 @@ def cmd_gp(args) -> int:
                           Budget(evaluations=args.evaluations), run_dir=out, resume=resume,
                           on_score=on_score)
     initial = EXPENDIBOTS_DSL.parse(Path(args.initial).read_text())
-    hof = run_gp(EXPENDIBOTS_DSL, evaluator, args.seed, settings, initial=initial)
-    best = evaluator.best_psi_program or EXPENDIBOTS_DSL.to_text(hof[0])
+    if args.method == "sa":  # seed 000's simulated annealing from the initial program
+        from gp.synthesizers import SynthesisJob, run_sa
+
+        run_sa(SynthesisJob(EXPENDIBOTS_DSL, evaluator, args.seed, initial))
+        best = evaluator.best_psi_program
+    else:
+        hof = run_gp(EXPENDIBOTS_DSL, evaluator, args.seed, settings, initial=initial)
+        best = evaluator.best_psi_program or EXPENDIBOTS_DSL.to_text(hof[0])
     (out / "best.txt").write_text(f"# best psi {evaluator.best_psi:.4f} (depth {args.depth}, "
                                   f"vs {target.name}, {args.matches} matches)\n{best}\n")
     print(f"best psi {evaluator.best_psi:.3f}: {best}")
@@ -322,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--depth", type=int, default=2)
     g.add_argument("--turn-limit", dest="turn_limit", type=int, default=100)
     g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--method", choices=("gp", "sa"), default="gp")
     g.add_argument("--paired", action="store_true",
                    help="matches in pairs on one opening with colours swapped")
     g.add_argument("--initial", default=str(HAND_PROGRAM),

@@ -6,7 +6,7 @@ then each speed-up added in turn, on the same early- and mid-game positions.
 Positions come from depth-2 games between seed 003's hand weights (4 random opening
 plies, seeded; early plies 0-9, mid 10-59, late 60-149), so they have the stacks real
 games have. Each configuration makes a decision at every position; the table gives
-nodes, decisions' mean and max seconds and nodes per second on one core. Every
+nodes, decisions' mean and max seconds and nodes per CPU second on one core. Every
 configuration but the late-game ordering must return the copy search's move and value
 (checked here too).
 """
@@ -63,9 +63,9 @@ def measure(make_search, positions) -> dict:
     nodes, times, decisions = 0, [], []
     for state in positions:
         search = make_search()
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds: the machine may be shared
         action, value, _ = search.choose(state)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
         nodes += search.nodes
         decisions.append((action, value))
     total = sum(times)
@@ -79,7 +79,8 @@ def run(depth: int = 3, games: int = 4, seed: int = 0, out: str | None = None) -
     lines = [f"# Expendibots alpha-beta speed, depth {depth}", "",
              f"`PYTHONPATH=. python -m experiments.bench.expendibots --depth {depth} "
              f"--games {games} --seed {seed}`", "",
-             "One core; decisions at positions of depth-2 hand-weights games "
+             "One core, CPU seconds of this process; decisions at positions of depth-2 "
+             "hand-weights games "
              "(early: plies 0-9, mid: 10-59, late: 60-149).", ""]
     for phase, positions in phases.items():
         lines += [f"## {phase} game ({len(positions)} positions)", "",
