@@ -7,6 +7,7 @@ from ..human import HumanPlayer
 from ..spec import GameSpec, register_game
 from .players import AlphaBeta, AlphaBetaPlayer, features, hand_weights_player, linear_evaluation
 from .rules import Expendibots, ExpendibotsState, boom, generate_moves, initial_board
+from .seed003 import Seed003Player, seed003_player
 
 PLAYERS = {
     "random": RandomStrategy,
@@ -14,6 +15,9 @@ PLAYERS = {
     "alphabeta": hand_weights_player,
     "alphabeta2": partial(hand_weights_player, depth=2),
     "alphabeta1": partial(hand_weights_player, depth=1),
+    "seed003": seed003_player,
+    "seed003-nobook": partial(seed003_player, book=False),
+    "seed003-depth2": partial(seed003_player, depth=2),
 }
 
 register_game(GameSpec(
@@ -29,6 +33,6 @@ register_game(GameSpec(
     move_cap="turn_limit",
 ))
 
-__all__ = ["PLAYERS", "AlphaBeta", "AlphaBetaPlayer", "Expendibots", "ExpendibotsState", "boom",
-           "features", "generate_moves", "hand_weights_player", "initial_board",
-           "linear_evaluation"]
+__all__ = ["PLAYERS", "AlphaBeta", "AlphaBetaPlayer", "Expendibots", "ExpendibotsState",
+           "Seed003Player", "boom", "features", "generate_moves", "hand_weights_player",
+           "initial_board", "linear_evaluation", "seed003_player"]

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from .rules import ExpendibotsState, apply_move, generate_moves, tokens
+from .search import FastAlphaBeta
 
 HAND_WEIGHTS_WHITE = (4.48799476, 4.0206573, 3.77726706, -0.03250787, 0.06310117)
 HAND_WEIGHTS_BLACK = (4.48799476, 4.0206573, 3.77726706, -0.07250787, 0.06310117)
@@ -50,7 +51,7 @@ def scan(board: Sequence[int], player: int) -> tuple:
 
 def com_distance(counts: tuple) -> float:
     """Manhattan distance of the two sides' centres of mass (0 if a side has no stack)."""
-    _, _, s_p, s_o, xp, yp, xo, yo, _, _ = counts
+    s_p, s_o, xp, yp, xo, yo = counts[2:8]
     if not (s_p and s_o):
         return 0.0
     return abs(xp / s_p - xo / s_o) + abs(yp / s_p - yo / s_o)
@@ -68,17 +69,38 @@ def features(board: Sequence[int], player: int) -> tuple[float, float, float, fl
     return features_of(scan(board, player))
 
 
-def linear_evaluation(weights: Sequence[float]) -> Callable[[Sequence[int], int], float]:
-    """tanh(w · f); a finished position scores its outcome (±1, 0)."""
-    w1, w2, w3, w4, w5 = weights
+class LinearEvaluation:
+    """tanh(w · f); a finished position scores its outcome (±1, 0).
 
-    def evaluate(board, player):
-        counts = scan(board, player)
-        if not counts[0] or not counts[1]:
-            return 0.0 if counts[0] == counts[1] else (WIN if counts[0] else -WIN)
-        f1, f2, f3, f4, f5 = features_of(counts)
-        return math.tanh(w1 * f1 + w2 * f2 + w3 * f3 + w4 * f4 + w5 * f5)
-    return evaluate
+    ``from_counts`` scores the running counts of ``search.Position`` without a board
+    scan (same arithmetic as ``features_of``, so the same floats)."""
+
+    def __init__(self, weights: Sequence[float]) -> None:
+        if len(weights) != 5:
+            raise ValueError(f"seed 003's evaluation takes 5 weights, got {len(weights)}")
+        self.weights = tuple(float(w) for w in weights)
+
+    def __call__(self, board: Sequence[int], player: int) -> float:
+        return self.from_counts(scan(board, player))
+
+    def from_counts(self, counts: Sequence[int]) -> float:
+        n_p, n_o, s_p, s_o, xp, yp, xo, yo = counts[:8]
+        if not n_p or not n_o:
+            return 0.0 if n_p == n_o else (WIN if n_p else -WIN)
+        # features_of inlined (the same operations, so the same floats): it runs per leaf
+        d = max(1.0, abs(xp / s_p - xo / s_o) + abs(yp / s_p - yo / s_o))
+        lead = n_p - n_o
+        w1, w2, w3, w4, w5 = self.weights
+        return math.tanh(w1 * (math.copysign(lead * lead, lead) / 144.0)
+                         + w2 * (n_p / d / 12.0) + w3 * (-n_o / d / 12.0)
+                         + w4 * (s_p / 12.0) + w5 * (s_o / 12.0))
+
+    def __repr__(self) -> str:
+        return f"LinearEvaluation({list(self.weights)})"
+
+
+def linear_evaluation(weights: Sequence[float]) -> LinearEvaluation:
+    return LinearEvaluation(weights)
 
 
 def terminal_value(board: Sequence[int], player: int) -> float | None:
@@ -91,10 +113,12 @@ def terminal_value(board: Sequence[int], player: int) -> float | None:
     return WIN if mine else -WIN
 
 
-class AlphaBeta:
-    """Depth-limited negamax with alpha-beta, BOOM-first ordering and seed 003's pruning:
+class CopyAlphaBeta:
+    """The first, copy-per-node alpha-beta (kept as the benchmark's baseline and as a
+    reference): depth-limited negamax with BOOM-first ordering and seed 003's pruning:
     no BOOM that destroys only own tokens, and no move back to a position already seen
-    in the game (repeated-state pruning)."""
+    in the game (repeated-state pruning). ``AlphaBeta`` (search.FastAlphaBeta) gives
+    the same value and move, faster."""
 
     def __init__(self, evaluate: Callable[[Sequence[int], int], float], depth: int = 3) -> None:
         self.evaluate = evaluate
@@ -143,6 +167,10 @@ class AlphaBeta:
         if action is None:  # every move pruned: fall back to the first legal one
             action = state.legal_actions()[0]
         return action, value, leaf
+
+
+class AlphaBeta(FastAlphaBeta):
+    """The alpha-beta used by every Expendibots player (see ``search``)."""
 
 
 class AlphaBetaPlayer:

@@ -102,19 +102,150 @@ class TDLeafTrainer:
         }, indent=1) + "\n")
 
 
-def load_weights_player(path: str | Path, depth: int | None = None):
-    """An alpha-beta player from a weights file written by ``TDLeafTrainer.save``."""
-    from games.expendibots.players import AlphaBetaPlayer
-
+def read_weights(path: str | Path) -> tuple[list[float], list[float], dict]:
+    """(White's weights, Black's weights, the file's data) from a weights file: either
+    ``{"weights": [5 numbers]}`` for both colours or ``{"white": [...], "black": [...]}``
+    (seed 003 keeps separate weights per colour)."""
     file = Path(path)
     if not file.is_file():
         raise FileNotFoundError(f"{path}: no such weights file")
     try:
         data = json.loads(file.read_text())
-        weights = [float(w) for w in data["weights"]]
+        if "white" in data or "black" in data:
+            white = [float(w) for w in data["white"]]
+            black = [float(w) for w in data["black"]]
+        else:
+            white = black = [float(w) for w in data["weights"]]
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
-        raise ValueError(f"{path}: not a weights file ({err})") from None
-    if len(weights) != 5:
-        raise ValueError(f"{path}: weights must have 5 entries, got {len(weights)}")
-    return AlphaBetaPlayer(linear_evaluation(weights), depth=depth or int(data.get("depth", 2)),
+        raise ValueError(f"{path}: not a weights file ({err!r})") from None
+    for colour, weights in (("white", white), ("black", black)):
+        if len(weights) != 5:
+            raise ValueError(f"{path}: {colour} weights must have 5 entries, got {len(weights)}")
+    return white, black, data
+
+
+def load_weights_player(path: str | Path, depth: int | None = None, book: int = 0):
+    """An alpha-beta player from a weights file (``read_weights``); ``book=1`` plays
+    seed 003's full agent (opening books, time budget) with these weights."""
+    from games.expendibots.players import AlphaBetaPlayer
+    from games.expendibots.seed003 import Seed003Player
+
+    white, black, data = read_weights(path)
+    depth = depth or int(data.get("depth", 2))
+    if book:
+        return Seed003Player(white, black, depth=depth, name=f"seed003:{path}")
+    return AlphaBetaPlayer(linear_evaluation(white), linear_evaluation(black), depth=depth,
                            name=f"weights:{path}")
+
+
+class PoolTDLeaf:
+    """TD-Leaf(λ) with separate weights per colour against an opponent pool that improves
+    with the learner (seed 003, after Baxter et al.: "a series of varied opponents,
+    increasing in skill as our player improved").
+
+    The pool holds ``fixed`` opponents plus frozen copies of the learner taken every
+    ``snapshot_every`` games (the ``keep`` most recent). Each game's opponent and seat
+    are drawn from a generator seeded by (seed, game), so a resumed run continues
+    exactly. The learning rate falls linearly from ``alpha`` to ``alpha_end`` (the seed
+    went from 0.1 to 0.01). ``save``/``load`` keep everything needed to resume.
+    """
+
+    def __init__(self, game, fixed: Sequence[tuple[str, Callable]], depth: int = 2,
+                 alpha: float = 0.1, alpha_end: float = 0.01, lam: float = 0.8,
+                 games: int = 300, snapshot_every: int = 25, keep: int = 4, seed: int = 0,
+                 start: Sequence[float] = (1.0, 1.0, 1.0, 0.0, 0.0),
+                 start_black: Sequence[float] | None = None) -> None:
+        if depth < 1 or games < 1 or snapshot_every < 1 or keep < 1:
+            raise ValueError("depth, games, snapshot_every and keep must be >= 1")
+        self.game, self.fixed = game, list(fixed)
+        self.depth, self.alpha, self.alpha_end, self.lam = depth, alpha, alpha_end, lam
+        self.games, self.snapshot_every, self.keep, self.seed = games, snapshot_every, keep, seed
+        black = start if start_black is None else start_black
+        self.weights = [np.array(start, dtype=float), np.array(black, dtype=float)]
+        self.start = [list(map(float, start)), list(map(float, black))]
+        self.snapshots: list[dict] = []  # {"game": g, "white": [...], "black": [...]}
+        self.log: list[dict] = []
+
+    def rate(self, g: int) -> float:
+        return self.alpha + (self.alpha_end - self.alpha) * g / max(1, self.games - 1)
+
+    def pool(self) -> list[tuple[str, Callable]]:
+        from games.expendibots.players import AlphaBetaPlayer
+
+        out = list(self.fixed)
+        for snap in self.snapshots[-self.keep:]:
+            out.append((f"self@{snap['game']}", AlphaBetaPlayer(
+                linear_evaluation(snap["white"]), linear_evaluation(snap["black"]),
+                self.depth, name=f"self@{snap['game']}")))
+        return out
+
+    def play_and_learn(self, g: int) -> dict:
+        rng = random.Random(self.seed * 1_000_003 + g)
+        name, opponent = rng.choice(self.pool())
+        seat = rng.randrange(2)
+        state = self.game.new_initial_state(random.Random(rng.getrandbits(32)))
+        reset = getattr(opponent, "reset", None)
+        if reset is not None:
+            reset(rng.getrandbits(32))
+        weights = self.weights[seat]
+        search = AlphaBeta(linear_evaluation(weights), self.depth)
+        leaves = []
+        while not state.is_terminal():
+            if state.current_player() == seat:
+                action, _, (leaf_board, _) = search.choose(state)
+                leaves.append(leaf_record(weights, leaf_board, seat))
+            else:
+                action = opponent(state)
+            state.apply_action(action)
+        winner = state.winner()
+        outcome = 0.0 if winner is None else (1.0 if winner == seat else -1.0)
+        if leaves:
+            self.weights[seat] = td_leaf_update(weights, leaves, outcome, self.rate(g), self.lam)
+        entry = {"game": g, "opponent": name, "seat": seat, "outcome": outcome,
+                 "plies": state.turns}
+        self.log.append(entry)
+        if (g + 1) % self.snapshot_every == 0:
+            self.snapshots.append({"game": g + 1, "white": self.weights[0].tolist(),
+                                   "black": self.weights[1].tolist()})
+        return entry
+
+    def train(self, until_seconds: float | None = None, checkpoint: str | Path | None = None,
+              progress: Callable[[dict], None] | None = None) -> None:
+        """Play on from the last finished game; stop at ``games`` or after ``until_seconds``
+        (saving to ``checkpoint`` after every game, so a stopped run resumes)."""
+        import time
+
+        started = time.perf_counter()
+        for g in range(len(self.log), self.games):
+            entry = self.play_and_learn(g)
+            if checkpoint is not None:
+                self.save(checkpoint)
+            if progress is not None:
+                progress(entry)
+            if until_seconds is not None and time.perf_counter() - started > until_seconds:
+                break
+
+    def to_dict(self) -> dict:
+        return {"white": self.weights[0].tolist(), "black": self.weights[1].tolist(),
+                "depth": self.depth, "alpha": self.alpha, "alpha_end": self.alpha_end,
+                "lambda": self.lam, "games": self.games, "snapshot_every": self.snapshot_every,
+                "keep": self.keep, "seed": self.seed, "start": self.start,
+                "fixed": [name for name, _ in self.fixed], "played": len(self.log),
+                "snapshots": self.snapshots, "log": self.log}
+
+    def save(self, path: str | Path) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(str(path) + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+        tmp.replace(path)
+
+    def load(self, path: str | Path) -> None:
+        """Continue a saved run (its settings must match this trainer's)."""
+        data = json.loads(Path(path).read_text())
+        for key in ("depth", "alpha", "alpha_end", "lambda", "games", "snapshot_every",
+                    "keep", "seed", "start", "fixed"):
+            mine = self.to_dict()[key]
+            if data[key] != mine:
+                raise ValueError(f"{path}: saved {key}={data[key]!r}, this run has {mine!r}")
+        self.weights = [np.array(data["white"]), np.array(data["black"])]
+        self.snapshots, self.log = data["snapshots"], data["log"]

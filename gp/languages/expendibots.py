@@ -5,7 +5,9 @@ Here the program being synthesized is the evaluation function of alpha-beta:
 with tanh. Features (all scaled to about [0, 1]): ``my_tokens``,
 ``their_tokens``, ``my_stacks``, ``their_stacks``, ``my_largest``,
 ``their_largest``, ``distance`` (Manhattan distance of the centres of mass / 14)
-and seed 003's five features ``f1`` … ``f5``; constants 0, 0.5, 1, 2, 4;
+seed 003's five features ``f1`` … ``f5`` and ``seed003``, seed 003's own weighted
+sum of them with the weights of the player's colour (``value: seed003`` is seed
+003's evaluation exactly); constants 0, 0.5, 1, 2, 4;
 ``+ - *``, ``min``, ``max``. The hand-set evaluation of seed 003 is
 ``experiments/programs/expendibots_hand.txt``.
 """
@@ -16,7 +18,14 @@ import functools
 import math
 import operator
 
-from games.expendibots.players import AlphaBeta, com_distance, features_of, scan, terminal_value
+from games.expendibots.players import (
+    HAND_WEIGHTS_BLACK,
+    HAND_WEIGHTS_WHITE,
+    AlphaBeta,
+    com_distance,
+    features_of,
+    scan,
+)
 from gp.dsl import DSL, ProgramPlayer
 from gp.syntax import Syntax
 
@@ -30,14 +39,23 @@ class Value:
 
 
 FEATURES = ("my_tokens", "their_tokens", "my_stacks", "their_stacks", "my_largest",
-            "their_largest", "distance", "f1", "f2", "f3", "f4", "f5")
+            "their_largest", "distance", "f1", "f2", "f3", "f4", "f5", "seed003")
+SEED_WEIGHTS = (HAND_WEIGHTS_WHITE, HAND_WEIGHTS_BLACK)
+
+
+def seed003_sum(f: tuple, player: int) -> float:
+    """Seed 003's weighted sum w · f with the weights of the player's colour (before
+    tanh): the DSL's ``seed003`` feature, so programs can refine seed 003's evaluation."""
+    w = SEED_WEIGHTS[player]
+    return w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4]
 
 
 def board_features(board, player) -> tuple[float, ...]:
     counts = scan(board, player)
     n_p, n_o, s_p, s_o, _, _, _, _, big_p, big_o = counts
+    f = features_of(counts)
     return (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
-            com_distance(counts) / 14, *features_of(counts))
+            com_distance(counts) / 14, *f, seed003_sum(f, player))
 
 
 def _binop(op, x, y):
@@ -78,42 +96,82 @@ def build_dsl(name: str = "expendibots", max_height: int = 8, max_size: int = 40
 EXPENDIBOTS_DSL = build_dsl()
 
 
+class ProgramEvaluation:
+    """tanh(program(board features)) for alpha-beta; finished positions score ±1 / 0.
+
+    ``from_position`` reads the search's running counts; the largest stacks (a board
+    scan) are computed only for programs that use them."""
+
+    def __init__(self, body, uses_largest: bool = True) -> None:
+        self.body = body
+        self.uses_largest = uses_largest
+
+    def __call__(self, board, player) -> float:
+        counts = scan(board, player)
+        return self.from_position(counts[:8], board, player)
+
+    def from_position(self, v, board, player) -> float:
+        n_p, n_o, s_p, s_o = v[0], v[1], v[2], v[3]
+        if not n_p or not n_o:
+            return 0.0 if n_p == n_o else (1.0 if n_p else -1.0)
+        big_p = big_o = 0
+        if self.uses_largest:
+            high, low = max(board), -min(board)
+            big_p, big_o = (high, low) if player == 0 else (low, high)
+        f = features_of(v)
+        features = (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
+                    com_distance(v) / 14, *f, seed003_sum(f, player))
+        try:
+            value = math.tanh(self.body(features, None, None))
+        except (OverflowError, ValueError, ZeroDivisionError):
+            return 0.0
+        return value if value == value else 0.0  # NaN (inf - inf) scores 0
+
+
 class EvaluationProgramPlayer(ProgramPlayer):
     """Alpha-beta whose evaluation is tanh(program(board features)).
 
     Pickles as program text; ``depth`` is the search depth (1 by default, so
-    synthesis can afford many games; tournaments use deeper searches).
+    synthesis can afford many games; tournaments use deeper searches). ``agent=1``
+    plays the evaluation inside seed 003's agent (time budget with depth-1 fall-back,
+    late-game ordering; ``book=1`` adds its opening books), so that only the
+    evaluation differs from seed 003's.
     """
 
     LANGUAGE = EXPENDIBOTS_DSL
 
     def __init__(self, program, name: str | None = None, depth: int = 1,
-                 dsl: DSL = EXPENDIBOTS_DSL) -> None:
+                 dsl: DSL = EXPENDIBOTS_DSL, agent: int = 0, book: int = 0) -> None:
         self.dsl = dsl
         self.tree = dsl.parse(program) if isinstance(program, str) else program
         self.text = dsl.to_text(self.tree)
         self.name = name or "evaluation-program"
-        self.depth = depth
-        body = dsl.compile(self.tree)
+        self.depth, self.agent, self.book = depth, agent, book
+        evaluation = ProgramEvaluation(dsl.compile(self.tree), "largest" in self.text)
+        self.search = AlphaBeta(evaluation, depth)
+        self.player = None
+        if agent:  # seed 003's agent (time budget, late-game ordering, book if asked)
+            from games.expendibots.seed003 import Seed003Player
 
-        def evaluate(board, player):
-            final = terminal_value(board, player)
-            if final is not None:
-                return final
-            try:
-                return math.tanh(body(board_features(board, player), None, None))
-            except OverflowError:
-                return 0.0
-        self.search = AlphaBeta(evaluate, depth)
+            self.player = Seed003Player(evaluations=(evaluation, evaluation), depth=depth,
+                                        book=bool(book), name=self.name)
+
+    def reset(self, seed=None) -> None:
+        if self.player is not None:
+            self.player.reset(seed)
 
     def __call__(self, state):
+        if self.player is not None:
+            return self.player(state)
         return self.search.choose(state)[0]
 
     def __getstate__(self):
-        return {"text": self.text, "name": self.name, "depth": self.depth}
+        return {"text": self.text, "name": self.name, "depth": self.depth,
+                "agent": self.agent, "book": self.book}
 
     def __setstate__(self, data):
-        self.__init__(data["text"], data["name"], data["depth"])
+        self.__init__(data["text"], data["name"], data["depth"], agent=data.get("agent", 0),
+                      book=data.get("book", 0))
 
     def __repr__(self) -> str:
         return f"EvaluationProgramPlayer({self.name}, depth={self.depth})"
