@@ -17,6 +17,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "hexapawn": ("games.hexapawn", "Hexapawn"),
     "expendibots": ("games.expendibots", "Expendibots"),
     "microrts": ("games.microrts", "MicroRTS"),
+    "tribes": ("games.tribes", "Tribes"),
 }
 """Game name -> (module, game class); the module also defines ``PLAYERS``."""
 
