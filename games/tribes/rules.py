@@ -178,7 +178,31 @@ STAT_LEN = 9
 """Per-tribe play log in the state: spawns per spawnable unit type (index = type), attacks."""
 _MASK64 = (1 << 64) - 1
 _TECH_PARENT_OF = tuple(TECH_PARENT.get(t, -1) for t in range(NUM_TECHS))
-_BUILDABLE = tuple(b for b in BUILDING_COST)
+
+def _build_table() -> tuple:
+    """(terrain, resource) -> buildings placeable there: (building, cost, tech bit, unique,
+    monument index or −1); the generator then only tests stars, techs and uniqueness."""
+    table = []
+    for ter in range(7):
+        row = []
+        for res in range(8):
+            options = []
+            for bt, cost in BUILDING_COST.items():
+                if ter in BUILDING_TERRAIN[bt] and res == BUILDING_RESOURCE.get(bt, NO_RES):
+                    need = BUILDING_TECH[bt]
+                    options.append((bt, cost, (1 << need) if need >= 0 else 0,
+                                    bt in UNIQUE_PER_CITY, MONUMENT_INDEX.get(bt, -1)))
+            row.append(tuple(options))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_BUILD_TABLE = _build_table()
+_TECH_BIT = tuple(1 << t for t in range(NUM_TECHS))
+_PARENT_BIT = tuple((1 << TECH_PARENT[t]) if t in TECH_PARENT else 0 for t in range(NUM_TECHS))
+_SPAWN_REQ = tuple((ut, UNIT_COST[ut], (1 << UNIT_TECH[ut]) if UNIT_TECH[ut] >= 0 else 0)
+                   for ut in SPAWNABLE)
+_NUM_MONUMENTS = len(MONUMENTS)
 
 
 class Board:
@@ -522,16 +546,21 @@ class TribesState:
         c_tribe = self.c_tribe
         my_cities = [c for c, t in enumerate(c_tribe) if t == p]
         ncities = len(my_cities)
-        for tech in range(NUM_TECHS):
-            if researchable(techs, tech) and tech_cost(TECH_TIER[tech], ncities, techs) <= stars:
-                acts.append((RESEARCH, tech))
+        costs = (0, tech_cost(1, ncities, techs), tech_cost(2, ncities, techs),
+                 tech_cost(3, ncities, techs))
+        if stars >= costs[1] and techs != ALL_TECHS:
+            for tech in range(NUM_TECHS):
+                if (not techs & _TECH_BIT[tech] and techs & _PARENT_BIT[tech] == _PARENT_BIT[tech]
+                        and costs[TECH_TIER[tech]] <= stars):
+                    acts.append((RESEARCH, tech))
         terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
         if techs >> ROADS & 1 and stars >= ROAD_COST:
             ex = self.explored
             off = p * b.n
             road = self.road
             for t in range(b.n):
-                if (ex[off + t] and not road[t] and (terrain[t] == PLAIN or terrain[t] == FOREST)
+                ter = terrain[t]
+                if ((ter == PLAIN or ter == FOREST) and ex[off + t] and not road[t]
                         and building[t] == NO_BUILDING
                         and (owner[t] < 0 or c_tribe[owner[t]] == p)):
                     acts.append((BUILD_ROAD, t))
@@ -540,7 +569,12 @@ class TribesState:
             for t, c in enumerate(owner):
                 if c >= 0 and c in tiles_of:
                     tiles_of[c].append(t)
-            mon_base = p * len(MONUMENTS)
+            mon_base = p * _NUM_MONUMENTS
+            monuments = self.monuments
+            can_destroy = techs >> CONSTRUCTION & 1
+            can_clear = techs >> FORESTRY & 1
+            can_burn = techs >> CHIVALRY & 1 and stars >= BURN_FOREST_COST
+            can_grow = techs >> SPIRITUALISM & 1 and stars >= GROW_FOREST_COST
             for c in my_cities:
                 level = self.c_level[c]
                 if self.c_pop[c] >= level + 1:
@@ -548,45 +582,37 @@ class TribesState:
                         acts.append((LEVEL_UP, c, bonus))
                 pos = b.city_pos[c]
                 if self.unit_at[pos] < 0 and self.c_nunits[c] < level + 1:
-                    for ut in SPAWNABLE:
-                        need = UNIT_TECH[ut]
-                        if UNIT_COST[ut] <= stars and (need < 0 or techs >> need & 1):
+                    for ut, cost, need in _SPAWN_REQ:
+                        if cost <= stars and techs & need == need:
                             acts.append((SPAWN, c, ut))
                 built = self.c_built[c]
                 for t in tiles_of[c]:
                     ter = terrain[t]
                     if ter == CITY:
                         continue
-                    res = resource[t]
                     bld = building[t]
                     if bld != NO_BUILDING:
-                        if techs >> CONSTRUCTION & 1 and bld not in MONUMENTS:
+                        if can_destroy and bld < ALTAR_OF_PEACE:
                             acts.append((DESTROY, c, t))
                         continue
+                    res = resource[t]
                     if res in GATHER:
                         tech, cost, _, _ = GATHER[res]
                         if techs >> tech & 1 and cost <= stars:
                             acts.append((RESOURCE, c, t))
                     if ter == FOREST:
-                        if techs >> FORESTRY & 1:
+                        if can_clear:
                             acts.append((CLEAR_FOREST, c, t))
-                        if techs >> CHIVALRY & 1 and stars >= BURN_FOREST_COST:
+                        if can_burn:
                             acts.append((BURN_FOREST, c, t))
-                    elif (ter == PLAIN and res == NO_RES and techs >> SPIRITUALISM & 1
-                          and stars >= GROW_FOREST_COST):
+                    elif ter == PLAIN and res == NO_RES and can_grow:
                         acts.append((GROW_FOREST, c, t))
-                    for bt in _BUILDABLE:
-                        if BUILDING_COST[bt] > stars or ter not in BUILDING_TERRAIN[bt]:
+                    for bt, cost, need, unique, mon in _BUILD_TABLE[ter][res]:
+                        if cost > stars or techs & need != need:
                             continue
-                        need = BUILDING_TECH[bt]
-                        if need >= 0 and not techs >> need & 1:
+                        if unique and built >> bt & 1:
                             continue
-                        if res != BUILDING_RESOURCE.get(bt, NO_RES):
-                            continue
-                        if bt in UNIQUE_PER_CITY and built >> bt & 1:
-                            continue
-                        if bt in MONUMENT_INDEX and \
-                                self.monuments[mon_base + MONUMENT_INDEX[bt]] != AVAILABLE:
+                        if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
                             continue
                         acts.append((BUILD, c, t, bt))
         # units

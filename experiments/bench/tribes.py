@@ -1,0 +1,98 @@
+"""Tribes forward-model speed on one core: clone + apply_action calls per second.
+
+Mid-game states: levels 0..9 played by two ``simple`` rule-based players (or random
+ones with ``--random``) up to round 20. Three figures per run:
+  * clone+apply: what a search pays per child when the parent's legal actions are
+    known (the legal list is shared by clones, so apply checks legality for free);
+  * clone+legal+apply: a rollout step, where each new state generates its actions;
+  * legal_actions alone on a fresh state.
+Run ``python -m experiments.bench.tribes`` (``make bench`` runs it too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from games.tribes import PLAYERS, Tribes
+
+
+def mid_game_states(levels: range = range(10), rounds: int = 20, player: str = "simple",
+                    seed: int = 0) -> list:
+    """One state per level at the start of ``rounds`` (fewer if a game ends first)."""
+    states = []
+    for level in levels:
+        state = Tribes(level=level).new_initial_state(random.Random(seed + level))
+        agents = [PLAYERS[player](), PLAYERS[player]()]
+        for seat, agent in enumerate(agents):
+            if hasattr(agent, "reset"):
+                agent.reset(seed * 100 + level * 2 + seat)
+        while not state.is_terminal() and state.turn < rounds:
+            state.apply_action(agents[state.current_player()](state))
+        if not state.is_terminal():
+            states.append(state)
+    return states
+
+
+def bench(states: list, calls: int, seed: int = 0) -> dict[str, float]:
+    rng = random.Random(seed)
+    picks = []
+    for state in states:
+        legal = state.legal_actions()
+        picks.append([legal[rng.randrange(len(legal))] for _ in range(64)])
+    # clone + apply with the parent's legal actions known
+    done = 0
+    started = time.perf_counter()
+    while done < calls:
+        for state, actions in zip(states, picks):
+            for action in actions:
+                child = state.clone()
+                child.apply_action(action)
+            done += len(actions)
+    clone_apply = done / (time.perf_counter() - started)
+    # a rollout step: clone, generate legal actions, apply one
+    done = 0
+    started = time.perf_counter()
+    while done < calls // 4:
+        for state in states:
+            child = state.clone()
+            for _ in range(20):
+                if child.is_terminal():
+                    break
+                legal = child.legal_actions()
+                child = child.clone()
+                child.apply_action(legal[rng.randrange(len(legal))])
+                done += 1
+    rollout = done / (time.perf_counter() - started)
+    done = 0
+    started = time.perf_counter()
+    while done < calls // 4:
+        for state in states:
+            fresh = state.clone()
+            fresh._legal = fresh._legal_set = None
+            fresh.legal_actions()
+            done += 1
+    legal_rate = done / (time.perf_counter() - started)
+    return {"clone+apply/s": clone_apply, "clone+legal+apply/s": rollout,
+            "legal_actions/s": legal_rate}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=100_000)
+    parser.add_argument("--random", action="store_true", help="mid-game states by random play")
+    parser.add_argument("--rounds", type=int, default=20)
+    args = parser.parse_args(argv)
+    player = "random" if args.random else "simple"
+    states = mid_game_states(rounds=args.rounds, player=player)
+    units = sum(len(s.units_of(0)) + len(s.units_of(1)) for s in states) / len(states)
+    legal = sum(len(s.legal_actions()) for s in states) / len(states)
+    print(f"tribes forward model: {len(states)} mid-game states (round {args.rounds}, "
+          f"{player} play), mean {units:.1f} units, {legal:.1f} legal actions")
+    for name, rate in bench(states, args.calls).items():
+        print(f"  {name:<22} {rate:>10,.0f}")
+
+
+if __name__ == "__main__":
+    main()

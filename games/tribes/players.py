@@ -1,0 +1,370 @@
+"""Tribes players of seed 002: random, one-step look-ahead, the rule-based simple agent,
+MCTS and RHEA.
+
+Search players count their budget in forward-model calls (``apply_action`` on a
+copy), 2,000 per decision by default as in seed 002; rollouts and individuals are
+20 actions long, C = √2, and rewards lie in [0, 1]. A state is valued by the
+heuristic below: a linear combination of *differential* features (the change in
+production, technologies, cities, units, score and kills between the state the
+decision is made in and the state reached), own change minus the opponent's,
+squashed into [0, 1]; a finished game is worth 1 (win), 0 (loss) or 0.5 (draw).
+The weights are ours (docs/tribes.md); the framework's agents use the same kind of
+differential heuristic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from .constants import (
+    ATTACK,
+    BORDER_GROWTH,
+    BUILD,
+    BUILDING_POP,
+    CAPTURE,
+    CITY_WALL,
+    CLEAR_FOREST,
+    CONVERT,
+    END_TURN,
+    EXAMINE,
+    EXPLORER,
+    HEAL_OTHERS,
+    LEVEL_UP,
+    MAKE_VETERAN,
+    MONUMENTS,
+    MOVE,
+    PARK,
+    POP_GROWTH,
+    RECOVER,
+    RESEARCH,
+    RESOURCE,
+    RESOURCES,
+    SPAWN,
+    SUPER,
+    TECH_TIER,
+    TEMPLES,
+    UNIT_ATK,
+    UNIT_COST,
+    UNIT_DEF,
+    UNIT_POINTS,
+    UPGRADE,
+    WORKSHOP,
+)
+from .rules import TribesState
+
+FEATURE_NAMES = ("production", "techs", "cities", "units", "score", "kills")
+DEFAULT_WEIGHTS = (0.25, 0.15, 0.35, 0.1, 0.1, 0.05)
+FEATURE_SCALE = (5.0, 3.0, 1.0, 3.0, 500.0, 3.0)
+"""A feature changes by one 'scale' for one weight-unit of value."""
+
+
+def features(state: TribesState, p: int) -> tuple[float, ...]:
+    units = 0
+    u_tribe, u_type = state.u_tribe, state.u_type
+    for u in range(len(u_tribe)):
+        if u_tribe[u] == p and u_type[u] >= 0:
+            units += 1
+    cities = 0
+    for t in state.c_tribe:
+        if t == p:
+            cities += 1
+    return (state.production(p), bin(state.techs[p]).count("1"), cities, units,
+            state.score[p], state.kills[p])
+
+
+class Heuristic:
+    """value(root features, state, player) in [0, 1] from differential features."""
+
+    def __init__(self, weights: Sequence[float] = DEFAULT_WEIGHTS) -> None:
+        self.coef = tuple(w / s for w, s in zip(weights, FEATURE_SCALE))
+
+    def root(self, state: TribesState) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        return features(state, 0), features(state, 1)
+
+    def value(self, root: tuple, state: TribesState, p: int) -> float:
+        if state.over:
+            w = state.won_by
+            return 0.5 if w is None else (1.0 if w == p else 0.0)
+        mine = features(state, p)
+        theirs = features(state, 1 - p)
+        r_mine, r_theirs = root[p], root[1 - p]
+        total = 0.0
+        for c, a, a0, b, b0 in zip(self.coef, mine, r_mine, theirs, r_theirs):
+            total += c * ((a - a0) - (b - b0))
+        return 0.5 + 0.5 * math.tanh(total)
+
+
+class _Seeded:
+    name = "tribes-player"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int) -> None:
+        self.rng.seed(seed)
+
+
+class OneStepLookAhead(_Seeded):
+    """Plays the legal action whose resulting state the heuristic values most
+    (at most ``budget`` actions tried, sampled when there are more)."""
+
+    name = "osla"
+
+    def __init__(self, budget: int = 2000, seed: int = 0,
+                 heuristic: Heuristic | None = None) -> None:
+        super().__init__(seed)
+        self.budget = budget
+        self.heuristic = heuristic or Heuristic()
+
+    def __call__(self, state: TribesState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        p = state.current_player()
+        root = self.heuristic.root(state)
+        candidates = legal if len(legal) <= self.budget else self.rng.sample(legal, self.budget)
+        best, best_value = [], -1.0
+        for action in candidates:
+            child = state.clone()
+            child.apply_action(action)
+            value = self.heuristic.value(root, child, p)
+            if action[0] == END_TURN:
+                value -= 1e-6  # end the turn only when nothing else helps
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        return best[self.rng.randrange(len(best))]
+
+
+class SimpleAgent(_Seeded):
+    """Rule-based player in the spirit of the framework's SimpleAgent: every legal
+    action gets a hand-made score, the best positive one is played (ties at random),
+    and the turn ends when no action scores above zero."""
+
+    name = "simple"
+
+    def __call__(self, state: TribesState):
+        legal = state.legal_actions()
+        p = state.current_player()
+        targets = _targets(state, p)
+        best, best_score = [], 0.0
+        for action in legal:
+            score = self._score(state, p, action, targets)
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score and best:
+                best.append(action)
+        if not best:
+            return (END_TURN,)
+        return best[self.rng.randrange(len(best))]
+
+    def _score(self, s: TribesState, p: int, a: tuple, targets: list[int]) -> float:
+        kind = a[0]
+        if kind == CAPTURE:
+            return 100.0
+        if kind == ATTACK:
+            dealt, back = s.attack_result(a[1], a[2])
+            if dealt >= s.u_hp[a[2]]:
+                return 60.0 + UNIT_POINTS[s.u_type[a[2]]] / 10
+            return 20.0 + dealt - back
+        if kind == LEVEL_UP:
+            return 50.0 + {WORKSHOP: 3, EXPLORER: 1, CITY_WALL: 1, RESOURCES: 3, POP_GROWTH: 3,
+                           BORDER_GROWTH: 1, PARK: 1, SUPER: 4}[a[2]]
+        if kind == MAKE_VETERAN:
+            return 45.0
+        if kind == EXAMINE:
+            return 40.0
+        if kind == RESOURCE:
+            return 30.0
+        if kind == BUILD:
+            bt = a[3]
+            if bt in MONUMENTS:
+                return 35.0
+            if bt in TEMPLES:
+                return 5.0
+            return 15.0 + BUILDING_POP.get(bt, 1)
+        if kind == RESEARCH:
+            return 12.0 - 3 * TECH_TIER[a[1]] + self.rng.random()
+        if kind == SPAWN:
+            ut = a[2]
+            n_units = len(s.units_of(p))
+            if n_units >= 2 * len(s.cities_of(p)) + 2:
+                return 0.0
+            return 18.0 + (UNIT_ATK[ut] + UNIT_DEF[ut]) / max(1, UNIT_COST[ut])
+        if kind == MOVE:
+            if not targets:
+                return 0.0
+            u, t = a[1], a[2]
+            here = s.u_pos[u]
+            d0 = min(s.b.cheb(here, g) for g in targets)
+            d1 = min(s.b.cheb(t, g) for g in targets)
+            if s.u_hp[u] * 2 < s.max_hp(u) and d1 < d0:
+                return 0.0
+            return 10.0 + 3 * (d0 - d1) if d1 < d0 else 0.0
+        if kind == RECOVER:
+            return 8.0 if s.u_hp[a[1]] * 2 < s.max_hp(a[1]) else 0.0
+        if kind in (HEAL_OTHERS, CONVERT, UPGRADE):
+            return 25.0
+        if kind == CLEAR_FOREST:
+            return 2.0
+        return 0.0  # END_TURN, roads, burning/growing forests, destroy, disband
+
+
+def _targets(s: TribesState, p: int) -> list[int]:
+    """Tiles worth walking to: cities and villages not ours, and enemy units."""
+    out = [s.b.city_pos[c] for c, t in enumerate(s.c_tribe) if t != p]
+    out += [s.u_pos[u] for u in range(len(s.u_type)) if s.u_tribe[u] == 1 - p]
+    return out
+
+
+class _Node:
+    __slots__ = ("state", "player", "untried", "children", "visits", "total", "action")
+
+    def __init__(self, state: TribesState, action, rng: random.Random) -> None:
+        self.state = state
+        self.action = action
+        self.player = state.current_player()
+        self.untried = list(state.legal_actions())
+        rng.shuffle(self.untried)
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.total = 0.0  # sum of rewards for the root player
+
+
+class MCTS(_Seeded):
+    """UCT over single actions as in the framework's MCTS agent: UCB1 with C = √2,
+    random rollouts of ``rollout_length`` actions, heuristic value of the state reached
+    (rewards in [0, 1] for the deciding player; min nodes use 1 − Q), budget in
+    forward-model calls per decision, the most visited root action played."""
+
+    name = "mcts"
+
+    def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
+                 seed: int = 0, heuristic: Heuristic | None = None) -> None:
+        super().__init__(seed)
+        self.budget, self.rollout_length, self.c = budget, rollout_length, c
+        self.heuristic = heuristic or Heuristic()
+
+    def __call__(self, state: TribesState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player()
+        root_f = self.heuristic.root(state)
+        rng = self.rng
+        root = _Node(state.clone(), None, rng)
+        calls = 0
+        c = self.c
+        while calls < self.budget:
+            node, path = root, [root]
+            while not node.untried and node.children:  # selection
+                log_n = math.log(node.visits)
+                mine = node.player == me
+                best, best_v = None, -1e18
+                for ch in node.children:
+                    q = ch.total / ch.visits
+                    if not mine:
+                        q = 1.0 - q
+                    v = q + c * math.sqrt(log_n / ch.visits) + rng.random() * 1e-6
+                    if v > best_v:
+                        best, best_v = ch, v
+                node = best
+                path.append(node)
+            if node.untried and not node.state.over:  # expansion
+                action = node.untried.pop()
+                child_state = node.state.clone()
+                child_state.apply_action(action)
+                calls += 1
+                child = _Node(child_state, action, rng)
+                node.children.append(child)
+                node = child
+                path.append(node)
+            sim = node.state
+            if not sim.over:  # rollout
+                sim = sim.clone()
+                for _ in range(self.rollout_length):
+                    if sim.over or calls >= self.budget:
+                        break
+                    options = sim.legal_actions()
+                    sim.apply_action(options[int(rng.random() * len(options))])
+                    calls += 1
+            reward = self.heuristic.value(root_f, sim, me)
+            for n in path:
+                n.visits += 1
+                n.total += reward
+            if node.state.over and not node.untried and not node.children:
+                calls += 1  # a terminal leaf costs one call, so the loop always ends
+        best = max(root.children, key=lambda ch: (ch.visits, ch.total))
+        return best.action
+
+
+class RHEA(_Seeded):
+    """Rolling-horizon evolution as the framework's RHEA with population 1: an
+    individual is ``length`` genes in [0, 1), gene g picks ``legal[int(g·|legal|)]``
+    at its step (always a legal action); a (1+1) EA mutates each gene with
+    probability 1/length (at least one), keeps the better of parent and child, and
+    shifts the best individual by one for the next decision."""
+
+    name = "rhea"
+
+    def __init__(self, budget: int = 2000, length: int = 20, seed: int = 0,
+                 heuristic: Heuristic | None = None) -> None:
+        super().__init__(seed)
+        self.budget, self.length = budget, length
+        self.heuristic = heuristic or Heuristic()
+        self._previous: list[float] | None = None
+
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        self._previous = None
+
+    def _evaluate(self, state: TribesState, genes: list[float], me: int, root_f) -> tuple:
+        sim = state.clone()
+        calls = 0
+        first = None
+        for g in genes:
+            if sim.over:
+                break
+            legal = sim.legal_actions()
+            action = legal[int(g * len(legal))]
+            if first is None:
+                first = action
+            sim.apply_action(action)
+            calls += 1
+        return self.heuristic.value(root_f, sim, me), first, max(calls, 1)
+
+    def __call__(self, state: TribesState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self._previous = None
+            return legal[0]
+        me = state.current_player()
+        rng = self.rng
+        root_f = self.heuristic.root(state)
+        if self._previous is not None:
+            best = self._previous[1:] + [rng.random()]
+        else:
+            best = [rng.random() for _ in range(self.length)]
+        best_value, best_first, calls = self._evaluate(state, best, me, root_f)
+        while calls < self.budget:
+            child = best[:]
+            flipped = False
+            for i in range(self.length):
+                if rng.random() < 1.0 / self.length:
+                    child[i] = rng.random()
+                    flipped = True
+            if not flipped:
+                child[rng.randrange(self.length)] = rng.random()
+            value, first, used = self._evaluate(state, child, me, root_f)
+            calls += used
+            if value >= best_value:
+                best, best_value, best_first = child, value, first
+        self._previous = best
+        return best_first
+
+
+__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "Heuristic", "MCTS", "OneStepLookAhead", "RHEA",
+           "SimpleAgent", "features"]
