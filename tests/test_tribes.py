@@ -44,6 +44,10 @@ from tests.conformance import check_random_playouts
 
 
 def _invariants(state) -> None:
+    cold = state.clone()
+    cold._legal = cold._legal_set = None
+    cold._tile_cache = [None, None]
+    assert sorted(cold.legal_actions()) == sorted(state.legal_actions()), "tile cache is exact"
     for p in (0, 1):
         assert state.stars[p] >= 0, "stars never go negative"
     for u, ut in enumerate(state.u_type):

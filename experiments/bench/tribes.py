@@ -5,7 +5,8 @@ ones with ``--random``) up to round 20. Three figures per run:
   * clone+apply: what a search pays per child when the parent's legal actions are
     known (the legal list is shared by clones, so apply checks legality for free);
   * clone+legal+apply: a rollout step, where each new state generates its actions;
-  * legal_actions alone on a fresh state.
+  * legal_actions alone on a fresh copy (its cached city/road actions still valid),
+    and cold (that cache emptied too).
 Run ``python -m experiments.bench.tribes`` (``make bench`` runs it too).
 """
 
@@ -74,8 +75,18 @@ def bench(states: list, calls: int, seed: int = 0) -> dict[str, float]:
             fresh.legal_actions()
             done += 1
     legal_rate = done / (time.perf_counter() - started)
+    done = 0
+    started = time.perf_counter()
+    while done < calls // 8:
+        for state in states:
+            fresh = state.clone()
+            fresh._legal = fresh._legal_set = None
+            fresh._tile_cache = [None, None]
+            fresh.legal_actions()
+            done += 1
+    cold_rate = done / (time.perf_counter() - started)
     return {"clone+apply/s": clone_apply, "clone+legal+apply/s": rollout,
-            "legal_actions/s": legal_rate}
+            "legal_actions/s": legal_rate, "legal_actions cold/s": cold_rate}
 
 
 def main(argv: list[str] | None = None) -> None:

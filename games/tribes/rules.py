@@ -203,6 +203,9 @@ _PARENT_BIT = tuple((1 << TECH_PARENT[t]) if t in TECH_PARENT else 0 for t in ra
 _SPAWN_REQ = tuple((ut, UNIT_COST[ut], (1 << UNIT_TECH[ut]) if UNIT_TECH[ut] >= 0 else 0)
                    for ut in SPAWNABLE)
 _NUM_MONUMENTS = len(MONUMENTS)
+_ECON_ACTIONS = frozenset((BUILD_ROAD, BUILD, RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST,
+                           DESTROY, CAPTURE, EXAMINE))
+"""Actions that change what the cached tile actions depend on (besides stars and techs)."""
 
 
 class Board:
@@ -272,7 +275,7 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "u_kills", "u_vet", "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
           "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
           "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng", "_legal",
-          "_legal_set", "stats")
+          "_legal_set", "stats", "econ", "_tile_cache")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
@@ -310,6 +313,7 @@ class TribesState:
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
         s._legal = s._legal_set = None
+        s.econ, s._tile_cache = 0, [None, None]
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
         for p in (0, 1):
             tribe = lv.tribes[p]
@@ -344,6 +348,7 @@ class TribesState:
         s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
         s._legal, s._legal_set = self._legal, self._legal_set  # immutable once built
         s.stats = [self.stats[0][:], self.stats[1][:]]
+        s.econ, s._tile_cache = self.econ, self._tile_cache[:]
         return s
 
     # ---- API --------------------------------------------------------------------------
@@ -473,6 +478,7 @@ class TribesState:
         self.u_city[u] = -1
 
     def _claim(self, city: int) -> None:
+        self.econ += 1
         owner = self.owner
         centre = self.b.city_pos[city]
         if owner[centre] < 0:
@@ -494,6 +500,7 @@ class TribesState:
                 ex[off + t] = 1
                 gained += 1
         if gained:
+            self.econ += 1
             self.score[p] += gained * CLEAR_VIEW_POINTS
             self.n_explored[p] += gained
             if self.n_explored[p] == n:
@@ -503,6 +510,7 @@ class TribesState:
         i = p * len(MONUMENTS) + MONUMENT_INDEX[monument]
         if self.monuments[i] == UNAVAILABLE:
             self.monuments[i] = AVAILABLE
+            self.econ += 1
 
     def _add_pop(self, city: int, amount: int) -> None:
         self.c_pop[city] += amount
@@ -553,69 +561,25 @@ class TribesState:
                 if (not techs & _TECH_BIT[tech] and techs & _PARENT_BIT[tech] == _PARENT_BIT[tech]
                         and costs[TECH_TIER[tech]] <= stars):
                     acts.append((RESEARCH, tech))
-        terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
-        if techs >> ROADS & 1 and stars >= ROAD_COST:
-            ex = self.explored
-            off = p * b.n
-            road = self.road
-            for t in range(b.n):
-                ter = terrain[t]
-                if ((ter == PLAIN or ter == FOREST) and ex[off + t] and not road[t]
-                        and building[t] == NO_BUILDING
-                        and (owner[t] < 0 or c_tribe[owner[t]] == p)):
-                    acts.append((BUILD_ROAD, t))
         if my_cities:
-            tiles_of: dict[int, list[int]] = {c: [] for c in my_cities}
-            for t, c in enumerate(owner):
-                if c >= 0 and c in tiles_of:
-                    tiles_of[c].append(t)
-            mon_base = p * _NUM_MONUMENTS
-            monuments = self.monuments
-            can_destroy = techs >> CONSTRUCTION & 1
-            can_clear = techs >> FORESTRY & 1
-            can_burn = techs >> CHIVALRY & 1 and stars >= BURN_FOREST_COST
-            can_grow = techs >> SPIRITUALISM & 1 and stars >= GROW_FOREST_COST
+            c_level, c_pop, c_nunits = self.c_level, self.c_pop, self.c_nunits
+            unit_at = self.unit_at
             for c in my_cities:
-                level = self.c_level[c]
-                if self.c_pop[c] >= level + 1:
+                level = c_level[c]
+                if c_pop[c] >= level + 1:
                     for bonus in level_up_options(level):
                         acts.append((LEVEL_UP, c, bonus))
-                pos = b.city_pos[c]
-                if self.unit_at[pos] < 0 and self.c_nunits[c] < level + 1:
+                if unit_at[b.city_pos[c]] < 0 and c_nunits[c] < level + 1:
                     for ut, cost, need in _SPAWN_REQ:
                         if cost <= stars and techs & need == need:
                             acts.append((SPAWN, c, ut))
-                built = self.c_built[c]
-                for t in tiles_of[c]:
-                    ter = terrain[t]
-                    if ter == CITY:
-                        continue
-                    bld = building[t]
-                    if bld != NO_BUILDING:
-                        if can_destroy and bld < ALTAR_OF_PEACE:
-                            acts.append((DESTROY, c, t))
-                        continue
-                    res = resource[t]
-                    if res in GATHER:
-                        tech, cost, _, _ = GATHER[res]
-                        if techs >> tech & 1 and cost <= stars:
-                            acts.append((RESOURCE, c, t))
-                    if ter == FOREST:
-                        if can_clear:
-                            acts.append((CLEAR_FOREST, c, t))
-                        if can_burn:
-                            acts.append((BURN_FOREST, c, t))
-                    elif ter == PLAIN and res == NO_RES and can_grow:
-                        acts.append((GROW_FOREST, c, t))
-                    for bt, cost, need, unique, mon in _BUILD_TABLE[ter][res]:
-                        if cost > stars or techs & need != need:
-                            continue
-                        if unique and built >> bt & 1:
-                            continue
-                        if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
-                            continue
-                        acts.append((BUILD, c, t, bt))
+        key = (stars, techs, self.econ)
+        cached = self._tile_cache[p]
+        if cached is None or cached[0] != key:
+            cached = self._tile_cache[p] = (key, self._tile_actions(p, stars, techs, my_cities))
+        acts.extend(cached[1])
         # units
+        resource = self.resource
         u_type, u_tribe, u_status, u_pos = self.u_type, self.u_tribe, self.u_status, self.u_pos
         unit_at = self.unit_at
         enemy_adj = None
@@ -665,6 +629,67 @@ class TribesState:
                 acts.append((DISBAND, u))
         return acts
 
+    def _tile_actions(self, p: int, stars: int, techs: int, my_cities: list[int]) -> tuple:
+        """Roads and the tile actions of cities: they only change with stars, techs and
+        the economy counter ``econ``, so they are cached per player under that key."""
+        b = self.b
+        c_tribe = self.c_tribe
+        acts: list[tuple] = []
+        terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
+        if techs >> ROADS & 1 and stars >= ROAD_COST:
+            ex = self.explored
+            off = p * b.n
+            road = self.road
+            for t in range(b.n):
+                ter = terrain[t]
+                if ((ter == PLAIN or ter == FOREST) and ex[off + t] and not road[t]
+                        and building[t] == NO_BUILDING
+                        and (owner[t] < 0 or c_tribe[owner[t]] == p)):
+                    acts.append((BUILD_ROAD, t))
+        if my_cities:
+            tiles_of: dict[int, list[int]] = {c: [] for c in my_cities}
+            for t, c in enumerate(owner):
+                if c >= 0 and c in tiles_of:
+                    tiles_of[c].append(t)
+            mon_base = p * _NUM_MONUMENTS
+            monuments = self.monuments
+            can_destroy = techs >> CONSTRUCTION & 1
+            can_clear = techs >> FORESTRY & 1
+            can_burn = techs >> CHIVALRY & 1 and stars >= BURN_FOREST_COST
+            can_grow = techs >> SPIRITUALISM & 1 and stars >= GROW_FOREST_COST
+            for c in my_cities:
+                built = self.c_built[c]
+                for t in tiles_of[c]:
+                    ter = terrain[t]
+                    if ter == CITY:
+                        continue
+                    bld = building[t]
+                    if bld != NO_BUILDING:
+                        if can_destroy and bld < ALTAR_OF_PEACE:
+                            acts.append((DESTROY, c, t))
+                        continue
+                    res = resource[t]
+                    if res in GATHER:
+                        tech, cost, _, _ = GATHER[res]
+                        if techs >> tech & 1 and cost <= stars:
+                            acts.append((RESOURCE, c, t))
+                    if ter == FOREST:
+                        if can_clear:
+                            acts.append((CLEAR_FOREST, c, t))
+                        if can_burn:
+                            acts.append((BURN_FOREST, c, t))
+                    elif ter == PLAIN and res == NO_RES and can_grow:
+                        acts.append((GROW_FOREST, c, t))
+                    for bt, cost, need, unique, mon in _BUILD_TABLE[ter][res]:
+                        if cost > stars or techs & need != need:
+                            continue
+                        if unique and built >> bt & 1:
+                            continue
+                        if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
+                            continue
+                        acts.append((BUILD, c, t, bt))
+        return tuple(acts)
+
     def _enemy_adjacent(self, p: int) -> bytearray:
         mark = bytearray(self.b.n)
         nbr = self.b.nbr
@@ -682,6 +707,19 @@ class TribesState:
         terrain, road, unit_at = self.terrain, self.road, self.unit_at
         naval = ut in NAVAL
         climbing = techs >> CLIMBING & 1
+        if UNIT_MOV[ut] == 1 and not naval and not road[start] and terrain[start] != CITY:
+            out = []  # one step, no road to run along: the free enterable neighbours
+            building, owner, c_tribe = self.building, self.owner, self.c_tribe
+            for t in nbr[start]:
+                if unit_at[t] >= 0:
+                    continue
+                ter = terrain[t]
+                if ter == DEEP or (ter == MOUNTAIN and not climbing) or (
+                        ter == SHALLOW and (building[t] != PORT or c_tribe[owner[t]] != p)):
+                    continue
+                out.append(t)
+            out.sort()
+            return out
         best = {start: 2 * UNIT_MOV[ut]}
         frontier = [start]
         while frontier:
@@ -732,6 +770,8 @@ class TribesState:
     def _execute(self, a: tuple) -> None:
         kind = a[0]
         p = self.player
+        if kind in _ECON_ACTIONS:
+            self.econ += 1
         if kind == END_TURN:
             self._end_turn()
         elif kind == RESEARCH:
@@ -1160,6 +1200,7 @@ class Tribes:
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
             raise ValueError("bad tribes snapshot: board size does not match its level")
         s._legal = s._legal_set = None
+        s.econ, s._tile_cache = 0, [None, None]
         return s
 
     def action_from_json(self, value: Any):
