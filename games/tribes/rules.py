@@ -275,7 +275,7 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "u_kills", "u_vet", "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
           "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
           "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng", "_legal",
-          "_legal_set", "stats", "econ", "_tile_cache")
+          "_legal_set", "stats", "econ", "_tile_cache", "_territory", "_tiles_shared")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
@@ -313,7 +313,8 @@ class TribesState:
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
         s._legal = s._legal_set = None
-        s.econ, s._tile_cache = 0, [None, None]
+        s.econ, s._tile_cache, s._territory = 0, [None, None], None
+        s._tiles_shared = False
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
         for p in (0, 1):
             tribe = lv.tribes[p]
@@ -333,8 +334,11 @@ class TribesState:
     def clone(self) -> TribesState:
         s = TribesState.__new__(TribesState)
         s.b, s.turn_limit = self.b, self.turn_limit
-        s.terrain, s.resource, s.building = self.terrain[:], self.resource[:], self.building[:]
-        s.road, s.owner, s.unit_at = self.road[:], self.owner[:], self.unit_at[:]
+        # terrain, resources, buildings, roads and territory change rarely: copy on write
+        s.terrain, s.resource, s.building = self.terrain, self.resource, self.building
+        s.road, s.owner = self.road, self.owner
+        s._tiles_shared = self._tiles_shared = True
+        s.unit_at = self.unit_at[:]
         s.explored, s.n_explored = self.explored[:], self.n_explored[:]
         s.u_type, s.u_base, s.u_pos = self.u_type[:], self.u_base[:], self.u_pos[:]
         s.u_hp, s.u_tribe, s.u_city = self.u_hp[:], self.u_tribe[:], self.u_city[:]
@@ -348,7 +352,7 @@ class TribesState:
         s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
         s._legal, s._legal_set = self._legal, self._legal_set  # immutable once built
         s.stats = [self.stats[0][:], self.stats[1][:]]
-        s.econ, s._tile_cache = self.econ, self._tile_cache[:]
+        s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         return s
 
     # ---- API --------------------------------------------------------------------------
@@ -444,7 +448,7 @@ class TribesState:
         return sum(1 for o in self.owner if o >= 0 and c_tribe[o] == p)
 
     def max_hp(self, u: int) -> int:
-        return unit_max_hp(self.u_type[u], self.u_base[u], self.u_vet[u])
+        return UNIT_HP[self.u_base[u]] + VETERAN_PLUS_HP * self.u_vet[u]
 
     # ---- random numbers (a 64-bit LCG carried in the state, so clones replay chance) --------
     def _rand(self, k: int) -> int:
@@ -477,8 +481,17 @@ class TribesState:
         self.u_tribe[u] = -1
         self.u_city[u] = -1
 
+    def _own_tiles(self) -> None:
+        """Copy the tile lists before the first write after a clone (copy on write)."""
+        if self._tiles_shared:
+            self.terrain, self.resource = self.terrain[:], self.resource[:]
+            self.building, self.road, self.owner = self.building[:], self.road[:], self.owner[:]
+            self._tiles_shared = False
+
     def _claim(self, city: int) -> None:
         self.econ += 1
+        self._territory = None
+        self._own_tiles()
         owner = self.owner
         centre = self.b.city_pos[city]
         if owner[centre] < 0:
@@ -500,7 +513,8 @@ class TribesState:
                 ex[off + t] = 1
                 gained += 1
         if gained:
-            self.econ += 1
+            if self.techs[p] >> ROADS & 1:  # explored tiles only matter to road building
+                self.econ += 1
             self.score[p] += gained * CLEAR_VIEW_POINTS
             self.n_explored[p] += gained
             if self.n_explored[p] == n:
@@ -580,6 +594,7 @@ class TribesState:
         acts.extend(cached[1])
         # units
         resource = self.resource
+        u_hp, u_base, u_vet = self.u_hp, self.u_base, self.u_vet
         u_type, u_tribe, u_status, u_pos = self.u_type, self.u_tribe, self.u_status, self.u_pos
         unit_at = self.unit_at
         enemy_adj = None
@@ -602,8 +617,7 @@ class TribesState:
             city = b.city_at[pos]
             if status == FRESH and city >= 0 and c_tribe[city] != p and ut not in NAVAL:
                 acts.append((CAPTURE, u))
-            hp, mhp = self.u_hp[u], self.max_hp(u)
-            if status == FRESH and hp < mhp:
+            if status == FRESH and u_hp[u] < UNIT_HP[u_base[u]] + VETERAN_PLUS_HP * u_vet[u]:
                 acts.append((RECOVER, u))
             if resource[pos] == RUINS and ut not in NAVAL:
                 acts.append((EXAMINE, u))
@@ -647,10 +661,13 @@ class TribesState:
                         and (owner[t] < 0 or c_tribe[owner[t]] == p)):
                     acts.append((BUILD_ROAD, t))
         if my_cities:
-            tiles_of: dict[int, list[int]] = {c: [] for c in my_cities}
-            for t, c in enumerate(owner):
-                if c >= 0 and c in tiles_of:
-                    tiles_of[c].append(t)
+            tiles_of = self._territory
+            if tiles_of is None:
+                lists: list[list[int]] = [[] for _ in self.c_tribe]
+                for t, c in enumerate(owner):
+                    if c >= 0:
+                        lists[c].append(t)
+                tiles_of = self._territory = tuple(tuple(x) for x in lists)
             mon_base = p * _NUM_MONUMENTS
             monuments = self.monuments
             can_destroy = techs >> CONSTRUCTION & 1
@@ -772,6 +789,7 @@ class TribesState:
         p = self.player
         if kind in _ECON_ACTIONS:
             self.econ += 1
+            self._own_tiles()
         if kind == END_TURN:
             self._end_turn()
         elif kind == RESEARCH:
@@ -1200,7 +1218,8 @@ class Tribes:
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
             raise ValueError("bad tribes snapshot: board size does not match its level")
         s._legal = s._legal_set = None
-        s.econ, s._tile_cache = 0, [None, None]
+        s.econ, s._tile_cache, s._territory = 0, [None, None], None
+        s._tiles_shared = False
         return s
 
     def action_from_json(self, value: Any):
