@@ -1,0 +1,91 @@
+"""Tribes players: legal, reproducible, within budget, and stronger than random."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.match import play_match
+from games.tribes import MCTS, PLAYERS, RHEA, Heuristic, OneStepLookAhead, Tribes, TribesState
+
+
+def _states(n=3, plies=60):
+    out = []
+    rng = random.Random(3)
+    for level in range(n):
+        s = Tribes(level=level).new_initial_state(random.Random(level))
+        for _ in range(plies):
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["random", "simple", "osla", "mcts200", "rhea200"])
+def test_players_choose_legal_actions_reproducibly(spec):
+    states = _states()
+    choices = []
+    for _ in range(2):
+        player = PLAYERS[spec]()
+        player.reset(42)
+        choices.append([player(s.clone()) for s in states])
+    assert choices[0] == choices[1]
+    for s, a in zip(states, choices[0]):
+        assert a in s.legal_actions()
+
+
+@pytest.mark.parametrize("make", [lambda: MCTS(budget=60), lambda: RHEA(budget=60),
+                                  lambda: OneStepLookAhead(budget=5)])
+def test_search_stays_within_its_forward_model_budget(make, monkeypatch):
+    calls = [0]
+    original = TribesState.apply_action
+
+    def counting(self, action):
+        calls[0] += 1
+        return original(self, action)
+
+    monkeypatch.setattr(TribesState, "apply_action", counting)
+    player = make()
+    for s in _states(2):
+        calls[0] = 0
+        player(s)
+        budget = player.budget
+        assert 0 < calls[0] <= budget + 20, "a decision spends about its budget, not more"
+
+
+def test_heuristic_range_and_terminal_values():
+    h = Heuristic()
+    s = _states(1)[0]
+    root = h.root(s)
+    assert h.value(root, s, 0) == pytest.approx(0.5)
+    s.score[0] += 10_000
+    assert 0.5 < h.value(root, s, 0) <= 1.0 and 0.0 <= h.value(root, s, 1) < 0.5
+    s.over, s.won_by = True, 1
+    assert h.value(root, s, 1) == 1.0 and h.value(root, s, 0) == 0.0
+
+
+def test_simple_agent_beats_random():
+    game = Tribes(turn_limit=30)
+    wins = 0
+    for seed in range(4):
+        seats = (PLAYERS["simple"](), PLAYERS["random"]())
+        if seed % 2:
+            seats = seats[::-1]
+        result = play_match(game, list(seats), seed=seed)
+        simple_seat = 0 if seed % 2 == 0 else 1
+        wins += result.winner == simple_seat
+    assert wins >= 3
+
+
+@pytest.mark.slow
+def test_mcts_beats_random():
+    game = Tribes(turn_limit=20)
+    wins = 0
+    for seed in range(2):
+        seats = [PLAYERS["mcts200"](), PLAYERS["random"]()]
+        if seed:
+            seats.reverse()
+        result = play_match(game, seats, seed=seed)
+        wins += result.winner == (0 if seed == 0 else 1)
+    assert wins == 2
