@@ -2,14 +2,15 @@
 
 Player specs: ``random``, ``simple`` (rule-based), ``osla`` (one-step look-ahead),
 ``mcts`` and ``rhea`` at seed 002's 2,000 forward-model calls per decision, and
-``mcts200`` / ``rhea200`` at 200 calls for quick runs.
+Portfolio MCTS ``pmcts``, ``pmcts-b`` (progressive bias), ``pmcts-pu`` (progressive
+unpruning), and ``mcts200`` / ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick runs.
 """
 
 from functools import partial
 
 from ..api import RandomStrategy
 from .levels import NUM_LEVELS, Level, generate_level
-from .players import MCTS, RHEA, Heuristic, OneStepLookAhead, SimpleAgent, features
+from .players import MCTS, RHEA, Heuristic, OneStepLookAhead, PortfolioMCTS, SimpleAgent, features
 from .rules import Board, Tribes, TribesState, board_for, combat, tech_cost
 
 PLAYERS = {
@@ -18,11 +19,15 @@ PLAYERS = {
     "osla": OneStepLookAhead,
     "mcts": MCTS,
     "rhea": RHEA,
+    "pmcts": PortfolioMCTS,
+    "pmcts-b": partial(PortfolioMCTS, bias=True),
+    "pmcts-pu": partial(PortfolioMCTS, bias=True, pruning=True),
     "mcts200": partial(MCTS, budget=200),
     "rhea200": partial(RHEA, budget=200),
+    "pmcts-pu200": partial(PortfolioMCTS, bias=True, pruning=True, budget=200),
 }
 """Built-in player specs: name -> factory taking no arguments."""
 
-__all__ = ["MCTS", "NUM_LEVELS", "PLAYERS", "RHEA", "Board", "Heuristic", "Level",
+__all__ = ["PortfolioMCTS", "MCTS", "NUM_LEVELS", "PLAYERS", "RHEA", "Board", "Heuristic", "Level",
            "OneStepLookAhead", "RandomStrategy", "SimpleAgent", "Tribes", "TribesState",
            "board_for", "combat", "features", "generate_level", "tech_cost"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import partial
 
 from .constants import (
     ATTACK,
@@ -52,7 +53,9 @@ from .constants import (
     UPGRADE,
     WORKSHOP,
 )
+from .portfolio import NUM_SCRIPTS, assignments, default_weights
 from .rules import TribesState
+from .search import SearchParams, search
 
 FEATURE_NAMES = ("production", "techs", "cities", "units", "score", "kills")
 DEFAULT_WEIGHTS = (0.25, 0.15, 0.35, 0.1, 0.1, 0.05)
@@ -83,7 +86,7 @@ class Heuristic:
     def root(self, state: TribesState) -> tuple[tuple[float, ...], tuple[float, ...]]:
         return features(state, 0), features(state, 1)
 
-    def value(self, root: tuple, state: TribesState, p: int) -> float:
+    def value(self, root: tuple, state: TribesState, p: int = 0) -> float:
         if state.over:
             w = state.won_by
             return 0.5 if w is None else (1.0 if w == p else 0.0)
@@ -220,33 +223,33 @@ def _targets(s: TribesState, p: int) -> list[int]:
     return out
 
 
-class _Node:
-    __slots__ = ("state", "player", "untried", "children", "visits", "total", "action")
+def _random_legal(state: TribesState, rng: random.Random):
+    legal = state.legal_actions()
+    return legal[int(rng.random() * len(legal))]
 
-    def __init__(self, state: TribesState, action, rng: random.Random) -> None:
-        self.state = state
-        self.action = action
-        self.player = state.current_player()
-        self.untried = list(state.legal_actions())
-        rng.shuffle(self.untried)
-        self.children: list[_Node] = []
-        self.visits = 0
-        self.total = 0.0  # sum of rewards for the root player
+
+def _plain_moves(state: TribesState) -> list[tuple]:
+    return [(a, 0.0, None) for a in state.legal_actions()]
 
 
 class MCTS(_Seeded):
-    """UCT over single actions as in the framework's MCTS agent: UCB1 with C = √2,
-    random rollouts of ``rollout_length`` actions, heuristic value of the state reached
-    (rewards in [0, 1] for the deciding player; min nodes use 1 − Q), budget in
-    forward-model calls per decision, the most visited root action played."""
+    """The framework's MCTS: closed-loop UCT over single actions (C = √2), every child
+    expanded before UCT, random rollouts to a horizon of ``rollout_length`` actions
+    (tree depth included), heuristic rewards in [0, 1] normalised per node, budget in
+    forward-model calls per decision, the most visited root action played
+    (games.tribes.search)."""
 
     name = "mcts"
 
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  seed: int = 0, heuristic: Heuristic | None = None) -> None:
         super().__init__(seed)
-        self.budget, self.rollout_length, self.c = budget, rollout_length, c
+        self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c)
         self.heuristic = heuristic or Heuristic()
+
+    @property
+    def budget(self) -> int:
+        return self.params.budget
 
     def __call__(self, state: TribesState):
         legal = state.legal_actions()
@@ -254,51 +257,53 @@ class MCTS(_Seeded):
             return legal[0]
         me = state.current_player()
         root_f = self.heuristic.root(state)
-        rng = self.rng
-        root = _Node(state.clone(), None, rng)
-        calls = 0
-        c = self.c
-        while calls < self.budget:
-            node, path = root, [root]
-            while not node.untried and node.children:  # selection
-                log_n = math.log(node.visits)
-                mine = node.player == me
-                best, best_v = None, -1e18
-                for ch in node.children:
-                    q = ch.total / ch.visits
-                    if not mine:
-                        q = 1.0 - q
-                    v = q + c * math.sqrt(log_n / ch.visits) + rng.random() * 1e-6
-                    if v > best_v:
-                        best, best_v = ch, v
-                node = best
-                path.append(node)
-            if node.untried and not node.state.over:  # expansion
-                action = node.untried.pop()
-                child_state = node.state.clone()
-                child_state.apply_action(action)
-                calls += 1
-                child = _Node(child_state, action, rng)
-                node.children.append(child)
-                node = child
-                path.append(node)
-            sim = node.state
-            if not sim.over:  # rollout
-                sim = sim.clone()
-                for _ in range(self.rollout_length):
-                    if sim.over or calls >= self.budget:
-                        break
-                    options = sim.legal_actions()
-                    sim.apply_action(options[int(rng.random() * len(options))])
-                    calls += 1
-            reward = self.heuristic.value(root_f, sim, me)
-            for n in path:
-                n.visits += 1
-                n.total += reward
-            if node.state.over and not node.untried and not node.children:
-                calls += 1  # a terminal leaf costs one call, so the loop always ends
-        best = max(root.children, key=lambda ch: (ch.visits, ch.total))
-        return best.action
+        value = partial(self.heuristic.value, root_f, p=me)
+        return search(state, self.params, _plain_moves, _random_legal, value, self.rng)[0]
+
+
+class PortfolioMCTS(_Seeded):
+    """Portfolio MCTS (seed 002 §III-B): the tree branches on action assignments
+    ⟨σ, actor, a, v(a), w_σ⟩ produced by the 57 scripts of Table III at each node;
+    rollouts play random assignments. ``bias`` adds progressive bias, ``pruning``
+    progressive unpruning (P-MCTS(B): bias; P-MCTS(PU): unpruning, with bias as in
+    the reference code's defaults). ``weights``: w_σ for σ = 1..57 (index 0 unused)."""
+
+    name = "pmcts"
+
+    def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
+                 bias: bool = False, pruning: bool = False, weights: Sequence[float] | None = None,
+                 bias_denominator: str = "paper", seed: int = 0,
+                 heuristic: Heuristic | None = None) -> None:
+        super().__init__(seed)
+        self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c, bias=bias,
+                                   pruning=pruning, bias_denominator=bias_denominator)
+        self.weights = list(weights) if weights is not None else default_weights()
+        if len(self.weights) != NUM_SCRIPTS + 1:
+            raise ValueError(f"weights needs {NUM_SCRIPTS + 1} entries (index 0 unused)")
+        self.heuristic = heuristic or Heuristic()
+        self.last_assignment: tuple | None = None
+
+    @property
+    def budget(self) -> int:
+        return self.params.budget
+
+    def _moves(self, state: TribesState) -> list[tuple]:
+        return assignments(state, self.weights)
+
+    def _rollout(self, state: TribesState, rng: random.Random):
+        options = assignments(state, self.weights)
+        return options[int(rng.random() * len(options))][0]
+
+    def __call__(self, state: TribesState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player()
+        root_f = self.heuristic.root(state)
+        value = partial(self.heuristic.value, root_f, p=me)
+        move = search(state, self.params, self._moves, self._rollout, value, self.rng)
+        self.last_assignment = move
+        return move[0]
 
 
 class RHEA(_Seeded):
@@ -366,5 +371,5 @@ class RHEA(_Seeded):
         return best_first
 
 
-__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "Heuristic", "MCTS", "OneStepLookAhead", "RHEA",
-           "SimpleAgent", "features"]
+__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "Heuristic", "MCTS", "OneStepLookAhead",
+           "PortfolioMCTS", "RHEA", "SimpleAgent", "features"]
