@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(VENV)/bin/stratsynth bench --fitness
 	$(PY) -m experiments.bench.solver
 	$(PY) -m experiments.bench.microrts
+	$(PY) -m experiments.bench.tribes
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -53,7 +53,7 @@ from .constants import (
     UPGRADE,
     WORKSHOP,
 )
-from .portfolio import NUM_SCRIPTS, assignments, default_weights
+from .portfolio import NUM_SCRIPTS, assignments, default_weights, random_assignment
 from .rules import TribesState
 from .search import SearchParams, search
 
@@ -291,8 +291,7 @@ class PortfolioMCTS(_Seeded):
         return assignments(state, self.weights)
 
     def _rollout(self, state: TribesState, rng: random.Random):
-        options = assignments(state, self.weights)
-        return options[int(rng.random() * len(options))][0]
+        return random_assignment(state, self.weights, rng)[0]
 
     def __call__(self, state: TribesState):
         legal = state.legal_actions()

@@ -14,6 +14,7 @@ table; we implement the evident sawmill and forge).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 
 from .constants import (
     ATTACK,
@@ -77,7 +78,59 @@ DEFAULT_WEIGHT = 0.5
 EVOLVED_SCRIPTS = (15, 16, 17, 18, 19, 36, 37, 38, 39, 40, 41)
 """The 11 Research and Spawn scripts whose weights MAP-Elites evolves in seed 002."""
 
-Script = Callable[[TribesState, int, Sequence[tuple]], "tuple[tuple, float] | None"]
+Script = Callable[[TribesState, int, Sequence[tuple], "Context"], "tuple[tuple, float] | None"]
+
+
+class Context:
+    """Per-state facts the scripts share, computed once per ``assignments`` call."""
+
+    def __init__(self, s: TribesState, p: int) -> None:
+        self.s, self.p = s, p
+        self._fields: dict[str, dict[int, int]] = {}
+
+    @cached_property
+    def own_cities(self) -> list[int]:
+        s, p = self.s, self.p
+        return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == p]
+
+    @cached_property
+    def enemy_cities(self) -> list[int]:
+        s, p = self.s, self.p
+        return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == 1 - p]
+
+    @cached_property
+    def friends(self) -> list[tuple[int, int]]:
+        s, p = self.s, self.p
+        return [(u, s.u_pos[u]) for u in range(len(s.u_type))
+                if s.u_tribe[u] == p and s.u_type[u] >= 0]
+
+    @cached_property
+    def enemies(self) -> list[int]:
+        s, p = self.s, self.p
+        return [s.u_pos[u] for u in range(len(s.u_type))
+                if s.u_tribe[u] == 1 - p and s.u_type[u] >= 0]
+
+    def nearest(self, name: str, t: int) -> int:
+        """Distance from tile ``t`` to the nearest tile of a goal set (memoised)."""
+        memo = self._fields.get(name)
+        if memo is None:
+            memo = self._fields[name] = {}
+        d = memo.get(t)
+        if d is None:
+            row = self.s.b.dist[t]
+            d = memo[t] = min(row[g] for g in getattr(self, name))
+        return d
+
+    def friend_distance(self, t: int) -> int:
+        """Sum of distances from tile ``t`` to every friendly unit (memoised)."""
+        memo = self._fields.get("friend_sum")
+        if memo is None:
+            memo = self._fields["friend_sum"] = {}
+        d = memo.get(t)
+        if d is None:
+            row = self.s.b.dist[t]
+            d = memo[t] = sum(row[f] for _, f in self.friends)
+        return d
 
 
 def _clip(x: float) -> float:
@@ -103,7 +156,7 @@ def _best(actions: Sequence[tuple], score: Callable[[tuple], float]) -> tuple[tu
 
 # ---- best-choice scripts --------------------------------------------------------------------
 
-def build_road(s, p, actions):
+def build_road(s, p, actions, ctx):
     def score(a):
         t = a[1]
         around = sum(1 for m in s.b.nbr[t] if s.road[m] or s.terrain[m] == CITY)
@@ -113,18 +166,18 @@ def build_road(s, p, actions):
     return a, _clip(sc / 4)
 
 
-def burn_forest(s, p, actions):
+def burn_forest(s, p, actions, ctx):
     a, sc = _best(actions, lambda a: 2 * _adjacent(s, a[2], WINDMILL) + _adjacent(s, a[2], FARM))
     return a, _clip(0.25 + sc / 8)
 
 
-def grow_forest(s, p, actions):
+def grow_forest(s, p, actions, ctx):
     a, sc = _best(actions, lambda a: 2 * _adjacent(s, a[2], SAWMILL)
                   + _adjacent(s, a[2], LUMBER_HUT))
     return a, _clip(0.25 + sc / 8)
 
 
-def get_resource(s, p, actions):
+def get_resource(s, p, actions, ctx):
     a, sc = _best(actions, lambda a: 1.0 if s.resource[a[2]] == WHALES else 0.75)
     return a, sc
 
@@ -134,7 +187,7 @@ def get_resource(s, p, actions):
 def research_branch(branch: str) -> Script:
     techs = TECH_BRANCHES[branch]
 
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         options = [a for a in actions if a[1] in techs]
         if not options:
             return None
@@ -146,14 +199,14 @@ def research_branch(branch: str) -> Script:
 
 def clear_for(producer: int) -> Script:
     """Clear a forest where the booster of ``producer`` would have most neighbours."""
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         a, sc = _best(actions, lambda a: _adjacent(s, a[2], producer, a[1]))
         return a, _clip(sc / 4)
     return script
 
 
 def level_up_style(preferred: tuple[int, ...]) -> Script:
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         for a in actions:
             if a[2] in preferred:
                 return a, 1.0
@@ -162,7 +215,7 @@ def level_up_style(preferred: tuple[int, ...]) -> Script:
 
 
 def build_booster(booster: int, producer: int) -> Script:
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         options = [a for a in actions if a[3] == booster]
         if not options:
             return None
@@ -172,7 +225,7 @@ def build_booster(booster: int, producer: int) -> Script:
 
 
 def build_producer(producer: int, booster: int) -> Script:
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         options = [a for a in actions if a[3] == producer]
         if not options:
             return None
@@ -182,7 +235,7 @@ def build_producer(producer: int, booster: int) -> Script:
 
 
 def build_kind(kinds: tuple[int, ...], value: float) -> Script:
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         for a in actions:
             if a[3] in kinds:
                 return a, value
@@ -194,7 +247,7 @@ def spawn_by(stat: Sequence[int], lowest: bool = False) -> Script:
     top = max(stat[u] for u in SPAWNABLE)
     low = min(stat[u] for u in SPAWNABLE)
 
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         if lowest:
             a = min(actions, key=lambda a: (stat[a[2]], a[2]))
             return a, _clip(low / max(stat[a[2]], 1))
@@ -204,29 +257,13 @@ def spawn_by(stat: Sequence[int], lowest: bool = False) -> Script:
 
 
 def convert_by(key: Callable[[TribesState, int], float], scale: float) -> Script:
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         a = max(actions, key=lambda a: (key(s, a[2]), -a[2]))
         return a, _clip(key(s, a[2]) / scale)
     return script
 
 
-def _nearest(s: TribesState, t: int, goals: Sequence[int]) -> int:
-    return min(s.b.cheb(t, g) for g in goals) if goals else 0
-
-
-def _own_cities(s, p):
-    return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == p]
-
-
-def _enemy_cities(s, p):
-    return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == 1 - p]
-
-
-def _units(s, q):
-    return [s.u_pos[u] for u in range(len(s.u_type)) if s.u_tribe[u] == q and s.u_type[u] >= 0]
-
-
-def move_to_capture(s, p, actions):
+def move_to_capture(s, p, actions, ctx):
     for a in actions:
         c = s.b.city_at[a[2]]
         if c >= 0 and s.c_tribe[c] != p:
@@ -234,60 +271,63 @@ def move_to_capture(s, p, actions):
     return None
 
 
-def move_to_city_centre(s, p, actions):
-    own = set(_own_cities(s, p))
+def move_to_city_centre(s, p, actions, ctx):
+    own = set(ctx.own_cities)
     options = [a for a in actions if a[2] in own]
     if not options:
         return None
-    return min(options, key=lambda a: s.b.cheb(s.u_pos[a[1]], a[2])), 0.5
+    row = s.b.dist[s.u_pos[options[0][1]]]
+    return min(options, key=lambda a: row[a[2]]), 0.5
 
 
-def move_towards(goals_of: Callable) -> Script:
-    def script(s, p, actions):
-        goals = goals_of(s, p)
-        if not goals:
+def move_towards(goals: str) -> Script:
+    def script(s, p, actions, ctx):
+        if not getattr(ctx, goals):
             return None
-        here = _nearest(s, s.u_pos[actions[0][1]], goals)
-        a = min(actions, key=lambda a: (_nearest(s, a[2], goals), a[2]))
-        return a, _clip((here - _nearest(s, a[2], goals)) / 3)
+        here = ctx.nearest(goals, s.u_pos[actions[0][1]])
+        a = min(actions, key=lambda a: (ctx.nearest(goals, a[2]), a[2]))
+        return a, _clip((here - ctx.nearest(goals, a[2])) / 3)
     return script
 
 
-def move_to_land(s, p, actions):
+def move_to_land(s, p, actions, ctx):
     if s.u_type[actions[0][1]] not in NAVAL:
         return None
     options = [a for a in actions if s.terrain[a[2]] not in WATER]
     return (options[0], 0.5) if options else None
 
 
-def move_to_embark(s, p, actions):
+def move_to_embark(s, p, actions, ctx):
     if s.u_type[actions[0][1]] in NAVAL:
         return None
     options = [a for a in actions if s.terrain[a[2]] in WATER]
     return (options[0], 0.5) if options else None
 
 
-def move_to_attack_range(s, p, actions):
+def move_to_attack_range(s, p, actions, ctx):
     u = actions[0][1]
     reach = UNIT_RANGE[s.u_type[u]]
-    enemies = _units(s, 1 - p)
+    enemies = ctx.enemies
     if not enemies:
         return None
-    a, sc = _best(actions, lambda a: sum(1 for e in enemies if s.b.cheb(a[2], e) <= reach))
+    dist = s.b.dist
+    a, sc = _best(actions, lambda a: sum(1 for e in enemies if dist[a[2]][e] <= reach))
     return a, _clip(sc / 3)
 
 
 def move_spread(converge: bool) -> Script:
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         u = actions[0][1]
-        friends = [s.u_pos[v] for v in range(len(s.u_type))
-                   if v != u and s.u_tribe[v] == p and s.u_type[v] >= 0]
-        if not friends:
+        n_friends = len(ctx.friends) - 1
+        if n_friends <= 0:
             return None
+        pos = s.u_pos[u]
+        dist = s.b.dist
+        scale = 1.0 / n_friends
 
-        def spread(t):
-            return sum(s.b.cheb(t, f) for f in friends) / len(friends)
-        here = spread(s.u_pos[u])
+        def spread(t):  # mean distance to the other friendly units
+            return (ctx.friend_distance(t) - dist[t][pos]) * scale
+        here = spread(pos)
         if converge:
             a = min(actions, key=lambda a: (spread(a[2]), a[2]))
             return a, _clip((here - spread(a[2])) / 2)
@@ -297,7 +337,7 @@ def move_spread(converge: bool) -> Script:
 
 
 def attack_by(key: Callable[[TribesState, tuple], float]) -> Script:
-    def script(s, p, actions):
+    def script(s, p, actions, ctx):
         a = max(actions, key=lambda a: (key(s, a), -a[2]))
         dealt, _ = s.attack_result(a[1], a[2])
         hp = s.u_hp[a[2]]
@@ -347,14 +387,15 @@ SCRIPTS: dict[int, tuple[int, Script | None, str]] = {
     44: (CONVERT, convert_by(lambda s, v: UNIT_DEF[s.u_type[v]], 4.0), "convert highest defence"),
     45: (MOVE, move_to_capture, "move to capture"),
     46: (MOVE, move_to_city_centre, "move to city centre"),
-    47: (MOVE, move_towards(_own_cities), "move defensively"),
-    48: (MOVE, move_towards(_enemy_cities), "move offensively"),
+    47: (MOVE, move_towards("own_cities"), "move defensively"),
+    48: (MOVE, move_towards("enemy_cities"), "move offensively"),
     49: (MOVE, move_to_land, "move to land"),
     50: (MOVE, move_to_embark, "move to embark"),
     51: (MOVE, move_to_attack_range, "move to attack range"),
     52: (MOVE, move_spread(True), "move to converge"),
     53: (MOVE, move_spread(False), "move to diverge"),
-    54: (ATTACK, attack_by(lambda s, a: -s.b.cheb(s.u_pos[a[1]], s.u_pos[a[2]])), "attack closest"),
+    54: (ATTACK, attack_by(lambda s, a: -s.b.dist[s.u_pos[a[1]]][s.u_pos[a[2]]]),
+         "attack closest"),
     55: (ATTACK, attack_by(lambda s, a: -UNIT_DEF[s.u_type[a[2]]]), "attack weakest"),
     56: (ATTACK, attack_by(lambda s, a: -s.u_hp[a[2]]), "attack most damaged"),
     57: (ATTACK, attack_by(lambda s, a: UNIT_ATK[s.u_type[a[2]]]), "attack strongest"),
@@ -390,6 +431,7 @@ def _actor(a: tuple) -> int:
 def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
     """All action assignments of the player to move, as (action, h, (σ, actor, v, w))."""
     p = state.current_player()
+    ctx = Context(state, p)
     groups: dict[tuple[int, int], list[tuple]] = {}
     for a in state.legal_actions():
         groups.setdefault((a[0], _actor(a)), []).append(a)
@@ -405,11 +447,44 @@ def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
                 for a in actions:
                     out.append((a, 0.5 * w, (sid, actor, 0.5, w)))
                 continue
-            picked = SCRIPTS[sid][1](state, p, actions)
+            picked = SCRIPTS[sid][1](state, p, actions, ctx)
             if picked is not None:
                 a, v = picked
                 out.append((a, v * w, (sid, actor, v, w)))
     return out
+
+
+def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tuple:
+    """One assignment drawn uniformly from ``assignments(state, weights)`` without building
+    them all: slots (a wrapper's action, or a script on an actor's group) are drawn at
+    random and a script slot that offers nothing is dropped and drawn again."""
+    p = state.current_player()
+    ctx = Context(state, p)
+    groups: dict[tuple[int, int], list[tuple]] = {}
+    for a in state.legal_actions():
+        groups.setdefault((a[0], _actor(a)), []).append(a)
+    slots: list[tuple] = []
+    for (kind, actor), actions in groups.items():
+        for sid in BY_TYPE[kind]:
+            if sid in WRAPPERS:
+                if kind == UPGRADE and (sid == 6) != (state.u_type[actor] == BOAT):
+                    continue
+                slots.extend((sid, actor, (a,)) for a in actions)
+            else:
+                slots.append((sid, actor, actions))
+    while slots:
+        i = int(rng.random() * len(slots))
+        sid, actor, actions = slots[i]
+        w = weights[sid]
+        if sid in WRAPPERS:
+            return actions[0], 0.5 * w, (sid, actor, 0.5, w)
+        picked = SCRIPTS[sid][1](state, p, actions, ctx)
+        if picked is not None:
+            a, v = picked
+            return a, v * w, (sid, actor, v, w)
+        slots[i] = slots[-1]
+        slots.pop()
+    raise AssertionError("END_TURN always has a wrapper slot")  # pragma: no cover
 
 
 def script_name(sid: int) -> str:

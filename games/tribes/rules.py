@@ -223,6 +223,9 @@ class Board:
             city_at[t] = c
         self.city_at = tuple(city_at)
         self.capital_city = (0, 1)
+        self.dist = tuple(tuple(max(abs(a % size - b % size), abs(a // size - b // size))
+                                for b in range(n)) for a in range(n))
+        """Chebyshev distance between tiles, dist[a][b]."""
 
     def _ring(self, t: int, radius: int):
         size = self.size
@@ -233,8 +236,7 @@ class Board:
                     yield (y + dy) * size + x + dx
 
     def cheb(self, a: int, b: int) -> int:
-        size = self.size
-        return max(abs(a % size - b % size), abs(a // size - b // size))
+        return self.dist[a][b]
 
 
 def tech_cost(tier: int, num_cities: int, techs: int) -> int:
