@@ -54,15 +54,17 @@ def test_search_stays_within_its_forward_model_budget(make, monkeypatch):
         assert 0 < calls[0] <= budget + 20, "a decision spends about its budget, not more"
 
 
-def test_heuristic_range_and_terminal_values():
+def test_differential_heuristic_hand_values():
     h = Heuristic()
     s = _states(1)[0]
     root = h.root(s)
-    assert h.value(root, s, 0) == pytest.approx(0.5)
-    s.score[0] += 10_000
-    assert 0.5 < h.value(root, s, 0) <= 1.0 and 0.0 <= h.value(root, s, 1) < 0.5
+    assert h.value(root, s, 0) == 0.0
+    s.score[0] += 100  # 0.1 per point
+    s.kills[1] += 1  # 3 per kill, the opponent's counts against
+    assert h.value(root, s, 0) == pytest.approx(10.0 - 3.0)
+    assert h.value(root, s, 1) == pytest.approx(-7.0)
     s.over, s.won_by = True, 1
-    assert h.value(root, s, 1) == 1.0 and h.value(root, s, 0) == 0.0
+    assert Heuristic(win_bonus=50).value(root, s, 1) == pytest.approx(-7.0 + 50)
 
 
 def test_simple_agent_beats_random():

@@ -1,9 +1,11 @@
 """Tribes forward-model speed on one core: clone + apply_action calls per second.
 
 Mid-game states: levels 0..9 played by two ``simple`` rule-based players (or random
-ones with ``--random``) up to round 20. Three figures per run:
+ones with ``--random``) up to round 20. Figures per run:
   * clone+apply: what a search pays per child when the parent's legal actions are
     known (the legal list is shared by clones, so apply checks legality for free);
+  * deepcopy+apply: the same with ``copy.deepcopy`` as the clone (the object-graph
+    copy the flat-list state avoids), for comparison;
   * clone+legal+apply: a rollout step, where each new state generates its actions;
   * legal_actions alone on a fresh copy (its cached city/road actions still valid),
     and cold (that cache emptied too).
@@ -13,6 +15,7 @@ Run ``python -m experiments.bench.tribes`` (``make bench`` runs it too).
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import time
 
@@ -52,6 +55,16 @@ def bench(states: list, calls: int, seed: int = 0) -> dict[str, float]:
                 child.apply_action(action)
             done += len(actions)
     clone_apply = done / (time.perf_counter() - started)
+    # the same with a generic deep copy instead of the flat-list, copy-on-write clone
+    done = 0
+    started = time.perf_counter()
+    while done < calls // 20:
+        for state, actions in zip(states, picks):
+            for action in actions[:8]:
+                child = copy.deepcopy(state, {id(state.b): state.b})  # board shared
+                child.apply_action(action)
+            done += 8
+    deep_apply = done / (time.perf_counter() - started)
     # a rollout step: clone, generate legal actions, apply one
     done = 0
     started = time.perf_counter()
@@ -85,7 +98,8 @@ def bench(states: list, calls: int, seed: int = 0) -> dict[str, float]:
             fresh.legal_actions()
             done += 1
     cold_rate = done / (time.perf_counter() - started)
-    return {"clone+apply/s": clone_apply, "clone+legal+apply/s": rollout,
+    return {"clone+apply/s": clone_apply, "deepcopy+apply/s": deep_apply,
+            "clone+legal+apply/s": rollout,
             "legal_actions/s": legal_rate, "legal_actions cold/s": cold_rate}
 
 

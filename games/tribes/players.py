@@ -1,15 +1,15 @@
 """Tribes players of seed 002: random, one-step look-ahead, the rule-based simple agent,
-MCTS and RHEA.
+MCTS, RHEA and Portfolio MCTS.
 
 Search players count their budget in forward-model calls (``apply_action`` on a
 copy), 2,000 per decision by default as in seed 002; rollouts and individuals are
-20 actions long, C = √2, and rewards lie in [0, 1]. A state is valued by the
-heuristic below: a linear combination of *differential* features (the change in
-production, technologies, cities, units, score and kills between the state the
-decision is made in and the state reached), own change minus the opponent's,
-squashed into [0, 1]; a finished game is worth 1 (win), 0 (loss) or 0.5 (draw).
-The weights are ours (docs/tribes.md); the framework's agents use the same kind of
-differential heuristic.
+20 actions long and C = √2. A state is valued by the framework's differential
+heuristic (``TribesDiffHeuristic``): for each tribe 5·Δproduction + 4·Δtechnologies
++ 0.1·Δscore + 4·Δcities + 2·Δunits + 3·Δkills + 2·Δ(sum of city levels) between the
+decision state and the state reached; the value is the own sum minus the opponent's
+plus the own change in explored tiles (the framework also adds the change in cities
+connected to the capital, which our rules do not have). The tree search brings these
+rewards into [0, 1] by each node's min / max, as the framework does.
 """
 
 from __future__ import annotations
@@ -57,46 +57,51 @@ from .portfolio import NUM_SCRIPTS, assignments, default_weights, random_assignm
 from .rules import TribesState
 from .search import SearchParams, search
 
-FEATURE_NAMES = ("production", "techs", "cities", "units", "score", "kills")
-DEFAULT_WEIGHTS = (0.25, 0.15, 0.35, 0.1, 0.1, 0.05)
-FEATURE_SCALE = (5.0, 3.0, 1.0, 3.0, 500.0, 3.0)
-"""A feature changes by one 'scale' for one weight-unit of value."""
+FEATURE_NAMES = ("production", "techs", "score", "cities", "units", "kills", "city_levels")
+DIFF_WEIGHTS = (5.0, 4.0, 0.1, 4.0, 2.0, 3.0, 2.0)
+"""TribesDiffHeuristic's weights, in FEATURE_NAMES order."""
 
 
-def features(state: TribesState, p: int) -> tuple[float, ...]:
+def features(state: TribesState, p: int) -> tuple[int, ...]:
     units = 0
     u_tribe, u_type = state.u_tribe, state.u_type
     for u in range(len(u_tribe)):
         if u_tribe[u] == p and u_type[u] >= 0:
             units += 1
-    cities = 0
-    for t in state.c_tribe:
+    cities = levels = 0
+    c_level = state.c_level
+    for c, t in enumerate(state.c_tribe):
         if t == p:
             cities += 1
-    return (state.production(p), bin(state.techs[p]).count("1"), cities, units,
-            state.score[p], state.kills[p])
+            levels += c_level[c]
+    return (state.production(p), bin(state.techs[p]).count("1"), state.score[p], cities, units,
+            state.kills[p], levels)
 
 
 class Heuristic:
-    """value(root features, state, player) in [0, 1] from differential features."""
+    """value(root, state, p): the differential heuristic above (unbounded; the tree
+    search normalises it). ``win_bonus`` (0 in the framework) is added for a won game
+    and subtracted for a lost one."""
 
-    def __init__(self, weights: Sequence[float] = DEFAULT_WEIGHTS) -> None:
-        self.coef = tuple(w / s for w, s in zip(weights, FEATURE_SCALE))
+    def __init__(self, weights: Sequence[float] = DIFF_WEIGHTS, win_bonus: float = 0.0) -> None:
+        if len(weights) != len(FEATURE_NAMES):
+            raise ValueError(f"{len(FEATURE_NAMES)} weights expected ({FEATURE_NAMES})")
+        self.weights = tuple(weights)
+        self.win_bonus = win_bonus
 
-    def root(self, state: TribesState) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        return features(state, 0), features(state, 1)
+    def root(self, state: TribesState) -> tuple:
+        return features(state, 0), features(state, 1), tuple(state.n_explored)
 
     def value(self, root: tuple, state: TribesState, p: int = 0) -> float:
-        if state.over:
-            w = state.won_by
-            return 0.5 if w is None else (1.0 if w == p else 0.0)
-        mine = features(state, p)
-        theirs = features(state, 1 - p)
-        r_mine, r_theirs = root[p], root[1 - p]
         total = 0.0
-        for c, a, a0, b, b0 in zip(self.coef, mine, r_mine, theirs, r_theirs):
-            total += c * ((a - a0) - (b - b0))
-        return 0.5 + 0.5 * math.tanh(total)
+        mine, theirs = features(state, p), features(state, 1 - p)
+        r_mine, r_theirs = root[p], root[1 - p]
+        for w, a, a0, b, b0 in zip(self.weights, mine, r_mine, theirs, r_theirs):
+            total += w * ((a - a0) - (b - b0))
+        total += state.n_explored[p] - root[2][p]
+        if state.over and self.win_bonus and state.won_by is not None:
+            total += self.win_bonus if state.won_by == p else -self.win_bonus
+        return total
 
 
 class _Seeded:
@@ -370,5 +375,5 @@ class RHEA(_Seeded):
         return best_first
 
 
-__all__ = ["DEFAULT_WEIGHTS", "FEATURE_NAMES", "Heuristic", "MCTS", "OneStepLookAhead",
+__all__ = ["DIFF_WEIGHTS", "FEATURE_NAMES", "Heuristic", "MCTS", "OneStepLookAhead",
            "PortfolioMCTS", "RHEA", "SimpleAgent", "features"]

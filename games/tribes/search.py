@@ -7,8 +7,8 @@
   random order, before UCT picks among them.
 * Tree depth and rollout share one horizon: a rollout from a node at depth d plays
   ``rollout_length − d`` random moves (so the tree never grows past that depth).
-* Rewards: the heuristic value of the reached state for the deciding player, in
-  [0, 1]; each node normalises its children's mean by the min/max reward it saw.
+* Rewards: the heuristic value of the reached state for the deciding player; each
+  node normalises its children's means into [0, 1] by the min/max reward it saw.
 * UCT: Q + C·sqrt(ln(N+1)/(n+ε)) [+ φ]; at nodes where the opponent moves the
   lowest value is chosen (the UCT values are inverted).
 * Progressive bias (``bias``): φ = h/(1 + n) as in the paper (``bias_denominator=
@@ -140,12 +140,16 @@ def _uct(node: _Node, params: SearchParams, me: int, rng: random.Random) -> _Nod
                 node.pruned[i] = False
             node.k_plus = 1
         elif node.visits > params.unprune_limit(n_children, node.k_plus):
-            best, best_h = -1, -math.inf
+            ties, best_h = [], -math.inf
             for i in range(n_children):
-                if node.pruned[i] and node.moves[i][1] > best_h:
-                    best, best_h = i, node.moves[i][1]
-            if best >= 0:
-                node.pruned[best] = False
+                if node.pruned[i]:
+                    h = node.moves[i][1]
+                    if h > best_h:
+                        ties, best_h = [i], h
+                    elif h == best_h:
+                        ties.append(i)
+            if ties:  # the best pruned child by h, ties at random (as the reference)
+                node.pruned[ties[rng.randrange(len(ties))]] = False
                 node.k_plus += 1
     lo, hi = node.lo, node.hi
     span = hi - lo
