@@ -28,6 +28,8 @@ from .constants import (
     CITY_WALL,
     CLEAR_FOREST,
     CONVERT,
+    DESTROY,
+    DISBAND,
     END_TURN,
     EXAMINE,
     EXPLORER,
@@ -310,69 +312,80 @@ class PortfolioMCTS(_Seeded):
         return move[0]
 
 
+def _random_good(state: TribesState, rng: random.Random):
+    """A random legal action, avoiding Destroy and Disband when possible (the framework's
+    ``allGoodActions`` for RHEA)."""
+    legal = state.legal_actions()
+    action = legal[int(rng.random() * len(legal))]
+    for _ in range(8):
+        if action[0] != DESTROY and action[0] != DISBAND:
+            break
+        action = legal[int(rng.random() * len(legal))]
+    return action
+
+
 class RHEA(_Seeded):
-    """Rolling-horizon evolution as the framework's RHEA with population 1: an
-    individual is ``length`` genes in [0, 1), gene g picks ``legal[int(g·|legal|)]``
-    at its step (always a legal action); a (1+1) EA mutates each gene with
-    probability 1/length (at least one), keeps the better of parent and child, and
-    shifts the best individual by one for the next decision."""
+    """The framework's RHEA with population 1: an individual is a sequence of up to
+    ``length`` actions played from the current state; an action that is no longer legal
+    is replaced by a random one. The first decision of a turn starts from a random
+    individual, later ones shift the best individual by one action (refilled at the
+    end); then the best is mutated (each action replaced by a random one with
+    probability ``mutation_rate``, 0.1) and replaced when the mutant is not worse,
+    until the budget of forward-model calls is spent."""
 
     name = "rhea"
 
-    def __init__(self, budget: int = 2000, length: int = 20, seed: int = 0,
-                 heuristic: Heuristic | None = None) -> None:
+    def __init__(self, budget: int = 2000, length: int = 20, mutation_rate: float = 0.1,
+                 seed: int = 0, heuristic: Heuristic | None = None) -> None:
         super().__init__(seed)
-        self.budget, self.length = budget, length
+        self.budget, self.length, self.mutation_rate = budget, length, mutation_rate
         self.heuristic = heuristic or Heuristic()
-        self._previous: list[float] | None = None
+        self._best: list[tuple] | None = None
+        self._turn: tuple[int, int] | None = None
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
-        self._previous = None
+        self._best, self._turn = None, None
 
-    def _evaluate(self, state: TribesState, genes: list[float], me: int, root_f) -> tuple:
+    def _play(self, state: TribesState, genes: Sequence[tuple], mutate: bool, me: int,
+              root_f) -> tuple[list[tuple], float, int]:
+        rng = self.rng
         sim = state.clone()
-        calls = 0
-        first = None
-        for g in genes:
-            if sim.over:
+        out: list[tuple] = []
+        for gene in genes:
+            if sim.over or len(out) >= self.length:
                 break
-            legal = sim.legal_actions()
-            action = legal[int(g * len(legal))]
-            if first is None:
-                first = action
+            if mutate and rng.random() < self.mutation_rate:
+                action = _random_good(sim, rng)
+            else:
+                action = gene if sim.is_legal(gene) else _random_good(sim, rng)
             sim.apply_action(action)
-            calls += 1
-        return self.heuristic.value(root_f, sim, me), first, max(calls, 1)
+            out.append(action)
+        while not sim.over and len(out) < self.length:
+            action = _random_good(sim, rng)
+            sim.apply_action(action)
+            out.append(action)
+        return out, self.heuristic.value(root_f, sim, me), max(len(out), 1)
 
     def __call__(self, state: TribesState):
         legal = state.legal_actions()
-        if len(legal) == 1:
-            self._previous = None
-            return legal[0]
         me = state.current_player()
-        rng = self.rng
+        turn = (state.turn, me)
         root_f = self.heuristic.root(state)
-        if self._previous is not None:
-            best = self._previous[1:] + [rng.random()]
+        if self._best is None or turn != self._turn:
+            genes: Sequence[tuple] = ()  # a new turn: a random individual
         else:
-            best = [rng.random() for _ in range(self.length)]
-        best_value, best_first, calls = self._evaluate(state, best, me, root_f)
+            genes = self._best[1:]  # shift buffer
+        self._turn = turn
+        best, best_value, calls = self._play(state, genes, False, me, root_f)
         while calls < self.budget:
-            child = best[:]
-            flipped = False
-            for i in range(self.length):
-                if rng.random() < 1.0 / self.length:
-                    child[i] = rng.random()
-                    flipped = True
-            if not flipped:
-                child[rng.randrange(self.length)] = rng.random()
-            value, first, used = self._evaluate(state, child, me, root_f)
+            child, value, used = self._play(state, best, True, me, root_f)
             calls += used
             if value >= best_value:
-                best, best_value, best_first = child, value, first
-        self._previous = best
-        return best_first
+                best, best_value = child, value
+        self._best = best
+        action = best[0] if best else legal[0]
+        return action
 
 
 __all__ = ["DIFF_WEIGHTS", "FEATURE_NAMES", "Heuristic", "MCTS", "OneStepLookAhead",

@@ -383,6 +383,17 @@ class TribesState:
             self._legal = self._generate()
         return self._legal
 
+    def is_legal(self, action) -> bool:
+        if self.over:
+            return False
+        legal_set = self._legal_set
+        if legal_set is None:
+            legal_set = self._legal_set = frozenset(self.legal_actions())
+        try:
+            return action in legal_set
+        except TypeError:
+            return False
+
     def apply_action(self, action) -> None:
         if self.over:
             raise ValueError(f"illegal action {action!r}: the game is over")
