@@ -137,3 +137,29 @@ def test_portfolio_players_legal_and_reproducible(spec):
         runs.append([player(s.clone()) for s in states])
     assert runs[0] == runs[1]
     assert all(a in s.legal_actions() for s, a in zip(states, runs[0]))
+
+
+def test_pruned_children_are_not_selected_until_unpruned():
+    from games.tribes.search import _Node, _uct
+    s = Tribes(level=0).new_initial_state(random.Random(0))
+    moves = [((END_TURN,), h, None) for h in (0.9, 0.1, 0.8, 0.2, 0.7, 0.3, 0.6, 0.4, 0.5, 0.0)]
+    node = _Node(s, moves, None, 0)
+    for i in range(len(moves)):
+        child = _Node(s, (), node, 1)
+        child.visits, child.total = 1, 1.0 if moves[i][1] < 0.35 else 0.0  # bad h, good Q
+        node.children[i] = child
+    node.lo, node.hi = 0.0, 1.0
+    params = SearchParams(pruning=True)
+    node.visits = 20  # = T for 10 children: prune to the 5 best h
+    rng = random.Random(0)
+    picked = {node.children.index(_uct(node, params, s.current_player(), rng))
+              for _ in range(50)}
+    assert picked <= {0, 2, 4, 6, 8} and node.k_plus == 1
+    node.visits = 40  # > 39: the next best h (index 7, h = 0.4) comes back
+    _uct(node, params, s.current_player(), rng)
+    assert node.pruned == [False, True, False, True, False, True, False, False, False, True]
+    unpruned = SearchParams()
+    node.pruned = None
+    picked = {node.children.index(_uct(node, unpruned, s.current_player(), rng))
+              for _ in range(5)}
+    assert picked & {1, 3, 5, 9}, "without pruning the high-Q, low-h children win"
