@@ -91,3 +91,17 @@ def test_mcts_beats_random():
         result = play_match(game, seats, seed=seed)
         wins += result.winner == (0 if seed == 0 else 1)
     assert wins == 2
+
+
+def test_game_log_counts_and_slopes():
+    from games.tribes.gamelog import play_logged, slope
+    assert slope([1, 2, 3, 4]) == pytest.approx(1.0) and slope([5]) == 0.0
+    log = play_logged(Tribes(turn_limit=12), [PLAYERS["simple"](), PLAYERS["random"]()],
+                      seed=3, level=2)
+    assert log["level"] == 2 and log["rounds"] <= 12
+    for seat in log["seats"]:
+        assert sum(seat["spawns"].values()) >= seat["defender_spawns"] >= 0
+        assert 0 <= seat["techs_fraction"] <= 1 and seat["attacks"] >= 0
+    again = play_logged(Tribes(turn_limit=12), [PLAYERS["simple"](), PLAYERS["random"]()],
+                        seed=3, level=2)
+    assert again == log
