@@ -9,6 +9,8 @@ ones with ``--random``) up to round 20. Figures per run:
   * clone+legal+apply: a rollout step, where each new state generates its actions;
   * legal_actions alone on a fresh copy (its cached city/road actions still valid),
     and cold (that cache emptied too).
+Rates are given per second of this process's CPU time (``time.process_time``), which
+a busy shared machine disturbs less, and per wall-clock second.
 Run ``python -m experiments.bench.tribes`` (``make bench`` runs it too).
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import random
 import time
 
@@ -39,7 +42,16 @@ def mid_game_states(levels: range = range(10), rounds: int = 20, player: str = "
     return states
 
 
-def bench(states: list, calls: int, seed: int = 0) -> dict[str, float]:
+def _clock() -> tuple[float, float]:
+    return time.process_time(), time.perf_counter()
+
+
+def _rate(done: int, started: tuple[float, float]) -> tuple[float, float]:
+    cpu, wall = _clock()
+    return done / (cpu - started[0]), done / (wall - started[1])
+
+
+def bench(states: list, calls: int, seed: int = 0) -> dict[str, tuple[float, float]]:
     rng = random.Random(seed)
     picks = []
     for state in states:
@@ -47,27 +59,27 @@ def bench(states: list, calls: int, seed: int = 0) -> dict[str, float]:
         picks.append([legal[rng.randrange(len(legal))] for _ in range(64)])
     # clone + apply with the parent's legal actions known
     done = 0
-    started = time.perf_counter()
+    started = _clock()
     while done < calls:
         for state, actions in zip(states, picks):
             for action in actions:
                 child = state.clone()
                 child.apply_action(action)
             done += len(actions)
-    clone_apply = done / (time.perf_counter() - started)
+    clone_apply = _rate(done, started)
     # the same with a generic deep copy instead of the flat-list, copy-on-write clone
     done = 0
-    started = time.perf_counter()
+    started = _clock()
     while done < calls // 20:
         for state, actions in zip(states, picks):
             for action in actions[:8]:
                 child = copy.deepcopy(state, {id(state.b): state.b})  # board shared
                 child.apply_action(action)
             done += 8
-    deep_apply = done / (time.perf_counter() - started)
+    deep_apply = _rate(done, started)
     # a rollout step: clone, generate legal actions, apply one
     done = 0
-    started = time.perf_counter()
+    started = _clock()
     while done < calls // 4:
         for state in states:
             child = state.clone()
@@ -78,18 +90,18 @@ def bench(states: list, calls: int, seed: int = 0) -> dict[str, float]:
                 child = child.clone()
                 child.apply_action(legal[rng.randrange(len(legal))])
                 done += 1
-    rollout = done / (time.perf_counter() - started)
+    rollout = _rate(done, started)
     done = 0
-    started = time.perf_counter()
+    started = _clock()
     while done < calls // 4:
         for state in states:
             fresh = state.clone()
             fresh._legal = fresh._legal_set = None
             fresh.legal_actions()
             done += 1
-    legal_rate = done / (time.perf_counter() - started)
+    legal_rate = _rate(done, started)
     done = 0
-    started = time.perf_counter()
+    started = _clock()
     while done < calls // 8:
         for state in states:
             fresh = state.clone()
@@ -97,7 +109,7 @@ def bench(states: list, calls: int, seed: int = 0) -> dict[str, float]:
             fresh._tile_cache = [None, None]
             fresh.legal_actions()
             done += 1
-    cold_rate = done / (time.perf_counter() - started)
+    cold_rate = _rate(done, started)
     return {"clone+apply/s": clone_apply, "deepcopy+apply/s": deep_apply,
             "clone+legal+apply/s": rollout,
             "legal_actions/s": legal_rate, "legal_actions cold/s": cold_rate}
@@ -115,8 +127,10 @@ def main(argv: list[str] | None = None) -> None:
     legal = sum(len(s.legal_actions()) for s in states) / len(states)
     print(f"tribes forward model: {len(states)} mid-game states (round {args.rounds}, "
           f"{player} play), mean {units:.1f} units, {legal:.1f} legal actions")
-    for name, rate in bench(states, args.calls).items():
-        print(f"  {name:<22} {rate:>10,.0f}")
+    print(f"  {'':<22} {'per CPU s':>10} {'per wall s':>11}")
+    for name, (cpu, wall) in bench(states, args.calls).items():
+        print(f"  {name:<22} {cpu:>10,.0f} {wall:>11,.0f}")
+    print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":
