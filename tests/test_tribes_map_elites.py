@@ -50,3 +50,21 @@ def test_run_writes_archive_and_resumes_to_the_same_result(tmp_path):
     assert main(["--resume", "--out", str(cut)]) == 0
     assert json.loads((cut / "archive.json").read_text())["elites"] == archive["elites"]
     assert _run(full) == 2, "an existing run is not overwritten"
+
+
+def test_table1_runner_resumes_and_summarises(tmp_path):
+    from experiments.tribes_table1 import main as table1
+    argv = ["--out", str(tmp_path), "--pairings", "pmcts-pu:mcts", "--levels", "0-1",
+            "--games-per-level", "2", "--budget", "5", "--turn-limit", "1"]
+    assert table1(argv) == 0
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 4 and {json.loads(x)["seat"] for x in lines} == {0, 1}
+    (tmp_path / "games.jsonl").write_text("\n".join(lines[:2]) + "\n")
+    assert table1(argv) == 0
+    again = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(again) == 4 and again[:2] == lines[:2]
+    assert [json.loads(x)["log"] for x in again] == [json.loads(x)["log"] for x in lines]
+    table = json.loads((tmp_path / "table1.json").read_text())
+    assert table[0]["games"] == 4 and table[0]["seed_win_rate"] == 68.6
+    assert "| pmcts-pu | mcts | 4 (2) |" in (tmp_path / "table1.md").read_text()
+    assert table1(argv[:2] + ["--pairings", "x:y"]) == 2
