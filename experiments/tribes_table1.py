@@ -134,33 +134,35 @@ def main(argv: list[str] | None = None) -> int:
     game = Tribes(turn_limit=args.turn_limit)
     started = time.perf_counter()
     with path.open("a") as fh:
-        for rep in range(args.games_per_level):  # rounds over all levels and pairings
-            for level in levels:
-                for first, second in pairings:
-                    key = ((first, second), level, rep, args.budget)
-                    if key in done:
-                        continue
-                    if args.max_seconds is not None and \
-                            time.perf_counter() - started > args.max_seconds:
-                        print("time limit reached; rerun the command to continue")
-                        return 0
-                    seat = rep % 2
-                    players = [make(second, args.budget), make(second, args.budget)]
-                    players[seat] = make(first, args.budget)
-                    t0 = time.perf_counter()
-                    log = play_logged(game, players, seed=args.seed * 1_000_003 + level * 1009
-                                      + rep, level=level)
-                    row = {"agents": [first, second], "level": level, "rep": rep, "seat": seat,
-                           "budget": args.budget, "seconds": round(time.perf_counter() - t0, 1),
-                           "log": log}
-                    fh.write(json.dumps(row) + "\n")
-                    fh.flush()
-                    rows.append(row)
-                    table = summarise([r for r in rows if r["budget"] == args.budget])
-                    (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
-                    (out / "table1.md").write_text(markdown(table, args.budget))
-                    print(f"{first} vs {second} level {level} rep {rep}: winner seat "
-                          f"{log['winner']} (agent seat {seat}), {row['seconds']} s", flush=True)
+        schedule = [(rep, level, pairing)  # seat-balanced pairs of games, level by level
+                    for block in range(0, args.games_per_level, 2) for level in levels
+                    for pairing in pairings
+                    for rep in range(block, min(block + 2, args.games_per_level))]
+        for rep, level, (first, second) in schedule:
+            key = ((first, second), level, rep, args.budget)
+            if key in done:
+                continue
+            if args.max_seconds is not None and \
+                    time.perf_counter() - started > args.max_seconds:
+                print("time limit reached; rerun the command to continue")
+                return 0
+            seat = rep % 2
+            players = [make(second, args.budget), make(second, args.budget)]
+            players[seat] = make(first, args.budget)
+            t0 = time.perf_counter()
+            log = play_logged(game, players, seed=args.seed * 1_000_003 + level * 1009
+                              + rep, level=level)
+            row = {"agents": [first, second], "level": level, "rep": rep, "seat": seat,
+                   "budget": args.budget, "seconds": round(time.perf_counter() - t0, 1),
+                   "log": log}
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            rows.append(row)
+            table = summarise([r for r in rows if r["budget"] == args.budget])
+            (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
+            (out / "table1.md").write_text(markdown(table, args.budget))
+            print(f"{first} vs {second} level {level} rep {rep}: winner seat "
+                  f"{log['winner']} (agent seat {seat}), {row['seconds']} s", flush=True)
     return 0
 
 
