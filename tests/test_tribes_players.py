@@ -105,3 +105,20 @@ def test_game_log_counts_and_slopes():
     again = play_logged(Tribes(turn_limit=12), [PLAYERS["simple"](), PLAYERS["random"]()],
                         seed=3, level=2)
     assert again == log
+
+
+def test_search_game_is_the_same_in_another_process():
+    import subprocess
+    import sys
+    code = ("import random,hashlib,json;from games.tribes import Tribes,PortfolioMCTS,RHEA;"
+            "s=Tribes(level=4,turn_limit=3).new_initial_state(random.Random(1));"
+            "a=[PortfolioMCTS(budget=30,bias=True,pruning=True),RHEA(budget=30)];"
+            "a[0].reset(5);a[1].reset(6)\n"
+            "while not s.is_terminal(): s.apply_action(a[s.current_player()](s))\n"
+            "print(hashlib.sha1(json.dumps(s.to_dict()).encode()).hexdigest())")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={"PYTHONHASHSEED": str(seed), "PATH": "",
+                                            "PYTHONPATH": ":".join(sys.path)}).stdout.strip()
+            for seed in (1, 2)}
+    assert len(runs) == 1, "same seeds, same game, whatever the hash seed"
+    assert len(runs.pop()) == 40
