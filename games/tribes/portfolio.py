@@ -423,20 +423,12 @@ def weights_with(evolved: Sequence[float]) -> list[float]:
     return w
 
 
-def _actor(a: tuple) -> int:
-    """−1 for the tribe; the city or unit id otherwise."""
-    return -1 if a[0] in (END_TURN, RESEARCH, BUILD_ROAD) else a[1]
-
-
 def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
     """All action assignments of the player to move, as (action, h, (σ, actor, v, w))."""
     p = state.current_player()
     ctx = Context(state, p)
-    groups: dict[tuple[int, int], list[tuple]] = {}
-    for a in state.legal_actions():
-        groups.setdefault((a[0], _actor(a)), []).append(a)
     out = []
-    for (kind, actor), actions in groups.items():
+    for (kind, actor), actions in _groups(state.legal_actions()).items():
         for sid in BY_TYPE[kind]:
             w = weights[sid]
             if sid in WRAPPERS:
@@ -454,31 +446,49 @@ def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
     return out
 
 
+def _groups(legal: Sequence[tuple]) -> dict[tuple[int, int], list[tuple]]:
+    """Legal actions by (action type, actor); tribe actions (types 0..2) have actor −1."""
+    groups: dict[tuple[int, int], list[tuple]] = {}
+    get = groups.get
+    for a in legal:
+        k = a[0]
+        key = (k, a[1]) if k > BUILD_ROAD else (k, -1)
+        g = get(key)
+        if g is None:
+            groups[key] = [a]
+        else:
+            g.append(a)
+    return groups
+
+
+_WRAPPER_IDS = {kind: tuple(s for s in sids if s in range(1, 11)) for kind, sids in BY_TYPE.items()}
+_SCRIPT_IDS = {kind: tuple(s for s in sids if s > 10) for kind, sids in BY_TYPE.items()}
+
+
 def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tuple:
     """One assignment drawn uniformly from ``assignments(state, weights)`` without building
     them all: slots (a wrapper's action, or a script on an actor's group) are drawn at
     random and a script slot that offers nothing is dropped and drawn again."""
     p = state.current_player()
-    ctx = Context(state, p)
-    groups: dict[tuple[int, int], list[tuple]] = {}
-    for a in state.legal_actions():
-        groups.setdefault((a[0], _actor(a)), []).append(a)
+    ctx = None
     slots: list[tuple] = []
-    for (kind, actor), actions in groups.items():
-        for sid in BY_TYPE[kind]:
-            if sid in WRAPPERS:
-                if kind == UPGRADE and (sid == 6) != (state.u_type[actor] == BOAT):
-                    continue
-                slots.extend((sid, actor, (a,)) for a in actions)
-            else:
-                slots.append((sid, actor, actions))
+    for (kind, actor), actions in _groups(state.legal_actions()).items():
+        for sid in _WRAPPER_IDS[kind]:
+            if kind == UPGRADE and (sid == 6) != (state.u_type[actor] == BOAT):
+                continue
+            for a in actions:
+                slots.append((sid, actor, a))
+        for sid in _SCRIPT_IDS[kind]:
+            slots.append((sid, actor, actions))
     while slots:
         i = int(rng.random() * len(slots))
-        sid, actor, actions = slots[i]
+        sid, actor, what = slots[i]
         w = weights[sid]
-        if sid in WRAPPERS:
-            return actions[0], 0.5 * w, (sid, actor, 0.5, w)
-        picked = SCRIPTS[sid][1](state, p, actions, ctx)
+        if sid <= 10:
+            return what, 0.5 * w, (sid, actor, 0.5, w)
+        if ctx is None:
+            ctx = Context(state, p)
+        picked = SCRIPTS[sid][1](state, p, what, ctx)
         if picked is not None:
             a, v = picked
             return a, v * w, (sid, actor, v, w)
