@@ -115,11 +115,26 @@ def bench(states: list, calls: int, seed: int = 0) -> dict[str, tuple[float, flo
             "legal_actions/s": legal_rate, "legal_actions cold/s": cold_rate}
 
 
+def decision_ms(states: list, specs: tuple[str, ...]) -> dict[str, float]:
+    """CPU milliseconds per decision of each player spec on the same states."""
+    out = {}
+    for spec in specs:
+        player = PLAYERS[spec]()
+        player.reset(0)
+        started = time.process_time()
+        for state in states:
+            player(state)
+        out[spec] = (time.process_time() - started) / len(states) * 1000
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=100_000)
     parser.add_argument("--random", action="store_true", help="mid-game states by random play")
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--decisions", action="store_true",
+                        help="also time one decision of each player (2,000-call searches)")
     args = parser.parse_args(argv)
     player = "random" if args.random else "simple"
     states = mid_game_states(rounds=args.rounds, player=player)
@@ -131,6 +146,10 @@ def main(argv: list[str] | None = None) -> None:
     for name, (cpu, wall) in bench(states, args.calls).items():
         print(f"  {name:<22} {cpu:>10,.0f} {wall:>11,.0f}")
     print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.decisions:
+        specs = ("mcts", "rhea", "pmcts", "pmcts-b", "pmcts-pu", "osla", "simple")
+        for spec, ms in decision_ms(states, specs).items():
+            print(f"  {spec:<10} {ms:8.1f} ms CPU per decision")
 
 
 if __name__ == "__main__":
