@@ -252,10 +252,6 @@ def researchable(techs: int, tech: int) -> bool:
     return not techs >> tech & 1 and (parent < 0 or techs >> parent & 1)
 
 
-def unit_max_hp(unit_type: int, base: int, veteran: int) -> int:
-    return UNIT_HP[base if unit_type in NAVAL else unit_type] + (VETERAN_PLUS_HP if veteran else 0)
-
-
 def combat(atk: int, atk_hp: int, atk_max: int, dfn: int, def_hp: int, def_max: int,
            defence_mult: float) -> tuple[int, int]:
     """(damage to the defender, retaliation damage) as in the framework's AttackCommand."""
