@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(PY) -m experiments.bench.solver
 	$(PY) -m experiments.bench.microrts
 	$(PY) -m experiments.bench.expendibots
+	$(PY) -m experiments.bench.tribes
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

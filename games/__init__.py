@@ -23,6 +23,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "hexapawn": "games.hexapawn",
     "expendibots": "games.expendibots",
     "microrts": "games.microrts",
+    "tribes": "games.tribes",
 }
 """Game name -> the package whose import registers it."""
 

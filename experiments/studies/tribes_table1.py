@@ -1,0 +1,170 @@
+"""Seed 002 Table I in Tribes: Portfolio MCTS variants against MCTS and RHEA.
+
+    python -m experiments.studies.tribes_table1 --out experiments/results/tribes/table1 \\
+        --levels 0-24 --games-per-level 4 --budget 2000
+
+Each pairing plays ``games-per-level`` games on every level, seats alternating; every
+finished game is appended to ``games.jsonl`` (rerunning the command skips games
+already there, so a killed run resumes), and ``table1.md`` / ``table1.json`` are
+rewritten after each game: win rate of the first agent, its mean final score,
+technologies (% of 24), cities and production, with standard errors in brackets.
+One process; ``--max-seconds`` stops cleanly between games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from games.tribes import MCTS, RHEA, PortfolioMCTS, Tribes
+from games.tribes.gamelog import play_logged
+
+PAIRINGS = (("pmcts", "mcts"), ("pmcts-b", "mcts"), ("pmcts-pu", "mcts"), ("mcts", "rhea"),
+            ("pmcts", "rhea"), ("pmcts-b", "rhea"), ("pmcts-pu", "rhea"))
+SEED_TABLE_I = {("pmcts", "mcts"): 65.6, ("pmcts-b", "mcts"): 65.4, ("pmcts-pu", "mcts"): 68.6,
+                ("mcts", "rhea"): 37.0, ("pmcts", "rhea"): 56.4, ("pmcts-b", "rhea"): 55.6,
+                ("pmcts-pu", "rhea"): 67.8}
+
+
+def make(spec: str, budget: int):
+    if spec == "mcts":
+        return MCTS(budget=budget)
+    if spec == "rhea":
+        return RHEA(budget=budget)
+    if spec == "pmcts":
+        return PortfolioMCTS(budget=budget)
+    if spec == "pmcts-b":
+        return PortfolioMCTS(budget=budget, bias=True)
+    if spec == "pmcts-pu":
+        return PortfolioMCTS(budget=budget, bias=True, pruning=True)
+    raise ValueError(f"unknown agent '{spec}' (known: mcts, rhea, pmcts, pmcts-b, pmcts-pu)")
+
+
+def parse_levels(text: str) -> list[int]:
+    levels: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            levels.extend(range(int(a), int(b) + 1))
+        elif part.strip():
+            levels.append(int(part))
+    return levels
+
+
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def summarise(rows: list[dict]) -> list[dict]:
+    out = []
+    for first, second in PAIRINGS:
+        games = [r for r in rows if r["agents"] == [first, second]]
+        if not games:
+            continue
+        mine = [r["log"]["seats"][r["seat"]] for r in games]
+        wins = [100.0 if r["log"]["winner"] == r["seat"] else 0.0 for r in games]
+        row = {"agent": first, "opponent": second, "games": len(games),
+               "levels": len({r["level"] for r in games}),
+               "draws": sum(1 for r in games if r["log"]["winner"] is None),
+               "seed_win_rate": SEED_TABLE_I[(first, second)]}
+        for name, values in (("wins", wins), ("score", [m["score"] for m in mine]),
+                             ("techs", [100 * m["techs_fraction"] for m in mine]),
+                             ("cities", [m["cities"] for m in mine]),
+                             ("production", [m["production"] for m in mine])):
+            row[name], row[name + "_se"] = _mean_se(values)
+        out.append(row)
+    return out
+
+
+def markdown(table: list[dict], budget: int) -> str:
+    lines = [f"Budget {budget} forward-model calls per decision; standard errors in brackets.",
+             "", "| agent | vs | games (levels) | wins % | seed 002 wins % | score | techs % "
+             "| cities | production |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in table:
+        lines.append(
+            f"| {r['agent']} | {r['opponent']} | {r['games']} ({r['levels']}) | "
+            f"{r['wins']:.1f} ({r['wins_se']:.1f}) | {r['seed_win_rate']:.1f} | "
+            f"{r['score']:.0f} ({r['score_se']:.0f}) | {r['techs']:.1f} ({r['techs_se']:.1f}) | "
+            f"{r['cities']:.2f} ({r['cities_se']:.2f}) | "
+            f"{r['production']:.1f} ({r['production_se']:.1f}) |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS),
+                        help="comma-separated AGENT:OPPONENT (default: the 7 rows of Table I)")
+    parser.add_argument("--levels", default="0-24")
+    parser.add_argument("--games-per-level", type=int, default=20)
+    parser.add_argument("--budget", type=int, default=2000)
+    parser.add_argument("--turn-limit", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-seconds", type=float, default=None)
+    args = parser.parse_args(argv)
+    try:
+        pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]
+        levels = parse_levels(args.levels)
+        if any(p not in PAIRINGS for p in pairings) or not levels:
+            raise ValueError(args.pairings)
+    except ValueError:
+        print(f"--pairings / --levels: bad value (pairings known: "
+              f"{', '.join(f'{a}:{b}' for a, b in PAIRINGS)})", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.jsonl"
+    rows = []
+    if path.exists():
+        text = path.read_text()
+        if text and not text.endswith("\n"):
+            text = text[: text.rfind("\n") + 1] if "\n" in text else ""
+            path.write_text(text)
+        rows = [json.loads(line) for line in text.splitlines()]
+    done = {(tuple(r["agents"]), r["level"], r["rep"], r["budget"]) for r in rows}
+    game = Tribes(turn_limit=args.turn_limit)
+    started = time.perf_counter()
+    with path.open("a") as fh:
+        schedule = [(rep, level, pairing)  # seat-balanced pairs of games, level by level
+                    for block in range(0, args.games_per_level, 2) for level in levels
+                    for pairing in pairings
+                    for rep in range(block, min(block + 2, args.games_per_level))]
+        for rep, level, (first, second) in schedule:
+            key = ((first, second), level, rep, args.budget)
+            if key in done:
+                continue
+            if args.max_seconds is not None and \
+                    time.perf_counter() - started > args.max_seconds:
+                print("time limit reached; rerun the command to continue")
+                return 0
+            seat = rep % 2
+            players = [make(second, args.budget), make(second, args.budget)]
+            players[seat] = make(first, args.budget)
+            t0 = time.perf_counter()
+            log = play_logged(game, players, seed=args.seed * 1_000_003 + level * 1009
+                              + rep, level=level)
+            row = {"agents": [first, second], "level": level, "rep": rep, "seat": seat,
+                   "budget": args.budget, "seconds": round(time.perf_counter() - t0, 1),
+                   "log": log}
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            rows.append(row)
+            table = summarise([r for r in rows if r["budget"] == args.budget])
+            (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
+            (out / "table1.md").write_text(markdown(table, args.budget))
+            print(f"{first} vs {second} level {level} rep {rep}: winner seat "
+                  f"{log['winner']} (agent seat {seat}), {row['seconds']} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""Tribes (seed 002): rules, level generator and players.
+
+Player specs: ``random``, ``simple`` (rule-based), ``osla`` (one-step look-ahead),
+``mcts`` and ``rhea`` at seed 002's 2,000 forward-model calls per decision, and
+Portfolio MCTS ``pmcts``, ``pmcts-b`` (progressive bias), ``pmcts-pu`` (progressive
+unpruning), and ``mcts200`` / ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick runs.
+"""
+
+from functools import partial
+
+from ..api import RandomStrategy
+from ..spec import GameSpec, register_game
+from .levels import NUM_LEVELS, Level, generate_level
+from .players import MCTS, RHEA, Heuristic, OneStepLookAhead, PortfolioMCTS, SimpleAgent, features
+from .rules import Board, Tribes, TribesState, board_for, combat, tech_cost
+
+PLAYERS = {
+    "random": RandomStrategy,
+    "simple": SimpleAgent,
+    "osla": OneStepLookAhead,
+    "mcts": MCTS,
+    "rhea": RHEA,
+    "pmcts": PortfolioMCTS,
+    "pmcts-b": partial(PortfolioMCTS, bias=True),
+    "pmcts-pu": partial(PortfolioMCTS, bias=True, pruning=True),
+    "mcts200": partial(MCTS, budget=200),
+    "rhea200": partial(RHEA, budget=200),
+    "pmcts-pu200": partial(PortfolioMCTS, bias=True, pruning=True, budget=200),
+}
+"""Built-in player specs: name -> factory taking no arguments."""
+
+register_game(GameSpec(
+    name="tribes",
+    summary="Tribes (seed 002): a two-player 4X strategy game on an 11×11 board; "
+            "MCTS, RHEA and Portfolio MCTS built in (game parameters level, turn_limit)",
+    factory="games.tribes.rules:Tribes",
+    players="games.tribes:PLAYERS",
+    default_target="simple",
+    move_cap="turn_limit",
+))
+
+__all__ = ["PortfolioMCTS", "MCTS", "NUM_LEVELS", "PLAYERS", "RHEA", "Board", "Heuristic", "Level",
+           "OneStepLookAhead", "RandomStrategy", "SimpleAgent", "Tribes", "TribesState",
+           "board_for", "combat", "features", "generate_level", "tech_cost"]

@@ -1,0 +1,1237 @@
+"""Tribes (seed 002): two tribes on an N×N board, our State API, a fast forward model.
+
+Rules follow the public Tribes framework (GAIGResearch/Tribes, ``src/core``); see
+docs/tribes.md for what is implemented, what differs and what is left out. Both
+players see the whole state (no fog of war); each tribe still keeps the set of
+tiles it has *explored*, because exploring scores points (5 a tile) and gates roads
+and the Eye of God, as in the framework.
+
+State layout: flat Python lists indexed by tile (``y * size + x``), unit slot, city
+id or seat, so that ``clone`` is a few dozen list copies (no object graph). Units
+never leave their slot; a dead unit has type −1. Static data (neighbour lists,
+the level, which tile holds which city) lives in a shared ``Board``.
+
+Actions are tuples of ints, the first the action type (constants.ACTION_NAMES):
+  (END_TURN,) (RESEARCH, tech) (BUILD_ROAD, tile)
+  (BUILD, city, tile, building) (SPAWN, city, unit_type) (LEVEL_UP, city, bonus)
+  (RESOURCE, city, tile) (BURN_FOREST, city, tile) (CLEAR_FOREST, city, tile)
+  (GROW_FOREST, city, tile) (DESTROY, city, tile)
+  (MOVE, unit, tile) (ATTACK, unit, target) (CAPTURE, unit) (RECOVER, unit)
+  (EXAMINE, unit) (HEAL_OTHERS, unit) (UPGRADE, unit) (MAKE_VETERAN, unit)
+  (CONVERT, unit, target) (DISBAND, unit)
+A player acts until it plays END_TURN; a round is both players' turns; the game
+ends when a tribe loses its capital (capture win) or after ``turn_limit`` rounds
+(score win: higher score, then more technologies; else a draw).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ..api import two_player_returns
+from .constants import (
+    ACTION_NAMES,
+    ALL_TECHS,
+    ALTAR_OF_PEACE,
+    ALTAR_OF_PEACE_TURNS,
+    AQUATISM,
+    ARCHERY,
+    ATTACK,
+    ATTACK_MODIFIER,
+    ATTACKED,
+    BATTLESHIP,
+    BOAT,
+    BOOSTED_BY,
+    BOOSTS,
+    BORDER_GROWTH,
+    BUILD,
+    BUILD_ROAD,
+    BUILDING_COST,
+    BUILDING_NAMES,
+    BUILDING_POP,
+    BUILDING_RESOURCE,
+    BUILDING_TECH,
+    BUILDING_TERRAIN,
+    BURN_FOREST,
+    BURN_FOREST_COST,
+    CAPTURE,
+    CHIVALRY,
+    CITY,
+    CITY_LEVEL_UP_PARK,
+    CITY_LEVEL_UP_POP_GROWTH,
+    CITY_LEVEL_UP_RESOURCES,
+    CITY_LEVEL_UP_WORKSHOP_PROD,
+    CITY_WALL,
+    CLEAR_FOREST,
+    CLEAR_FOREST_STARS,
+    CLEAR_VIEW_POINTS,
+    CLIMBING,
+    CONSTRUCTION,
+    CONVERT,
+    CROPS,
+    DEEP,
+    DEFENCE_BONUS,
+    DEFENCE_IN_WALLS,
+    DESTROY,
+    DISBAND,
+    EMPERORS_TOMB,
+    EMPERORS_TOMB_STARS,
+    END_TURN,
+    EXAMINE,
+    EXPLORER,
+    EXPLORER_STEPS,
+    EYE_OF_GOD,
+    FINISHED,
+    FIRST_CITY_CLEAR_RANGE,
+    FOREST,
+    FORESTRY,
+    FREE_SPIRIT,
+    FRESH,
+    GATE_OF_POWER,
+    GATE_OF_POWER_KILLS,
+    GATHER,
+    GRAND_BAZAR,
+    GRAND_BAZAR_CITIES,
+    GROW_FOREST,
+    GROW_FOREST_COST,
+    HEAL_OTHERS,
+    INITIAL_STARS,
+    LEVEL_UP,
+    LEVEL_UP_NAMES,
+    MAKE_VETERAN,
+    MEDITATION,
+    MELEE,
+    MIND_BENDER,
+    MINDBENDER_HEAL,
+    MONUMENT_POINTS,
+    MONUMENTS,
+    MOUNTAIN,
+    MOVE,
+    MOVED,
+    NAVAL,
+    NAVIGATION,
+    NO_BUILDING,
+    NO_RES,
+    NUM_TECHS,
+    PARK,
+    PARK_OF_FORTUNE,
+    PARK_OF_FORTUNE_LEVEL,
+    PLAIN,
+    POINTS_PER_POPULATION,
+    POP_GROWTH,
+    PORT,
+    PROD_CAPITAL_BONUS,
+    RECOVER,
+    RECOVER_IN_BORDERS_PLUS_HP,
+    RECOVER_PLUS_HP,
+    RESEARCH,
+    RESOURCE,
+    RESOURCES,
+    ROAD_COST,
+    ROADS,
+    RUINS,
+    SAILING,
+    SHALLOW,
+    SHIP,
+    SPAWN,
+    SPAWNABLE,
+    SPIRITUALISM,
+    SUPER,
+    SUPERUNIT,
+    TECH_BASE_COST,
+    TECH_DISCOUNT,
+    TECH_NAMES,
+    TECH_PARENT,
+    TECH_TIER,
+    TEMPLE_POINTS,
+    TEMPLES,
+    TERRAIN_CHARS,
+    TOWER_OF_WISDOM,
+    TRIBES,
+    TURN_LIMIT,
+    UNIQUE_PER_CITY,
+    UNIT_ATK,
+    UNIT_COST,
+    UNIT_DEF,
+    UNIT_HP,
+    UNIT_MOV,
+    UNIT_NAMES,
+    UNIT_POINTS,
+    UNIT_RANGE,
+    UNIT_TECH,
+    UPGRADE,
+    VETERAN_KILLS,
+    VETERAN_PLUS_HP,
+    WATER,
+    WORKSHOP,
+    level_up_options,
+    level_up_points,
+)
+from .levels import DEFAULT_SIZE, NUM_LEVELS, Level, generate_level
+
+MONUMENT_INDEX = {m: i for i, m in enumerate(MONUMENTS)}
+UNAVAILABLE, AVAILABLE, BUILT = 0, 1, 2
+STAT_ATTACKS = 8
+STAT_LEN = 9
+"""Per-tribe play log in the state: spawns per spawnable unit type (index = type), attacks."""
+_MASK64 = (1 << 64) - 1
+_TECH_PARENT_OF = tuple(TECH_PARENT.get(t, -1) for t in range(NUM_TECHS))
+
+def _build_table() -> tuple:
+    """(terrain, resource) -> buildings placeable there: (building, cost, tech bit, unique,
+    monument index or −1); the generator then only tests stars, techs and uniqueness."""
+    table = []
+    for ter in range(7):
+        row = []
+        for res in range(8):
+            options = []
+            for bt, cost in BUILDING_COST.items():
+                if ter in BUILDING_TERRAIN[bt] and res == BUILDING_RESOURCE.get(bt, NO_RES):
+                    need = BUILDING_TECH[bt]
+                    options.append((bt, cost, (1 << need) if need >= 0 else 0,
+                                    bt in UNIQUE_PER_CITY, MONUMENT_INDEX.get(bt, -1)))
+            row.append(tuple(options))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_BUILD_TABLE = _build_table()
+_TECH_BIT = tuple(1 << t for t in range(NUM_TECHS))
+_PARENT_BIT = tuple((1 << TECH_PARENT[t]) if t in TECH_PARENT else 0 for t in range(NUM_TECHS))
+_SPAWN_REQ = tuple((ut, UNIT_COST[ut], (1 << UNIT_TECH[ut]) if UNIT_TECH[ut] >= 0 else 0)
+                   for ut in SPAWNABLE)
+_NUM_MONUMENTS = len(MONUMENTS)
+_ECON_ACTIONS = frozenset((BUILD_ROAD, BUILD, RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST,
+                           DESTROY, CAPTURE, EXAMINE))
+"""Actions that change what the cached tile actions depend on (besides stars and techs)."""
+
+
+class Board:
+    """Static data of one level, shared by every state of a game (never mutated)."""
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.size = size = level.size
+        self.n = n = size * size
+        self.nbr = tuple(tuple(self._ring(t, 1)) for t in range(n))
+        self.within = tuple(tuple(tuple(self._ring(t, r)) for t in range(n)) for r in range(4))
+        self.city_pos = tuple(level.capitals) + tuple(level.villages)
+        city_at = [-1] * n
+        for c, t in enumerate(self.city_pos):
+            city_at[t] = c
+        self.city_at = tuple(city_at)
+        self.capital_city = (0, 1)
+        self.dist = tuple(tuple(max(abs(a % size - b % size), abs(a // size - b // size))
+                                for b in range(n)) for a in range(n))
+        """Chebyshev distance between tiles, dist[a][b]."""
+
+    def _ring(self, t: int, radius: int):
+        size = self.size
+        x, y = t % size, t // size
+        for dy in range(-radius, radius + 1):
+            for dx in range(-radius, radius + 1):
+                if (dx or dy) and 0 <= x + dx < size and 0 <= y + dy < size:
+                    yield (y + dy) * size + x + dx
+
+    def cheb(self, a: int, b: int) -> int:
+        return self.dist[a][b]
+
+
+def tech_cost(tier: int, num_cities: int, techs: int) -> int:
+    """Technology cost: tier × cities + 4, 20% off once Philosophy is researched."""
+    cost = tier * max(1, num_cities) + TECH_BASE_COST
+    if techs >> 23 & 1:  # PHILOSOPHY
+        cost = int(math.ceil(cost * (1.0 - TECH_DISCOUNT)))
+    return cost
+
+
+def researchable(techs: int, tech: int) -> bool:
+    parent = _TECH_PARENT_OF[tech]
+    return not techs >> tech & 1 and (parent < 0 or techs >> parent & 1)
+
+
+def combat(atk: int, atk_hp: int, atk_max: int, dfn: int, def_hp: int, def_max: int,
+           defence_mult: float) -> tuple[int, int]:
+    """(damage to the defender, retaliation damage) as in the framework's AttackCommand."""
+    attack_force = atk * atk_hp / atk_max
+    defence_force = dfn * def_hp / def_max * defence_mult
+    total = attack_force + defence_force
+    attack_result = _java_round(attack_force / total * atk * ATTACK_MODIFIER)
+    defence_result = _java_round(defence_force / total * dfn * ATTACK_MODIFIER)
+    return attack_result, defence_result
+
+
+def _java_round(x: float) -> int:
+    """Java's Math.round (half up), not Python's banker's rounding."""
+    return int(math.floor(x + 0.5))
+
+
+_SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner", "unit_at",
+          "explored", "n_explored", "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city",
+          "u_kills", "u_vet", "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
+          "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
+          "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng", "_legal",
+          "_legal_set", "stats", "econ", "_tile_cache", "_territory", "_tiles_shared")
+_LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
+                "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
+                "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
+                "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills", "pacifist",
+                "monuments")
+
+
+class TribesState:
+    """A Tribes position; ``apply_action`` mutates it in place, ``clone`` copies lists."""
+
+    __slots__ = _SLOTS
+
+    # ---- construction -----------------------------------------------------------------
+    @classmethod
+    def initial(cls, board: Board, seed: int = 0, turn_limit: int = TURN_LIMIT) -> TribesState:
+        s = cls.__new__(cls)
+        lv = board.level
+        n = board.n
+        s.b, s.turn_limit = board, turn_limit
+        s.terrain, s.resource = list(lv.terrain), list(lv.resource)
+        s.building, s.road = [NO_BUILDING] * n, [0] * n
+        s.owner, s.unit_at = [-1] * n, [-1] * n
+        s.explored, s.n_explored = bytearray(2 * n), [0, 0]
+        for name in ("u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills",
+                     "u_vet", "u_status"):
+            setattr(s, name, [])
+        ncity = len(board.city_pos)
+        s.c_tribe = [-1] * ncity
+        s.c_level, s.c_pop, s.c_prod = [1] * ncity, [0] * ncity, [0] * ncity
+        s.c_walls, s.c_nunits, s.c_worth = [0] * ncity, [0] * ncity, [0] * ncity
+        s.c_radius, s.c_built = [1] * ncity, [0] * ncity
+        s.stars, s.score, s.techs = [INITIAL_STARS] * 2, [0, 0], [0, 0]
+        s.kills, s.pacifist = [0, 0], [0, 0]
+        s.monuments = [UNAVAILABLE] * (2 * len(MONUMENTS))
+        s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
+        s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
+        s._legal = s._legal_set = None
+        s.econ, s._tile_cache, s._territory = 0, [None, None], None
+        s._tiles_shared = False
+        s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
+        for p in (0, 1):
+            tribe = lv.tribes[p]
+            _, tech, unit = TRIBES[tribe]
+            s.techs[p] = 1 << tech
+            city = board.capital_city[p]
+            s.c_tribe[city] = p
+            s.terrain[board.city_pos[city]] = CITY
+            s._claim(city)
+            s._explore(p, board.city_pos[city], FIRST_CITY_CLEAR_RANGE)
+            s._new_unit(unit, board.city_pos[city], p, city, FINISHED)
+        for u in range(len(s.u_type)):  # the first player starts with fresh units
+            if s.u_tribe[u] == 0:
+                s.u_status[u] = FRESH
+        return s
+
+    def clone(self) -> TribesState:
+        s = TribesState.__new__(TribesState)
+        s.b, s.turn_limit = self.b, self.turn_limit
+        # terrain, resources, buildings, roads and territory change rarely: copy on write
+        s.terrain, s.resource, s.building = self.terrain, self.resource, self.building
+        s.road, s.owner = self.road, self.owner
+        s._tiles_shared = self._tiles_shared = True
+        s.unit_at = self.unit_at[:]
+        s.explored, s.n_explored = self.explored[:], self.n_explored[:]
+        s.u_type, s.u_base, s.u_pos = self.u_type[:], self.u_base[:], self.u_pos[:]
+        s.u_hp, s.u_tribe, s.u_city = self.u_hp[:], self.u_tribe[:], self.u_city[:]
+        s.u_kills, s.u_vet, s.u_status = self.u_kills[:], self.u_vet[:], self.u_status[:]
+        s.c_tribe, s.c_level, s.c_pop = self.c_tribe[:], self.c_level[:], self.c_pop[:]
+        s.c_prod, s.c_walls, s.c_nunits = self.c_prod[:], self.c_walls[:], self.c_nunits[:]
+        s.c_worth, s.c_radius, s.c_built = self.c_worth[:], self.c_radius[:], self.c_built[:]
+        s.stars, s.score, s.techs = self.stars[:], self.score[:], self.techs[:]
+        s.kills, s.pacifist, s.monuments = self.kills[:], self.pacifist[:], self.monuments[:]
+        s.turn, s.player, s.moves = self.turn, self.player, self.moves
+        s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
+        s._legal, s._legal_set = self._legal, self._legal_set  # immutable once built
+        s.stats = [self.stats[0][:], self.stats[1][:]]
+        s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
+        return s
+
+    # ---- API --------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return -1 if self.over else self.player
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def winner(self) -> int | None:
+        return self.won_by
+
+    def is_capped(self) -> bool:
+        return False
+
+    def move_number(self) -> int:
+        return self.moves
+
+    def returns(self) -> list[float]:
+        return two_player_returns(self.won_by) if self.over else [0.0, 0.0]
+
+    def legal_actions(self) -> list[tuple]:
+        if self.over:
+            return []
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    def is_legal(self, action) -> bool:
+        if self.over:
+            return False
+        legal_set = self._legal_set
+        if legal_set is None:
+            legal_set = self._legal_set = frozenset(self.legal_actions())
+        try:
+            return action in legal_set
+        except TypeError:
+            return False
+
+    def apply_action(self, action) -> None:
+        if self.over:
+            raise ValueError(f"illegal action {action!r}: the game is over")
+        legal_set = self._legal_set
+        if legal_set is None:
+            legal_set = self._legal_set = frozenset(self.legal_actions())
+        try:
+            ok = action in legal_set
+        except TypeError:
+            ok = False
+        if not ok:
+            raise ValueError(f"illegal action {action!r} for player {self.player}")
+        self._legal = self._legal_set = None
+        self.moves += 1
+        self._execute(action)
+
+    def action_to_string(self, action) -> str:
+        kind = action[0]
+        name = ACTION_NAMES[kind]
+        if kind == RESEARCH:
+            return f"research {TECH_NAMES[action[1]]}"
+        if kind == BUILD:
+            return f"city {action[1]} build {BUILDING_NAMES[action[3]]} at {self._xy(action[2])}"
+        if kind == SPAWN:
+            return f"city {action[1]} spawn {UNIT_NAMES[action[2]]}"
+        if kind == LEVEL_UP:
+            return f"city {action[1]} level up ({LEVEL_UP_NAMES[action[2]]})"
+        if kind in (RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST, DESTROY):
+            return f"city {action[1]} {name} at {self._xy(action[2])}"
+        if kind == BUILD_ROAD:
+            return f"build road at {self._xy(action[1])}"
+        if kind == MOVE:
+            return f"{UNIT_NAMES[self.u_type[action[1]]]} {action[1]} move to {self._xy(action[2])}"
+        if kind in (ATTACK, CONVERT):
+            return f"unit {action[1]} {name} unit {action[2]}"
+        if kind == END_TURN:
+            return "end turn"
+        return f"unit {action[1]} {name}"
+
+    def _xy(self, t: int) -> str:
+        return f"({t % self.b.size},{t // self.b.size})"
+
+    # ---- queries used by players and tests ---------------------------------------------
+    def cities_of(self, p: int) -> list[int]:
+        return [c for c, t in enumerate(self.c_tribe) if t == p]
+
+    def units_of(self, p: int) -> list[int]:
+        return [u for u, t in enumerate(self.u_tribe) if t == p and self.u_type[u] >= 0]
+
+    def production(self, p: int) -> int:
+        total = 0
+        capital = self.b.capital_city[p]
+        for c, t in enumerate(self.c_tribe):
+            if t == p:
+                total += self.c_level[c] + self.c_prod[c]
+                if c == capital:
+                    total += PROD_CAPITAL_BONUS
+        return total
+
+    def num_techs(self, p: int) -> int:
+        return bin(self.techs[p]).count("1")
+
+    def num_tiles(self, p: int) -> int:
+        c_tribe = self.c_tribe
+        return sum(1 for o in self.owner if o >= 0 and c_tribe[o] == p)
+
+    def max_hp(self, u: int) -> int:
+        return UNIT_HP[self.u_base[u]] + VETERAN_PLUS_HP * self.u_vet[u]
+
+    # ---- random numbers (a 64-bit LCG carried in the state, so clones replay chance) --------
+    def _rand(self, k: int) -> int:
+        self.rng = (self.rng * 6364136223846793005 + 1442695040888963407) & _MASK64
+        return (self.rng >> 33) % k
+
+    # ---- helpers that change the state ------------------------------------------------
+    def _new_unit(self, unit_type: int, pos: int, p: int, city: int, status: int) -> int:
+        u = len(self.u_type)
+        self.u_type.append(unit_type)
+        self.u_base.append(unit_type)
+        self.u_pos.append(pos)
+        self.u_hp.append(UNIT_HP[unit_type])
+        self.u_tribe.append(p)
+        self.u_city.append(city)
+        self.u_kills.append(0)
+        self.u_vet.append(0)
+        self.u_status.append(status)
+        self.unit_at[pos] = u
+        if city >= 0:
+            self.c_nunits[city] += 1
+        return u
+
+    def _kill(self, u: int) -> None:
+        self.unit_at[self.u_pos[u]] = -1
+        city = self.u_city[u]
+        if city >= 0 and self.c_tribe[city] == self.u_tribe[u]:
+            self.c_nunits[city] -= 1
+        self.u_type[u] = -1
+        self.u_tribe[u] = -1
+        self.u_city[u] = -1
+
+    def _own_tiles(self) -> None:
+        """Copy the tile lists before the first write after a clone (copy on write)."""
+        if self._tiles_shared:
+            self.terrain, self.resource = self.terrain[:], self.resource[:]
+            self.building, self.road, self.owner = self.building[:], self.road[:], self.owner[:]
+            self._tiles_shared = False
+
+    def _claim(self, city: int) -> None:
+        self.econ += 1
+        self._territory = None
+        self._own_tiles()
+        owner = self.owner
+        centre = self.b.city_pos[city]
+        if owner[centre] < 0:
+            owner[centre] = city
+        for t in self.b.within[self.c_radius[city]][centre]:
+            if owner[t] < 0:
+                owner[t] = city
+
+    def _explore(self, p: int, centre: int, radius: int) -> None:
+        n = self.b.n
+        ex = self.explored
+        off = p * n
+        gained = 0
+        if not ex[off + centre]:
+            ex[off + centre] = 1
+            gained += 1
+        for t in self.b.within[radius][centre]:
+            if not ex[off + t]:
+                ex[off + t] = 1
+                gained += 1
+        if gained:
+            if self.techs[p] >> ROADS & 1:  # explored tiles only matter to road building
+                self.econ += 1
+            self.score[p] += gained * CLEAR_VIEW_POINTS
+            self.n_explored[p] += gained
+            if self.n_explored[p] == n:
+                self._monument_available(p, EYE_OF_GOD)
+
+    def _monument_available(self, p: int, monument: int) -> None:
+        i = p * len(MONUMENTS) + MONUMENT_INDEX[monument]
+        if self.monuments[i] == UNAVAILABLE:
+            self.monuments[i] = AVAILABLE
+            self.econ += 1
+
+    def _add_pop(self, city: int, amount: int) -> None:
+        self.c_pop[city] += amount
+        p = self.c_tribe[city]
+        self.score[p] += amount * POINTS_PER_POPULATION
+        self.c_worth[city] += amount * POINTS_PER_POPULATION
+
+    def _add_stars(self, p: int, amount: int) -> None:
+        self.stars[p] += amount
+        if self.stars[p] >= EMPERORS_TOMB_STARS:
+            self._monument_available(p, EMPERORS_TOMB)
+
+    def _explorer(self, p: int, pos: int) -> None:
+        nbr = self.b.nbr
+        for _ in range(EXPLORER_STEPS):
+            options = nbr[pos]
+            pos = options[self._rand(len(options))]
+            self._explore(p, pos, 1)
+
+    def _push_off(self, pos: int) -> None:
+        """Move the unit at ``pos`` to a free neighbouring land tile, or disband it."""
+        u = self.unit_at[pos]
+        if u < 0:
+            return
+        for t in self.b.nbr[pos]:
+            if self.unit_at[t] < 0 and self.terrain[t] not in WATER and (
+                    self.terrain[t] != MOUNTAIN or self.techs[self.u_tribe[u]] >> CLIMBING & 1):
+                self.unit_at[pos] = -1
+                self.unit_at[t] = u
+                self.u_pos[u] = t
+                return
+        self._kill(u)
+
+    # ---- action generation ------------------------------------------------------------
+    def _generate(self) -> list[tuple]:
+        p = self.player
+        b = self.b
+        acts: list[tuple] = [(END_TURN,)]
+        stars = self.stars[p]
+        techs = self.techs[p]
+        c_tribe = self.c_tribe
+        my_cities = [c for c, t in enumerate(c_tribe) if t == p]
+        ncities = len(my_cities)
+        costs = (0, tech_cost(1, ncities, techs), tech_cost(2, ncities, techs),
+                 tech_cost(3, ncities, techs))
+        if stars >= costs[1] and techs != ALL_TECHS:
+            for tech in range(NUM_TECHS):
+                if (not techs & _TECH_BIT[tech] and techs & _PARENT_BIT[tech] == _PARENT_BIT[tech]
+                        and costs[TECH_TIER[tech]] <= stars):
+                    acts.append((RESEARCH, tech))
+        if my_cities:
+            c_level, c_pop, c_nunits = self.c_level, self.c_pop, self.c_nunits
+            unit_at = self.unit_at
+            for c in my_cities:
+                level = c_level[c]
+                if c_pop[c] >= level + 1:
+                    for bonus in level_up_options(level):
+                        acts.append((LEVEL_UP, c, bonus))
+                if unit_at[b.city_pos[c]] < 0 and c_nunits[c] < level + 1:
+                    for ut, cost, need in _SPAWN_REQ:
+                        if cost <= stars and techs & need == need:
+                            acts.append((SPAWN, c, ut))
+        key = (stars, techs, self.econ)
+        cached = self._tile_cache[p]
+        if cached is None or cached[0] != key:
+            cached = self._tile_cache[p] = (key, self._tile_actions(p, stars, techs, my_cities))
+        acts.extend(cached[1])
+        # units
+        resource = self.resource
+        u_hp, u_base, u_vet = self.u_hp, self.u_base, self.u_vet
+        u_type, u_tribe, u_status, u_pos = self.u_type, self.u_tribe, self.u_status, self.u_pos
+        unit_at = self.unit_at
+        enemy_adj = None
+        for u in range(len(u_type)):
+            if u_tribe[u] != p or u_status[u] == FINISHED:
+                continue
+            ut = u_type[u]
+            status = u_status[u]
+            pos = u_pos[u]
+            if status == FRESH:
+                if enemy_adj is None:
+                    enemy_adj = self._enemy_adjacent(p)
+                for t in self._reachable(u, ut, pos, p, techs, enemy_adj):
+                    acts.append((MOVE, u, t))
+            if UNIT_ATK[ut] > 0 and status != ATTACKED:
+                for t in b.within[UNIT_RANGE[ut]][pos]:
+                    v = unit_at[t]
+                    if v >= 0 and u_tribe[v] != p:
+                        acts.append((ATTACK, u, v))
+            city = b.city_at[pos]
+            if status == FRESH and city >= 0 and c_tribe[city] != p and ut not in NAVAL:
+                acts.append((CAPTURE, u))
+            if status == FRESH and u_hp[u] < UNIT_HP[u_base[u]] + VETERAN_PLUS_HP * u_vet[u]:
+                acts.append((RECOVER, u))
+            if resource[pos] == RUINS and ut not in NAVAL:
+                acts.append((EXAMINE, u))
+            if ut == MIND_BENDER:
+                if status == FRESH:
+                    for t in b.nbr[pos]:
+                        v = unit_at[t]
+                        if v >= 0 and u_tribe[v] == p and self.u_hp[v] < self.max_hp(v):
+                            acts.append((HEAL_OTHERS, u))
+                            break
+                if status != ATTACKED:
+                    for t in b.nbr[pos]:
+                        v = unit_at[t]
+                        if v >= 0 and u_tribe[v] != p:
+                            acts.append((CONVERT, u, v))
+            if ut == BOAT and stars >= UNIT_COST[SHIP] and techs >> SAILING & 1:
+                acts.append((UPGRADE, u))
+            elif ut == SHIP and stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
+                acts.append((UPGRADE, u))
+            if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT:
+                acts.append((MAKE_VETERAN, u))
+            if status == FRESH and techs >> FREE_SPIRIT & 1:
+                acts.append((DISBAND, u))
+        return acts
+
+    def _tile_actions(self, p: int, stars: int, techs: int, my_cities: list[int]) -> tuple:
+        """Roads and the tile actions of cities: they only change with stars, techs and
+        the economy counter ``econ``, so they are cached per player under that key."""
+        b = self.b
+        c_tribe = self.c_tribe
+        acts: list[tuple] = []
+        terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
+        if techs >> ROADS & 1 and stars >= ROAD_COST:
+            ex = self.explored
+            off = p * b.n
+            road = self.road
+            for t in range(b.n):
+                ter = terrain[t]
+                if ((ter == PLAIN or ter == FOREST) and ex[off + t] and not road[t]
+                        and building[t] == NO_BUILDING
+                        and (owner[t] < 0 or c_tribe[owner[t]] == p)):
+                    acts.append((BUILD_ROAD, t))
+        if my_cities:
+            tiles_of = self._territory
+            if tiles_of is None:
+                lists: list[list[int]] = [[] for _ in self.c_tribe]
+                for t, c in enumerate(owner):
+                    if c >= 0:
+                        lists[c].append(t)
+                tiles_of = self._territory = tuple(tuple(x) for x in lists)
+            mon_base = p * _NUM_MONUMENTS
+            monuments = self.monuments
+            can_destroy = techs >> CONSTRUCTION & 1
+            can_clear = techs >> FORESTRY & 1
+            can_burn = techs >> CHIVALRY & 1 and stars >= BURN_FOREST_COST
+            can_grow = techs >> SPIRITUALISM & 1 and stars >= GROW_FOREST_COST
+            for c in my_cities:
+                built = self.c_built[c]
+                for t in tiles_of[c]:
+                    ter = terrain[t]
+                    if ter == CITY:
+                        continue
+                    bld = building[t]
+                    if bld != NO_BUILDING:
+                        if can_destroy and bld < ALTAR_OF_PEACE:
+                            acts.append((DESTROY, c, t))
+                        continue
+                    res = resource[t]
+                    if res in GATHER:
+                        tech, cost, _, _ = GATHER[res]
+                        if techs >> tech & 1 and cost <= stars:
+                            acts.append((RESOURCE, c, t))
+                    if ter == FOREST:
+                        if can_clear:
+                            acts.append((CLEAR_FOREST, c, t))
+                        if can_burn:
+                            acts.append((BURN_FOREST, c, t))
+                    elif ter == PLAIN and res == NO_RES and can_grow:
+                        acts.append((GROW_FOREST, c, t))
+                    for bt, cost, need, unique, mon in _BUILD_TABLE[ter][res]:
+                        if cost > stars or techs & need != need:
+                            continue
+                        if unique and built >> bt & 1:
+                            continue
+                        if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
+                            continue
+                        acts.append((BUILD, c, t, bt))
+        return tuple(acts)
+
+    def _enemy_adjacent(self, p: int) -> bytearray:
+        mark = bytearray(self.b.n)
+        nbr = self.b.nbr
+        u_tribe, u_pos = self.u_tribe, self.u_pos
+        for u in range(len(u_tribe)):
+            if u_tribe[u] >= 0 and u_tribe[u] != p:
+                for t in nbr[u_pos[u]]:
+                    mark[t] = 1
+        return mark
+
+    def _reachable(self, u: int, ut: int, start: int, p: int, techs: int,
+                   enemy_adj: bytearray) -> list[int]:
+        """Tiles unit ``u`` can end a move on (half-steps: 1 along roads, 2 otherwise)."""
+        nbr = self.b.nbr
+        terrain, road, unit_at = self.terrain, self.road, self.unit_at
+        naval = ut in NAVAL
+        climbing = techs >> CLIMBING & 1
+        if UNIT_MOV[ut] == 1 and not naval and not road[start] and terrain[start] != CITY:
+            out = []  # one step, no road to run along: the free enterable neighbours
+            building, owner, c_tribe = self.building, self.owner, self.c_tribe
+            for t in nbr[start]:
+                if unit_at[t] >= 0:
+                    continue
+                ter = terrain[t]
+                if ter == DEEP or (ter == MOUNTAIN and not climbing) or (
+                        ter == SHALLOW and (building[t] != PORT or c_tribe[owner[t]] != p)):
+                    continue
+                out.append(t)
+            out.sort()
+            return out
+        best = {start: 2 * UNIT_MOV[ut]}
+        frontier = [start]
+        while frontier:
+            here = frontier.pop()
+            rem = best[here]
+            if rem <= 0:
+                continue
+            on_road = road[here] or terrain[here] == CITY
+            for t in nbr[here]:
+                if unit_at[t] >= 0:
+                    continue
+                ter = terrain[t]
+                stop = False
+                if naval:
+                    if ter == DEEP:
+                        if ut == BOAT:
+                            continue
+                    elif ter != SHALLOW:
+                        if ter == MOUNTAIN and not climbing:
+                            continue
+                        stop = True  # disembark
+                else:
+                    if ter == SHALLOW:
+                        if self.building[t] != PORT or self.c_tribe[self.owner[t]] != p:
+                            continue
+                        stop = True  # embark
+                    elif ter == DEEP:
+                        continue
+                    elif ter == MOUNTAIN:
+                        if not climbing:
+                            continue
+                        stop = True
+                    elif ter == FOREST and not road[t]:
+                        stop = True
+                cost = 1 if on_road and (road[t] or ter == CITY) else 2
+                left = rem - cost
+                if left < 0:
+                    continue
+                if stop or enemy_adj[t]:
+                    left = 0
+                if best.get(t, -1) < left:
+                    best[t] = left
+                    frontier.append(t)
+        del best[start]
+        return sorted(best)
+
+    # ---- action execution -------------------------------------------------------------
+    def _execute(self, a: tuple) -> None:
+        kind = a[0]
+        p = self.player
+        if kind in _ECON_ACTIONS:
+            self.econ += 1
+            self._own_tiles()
+        if kind == END_TURN:
+            self._end_turn()
+        elif kind == RESEARCH:
+            self._research(p, a[1], pay=True)
+        elif kind == BUILD_ROAD:
+            self.stars[p] -= ROAD_COST
+            self.road[a[1]] = 1
+        elif kind == BUILD:
+            self._build(p, a[1], a[2], a[3])
+        elif kind == SPAWN:
+            _, c, ut = a
+            self.stars[p] -= UNIT_COST[ut]
+            self.score[p] += UNIT_POINTS[ut]
+            self._new_unit(ut, self.b.city_pos[c], p, c, FINISHED)
+            self.stats[p][ut] += 1
+        elif kind == LEVEL_UP:
+            self._level_up(p, a[1], a[2])
+        elif kind == RESOURCE:
+            _, c, t = a
+            _, cost, pop, stars = GATHER[self.resource[t]]
+            self.stars[p] -= cost
+            self.resource[t] = NO_RES
+            if pop:
+                self._add_pop(c, pop)
+            if stars:
+                self._add_stars(p, stars)
+        elif kind == CLEAR_FOREST:
+            t = a[2]
+            self.terrain[t] = PLAIN
+            self.resource[t] = NO_RES
+            self._add_stars(p, CLEAR_FOREST_STARS)
+        elif kind == BURN_FOREST:
+            t = a[2]
+            self.stars[p] -= BURN_FOREST_COST
+            self.terrain[t] = PLAIN
+            self.resource[t] = CROPS
+        elif kind == GROW_FOREST:
+            self.stars[p] -= GROW_FOREST_COST
+            self.terrain[a[2]] = FOREST
+        elif kind == DESTROY:
+            self._destroy(a[1], a[2])
+        elif kind == MOVE:
+            self._move(p, a[1], a[2])
+        elif kind == ATTACK:
+            self._attack(p, a[1], a[2])
+        elif kind == CAPTURE:
+            self._capture(p, a[1])
+        elif kind == RECOVER:
+            u = a[1]
+            pos = self.u_pos[u]
+            heal = RECOVER_PLUS_HP
+            if self.owner[pos] >= 0 and self.c_tribe[self.owner[pos]] == p:
+                heal += RECOVER_IN_BORDERS_PLUS_HP
+            self.u_hp[u] = min(self.max_hp(u), self.u_hp[u] + heal)
+            self.u_status[u] = FINISHED
+        elif kind == EXAMINE:
+            self._examine(p, a[1])
+        elif kind == HEAL_OTHERS:
+            u = a[1]
+            for t in self.b.nbr[self.u_pos[u]]:
+                v = self.unit_at[t]
+                if v >= 0 and self.u_tribe[v] == p:
+                    self.u_hp[v] = min(self.max_hp(v), self.u_hp[v] + MINDBENDER_HEAL)
+            self.u_status[u] = FINISHED
+        elif kind == UPGRADE:
+            u = a[1]
+            new = SHIP if self.u_type[u] == BOAT else BATTLESHIP
+            self.stars[p] -= UNIT_COST[new]
+            self.u_type[u] = new
+        elif kind == MAKE_VETERAN:
+            u = a[1]
+            self.u_vet[u] = 1
+            self.u_hp[u] = self.max_hp(u)
+        elif kind == CONVERT:
+            _, u, v = a
+            city = self.u_city[v]
+            if city >= 0 and self.c_tribe[city] == self.u_tribe[v]:
+                self.c_nunits[city] -= 1
+            self.u_tribe[v] = p
+            self.u_city[v] = -1
+            self.u_status[v] = FINISHED
+            self._after_attack(p, u)
+        elif kind == DISBAND:
+            u = a[1]
+            self._add_stars(p, UNIT_COST[self.u_type[u]] // 2)
+            self._kill(u)
+        else:  # pragma: no cover - legality was checked
+            raise ValueError(f"unknown action {a!r}")
+
+    def _research(self, p: int, tech: int, pay: bool) -> None:
+        if pay:
+            ncities = sum(1 for t in self.c_tribe if t == p)
+            self.stars[p] -= tech_cost(TECH_TIER[tech], ncities, self.techs[p])
+        self.techs[p] |= 1 << tech
+        if self.techs[p] == ALL_TECHS:
+            self._monument_available(p, TOWER_OF_WISDOM)
+
+    def _end_turn(self) -> None:
+        p = self.player
+        q = 1 - p
+        if p == 1:
+            self.turn += 1
+            if self.turn >= self.turn_limit:
+                self._finish_by_score()
+                return
+        self.player = q
+        u_tribe, u_status = self.u_tribe, self.u_status
+        for u in range(len(u_tribe)):
+            if u_tribe[u] == q:
+                u_status[u] = FRESH
+        if self.turn >= 1:
+            self._add_stars(q, self.production(q))
+        self.pacifist[q] += 1
+        if self.pacifist[q] >= ALTAR_OF_PEACE_TURNS:
+            self._monument_available(q, ALTAR_OF_PEACE)
+
+    def _finish_by_score(self) -> None:
+        self.over = True
+        key = [(self.score[p], self.num_techs(p)) for p in (0, 1)]
+        self.won_by = None if key[0] == key[1] else (0 if key[0] > key[1] else 1)
+
+    def _build(self, p: int, c: int, t: int, bt: int) -> None:
+        self.stars[p] -= BUILDING_COST[bt]
+        self.building[t] = bt
+        self.resource[t] = NO_RES
+        self._building_effect(c, t, bt, +1)
+        if bt in UNIQUE_PER_CITY:
+            self.c_built[c] |= 1 << bt
+        if bt in TEMPLES:
+            self.score[p] += TEMPLE_POINTS
+            self.c_worth[c] += TEMPLE_POINTS
+        elif bt in MONUMENT_INDEX:
+            self.score[p] += MONUMENT_POINTS
+            self.c_worth[c] += MONUMENT_POINTS
+            self.monuments[p * len(MONUMENTS) + MONUMENT_INDEX[bt]] = BUILT
+
+    def _building_effect(self, c: int, t: int, bt: int, sign: int) -> None:
+        """Add (sign +1) or remove (−1) what building ``bt`` on ``t`` gives city ``c``."""
+        pop = BUILDING_POP.get(bt, 0) * sign
+        prod = 0
+        building, owner = self.building, self.owner
+        if bt in BOOSTS:
+            booster, bonus, is_prod = BOOSTS[bt]
+            for m in self.b.nbr[t]:
+                if building[m] == booster and owner[m] == c:
+                    if is_prod:
+                        prod += bonus * sign
+                    else:
+                        pop += bonus * sign
+        elif bt in BOOSTED_BY:
+            producer, bonus, is_prod = BOOSTED_BY[bt]
+            for m in self.b.nbr[t]:
+                if building[m] == producer and owner[m] == c:
+                    if is_prod:
+                        prod += bonus * sign
+                    else:
+                        pop += bonus * sign
+        if pop:
+            self._add_pop(c, pop)
+        self.c_prod[c] += prod
+
+    def _destroy(self, c: int, t: int) -> None:
+        bt = self.building[t]
+        self.building[t] = NO_BUILDING  # (neighbour scans skip the tile itself)
+        self._building_effect(c, t, bt, -1)
+        if bt in UNIQUE_PER_CITY:
+            self.c_built[c] &= ~(1 << bt)
+
+    def _level_up(self, p: int, c: int, bonus: int) -> None:
+        points = level_up_points(bonus)
+        self.score[p] += points
+        self.c_worth[c] += points
+        self.c_pop[c] -= self.c_level[c] + 1
+        self.c_level[c] += 1
+        if self.c_level[c] >= PARK_OF_FORTUNE_LEVEL:
+            self._monument_available(p, PARK_OF_FORTUNE)
+        pos = self.b.city_pos[c]
+        if bonus == WORKSHOP:
+            self.c_prod[c] += CITY_LEVEL_UP_WORKSHOP_PROD
+        elif bonus == EXPLORER:
+            self._explorer(p, pos)
+        elif bonus == CITY_WALL:
+            self.c_walls[c] = 1
+        elif bonus == RESOURCES:
+            self._add_stars(p, CITY_LEVEL_UP_RESOURCES)
+        elif bonus == POP_GROWTH:
+            self._add_pop(c, CITY_LEVEL_UP_POP_GROWTH)
+        elif bonus == BORDER_GROWTH:
+            self.c_radius[c] += 1
+            self._claim(c)
+        elif bonus == PARK:
+            self.score[p] += CITY_LEVEL_UP_PARK
+            self.c_worth[c] += CITY_LEVEL_UP_PARK
+        elif bonus == SUPER:
+            self._push_off(pos)
+            self._new_unit(SUPERUNIT, pos, p, c, FINISHED)
+
+    def _move(self, p: int, u: int, t: int) -> None:
+        self.unit_at[self.u_pos[u]] = -1
+        self.unit_at[t] = u
+        self.u_pos[u] = t
+        ut = self.u_type[u]
+        ter = self.terrain[t]
+        if ut in NAVAL and ter not in WATER:
+            self.u_type[u] = self.u_base[u]
+            self.u_status[u] = FINISHED
+        elif ut not in NAVAL and ter in WATER:
+            self.u_type[u] = BOAT
+            self.u_status[u] = FINISHED
+        else:
+            self.u_status[u] = MOVED
+        self._explore(p, t, 1)
+
+    def defence_multiplier(self, v: int) -> float:
+        """City walls ×4; a city without walls, or forest (Archery), mountain (Meditation)
+        or water (Aquatism) researched by the defender: ×1.5 (AttackCommand)."""
+        pos = self.u_pos[v]
+        q = self.u_tribe[v]
+        ter = self.terrain[pos]
+        techs = self.techs[q]
+        if ter == CITY:
+            city = self.b.city_at[pos]
+            if self.c_tribe[city] == q:
+                if self.c_walls[city]:
+                    return DEFENCE_IN_WALLS
+                if self.u_type[v] not in NAVAL:
+                    return DEFENCE_BONUS
+            return 1.0
+        if ((ter == MOUNTAIN and techs >> MEDITATION & 1)
+                or (ter in WATER and techs >> AQUATISM & 1)
+                or (ter == FOREST and techs >> ARCHERY & 1)):
+            return DEFENCE_BONUS
+        return 1.0
+
+    def attack_result(self, u: int, v: int) -> tuple[int, int]:
+        """(damage dealt, retaliation damage if the target survives and is in range)."""
+        ut, vt = self.u_type[u], self.u_type[v]
+        return combat(UNIT_ATK[ut], self.u_hp[u], self.max_hp(u), UNIT_DEF[vt], self.u_hp[v],
+                      self.max_hp(v), self.defence_multiplier(v))
+
+    def _after_attack(self, p: int, u: int) -> None:
+        self.u_status[u] = ATTACKED if self.u_status[u] == FRESH else FINISHED
+        self.pacifist[p] = 0
+
+    def _attack(self, p: int, u: int, v: int) -> None:
+        dealt, back = self.attack_result(u, v)
+        self._after_attack(p, u)
+        self.stats[p][STAT_ATTACKS] += 1
+        q = self.u_tribe[v]
+        if self.u_hp[v] <= dealt:
+            target_pos = self.u_pos[v]
+            self._kill(v)
+            self._add_kill(p, u)
+            ut = self.u_type[u]
+            ter = self.terrain[target_pos]
+            if ut in MELEE and ter not in WATER and (ter != MOUNTAIN
+                                                     or self.techs[p] >> CLIMBING & 1):
+                self.unit_at[self.u_pos[u]] = -1
+                self.unit_at[target_pos] = u
+                self.u_pos[u] = target_pos
+                self._explore(p, target_pos, 1)
+        else:
+            self.u_hp[v] -= dealt
+            if self.b.cheb(self.u_pos[u], self.u_pos[v]) <= UNIT_RANGE[self.u_type[v]]:
+                self.u_hp[u] -= back
+                if self.u_hp[u] <= 0:
+                    self._kill(u)
+                    self._add_kill(q, v)
+
+    def _add_kill(self, p: int, u: int) -> None:
+        self.u_kills[u] += 1
+        self.kills[p] += 1
+        if self.kills[p] >= GATE_OF_POWER_KILLS:
+            self._monument_available(p, GATE_OF_POWER)
+
+    def _capture(self, p: int, u: int) -> None:
+        pos = self.u_pos[u]
+        c = self.b.city_at[pos]
+        q = self.c_tribe[c]
+        self.u_status[u] = FINISHED
+        if q < 0:  # a neutral village becomes a city of level 1
+            self.c_tribe[c] = p
+            self.terrain[pos] = CITY
+            self._claim(c)
+            self._explore(p, pos, 1)
+        else:
+            worth = self.c_worth[c]
+            self.score[q] -= worth
+            self.score[p] += worth
+            self.c_tribe[c] = p
+            for v in range(len(self.u_city)):
+                if self.u_city[v] == c:
+                    self.u_city[v] = -1
+            self.c_nunits[c] = 0
+            if c == self.b.capital_city[q]:
+                self.over = True
+                self.won_by = p
+        if sum(1 for t in self.c_tribe if t == p) >= GRAND_BAZAR_CITIES:
+            self._monument_available(p, GRAND_BAZAR)
+
+    def _examine(self, p: int, u: int) -> None:
+        pos = self.u_pos[u]
+        self.resource[pos] = NO_RES
+        self.u_status[u] = FINISHED
+        bonus = self._rand(5)
+        if bonus == 0:  # superunit next to the unit, if there is room on land
+            for t in self.b.nbr[pos]:
+                if self.unit_at[t] < 0 and self.terrain[t] not in WATER \
+                        and self.terrain[t] != MOUNTAIN:
+                    self._new_unit(SUPERUNIT, t, p, -1, FINISHED)
+                    return
+            self._add_stars(p, 10)
+        elif bonus == 1:  # a free technology
+            options = [t for t in range(NUM_TECHS) if researchable(self.techs[p], t)]
+            if options:
+                self._research(p, options[self._rand(len(options))], pay=False)
+        elif bonus == 2:  # population for the unit's city (else the capital)
+            city = self.u_city[u]
+            if city < 0 or self.c_tribe[city] != p:
+                city = self.b.capital_city[p]
+            if self.c_tribe[city] == p:
+                self._add_pop(city, 3)
+        elif bonus == 3:
+            self._explorer(p, pos)
+        else:
+            self._add_stars(p, 10)
+
+    # ---- serialisation ----------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {name: list(getattr(self, name)) for name in _LIST_FIELDS}
+        data["explored"] = list(self.explored)
+        data["stats"] = [list(self.stats[0]), list(self.stats[1])]
+        data.update(level=self.b.level.seed, size=self.b.size, turn_limit=self.turn_limit,
+                    turn=self.turn, player=self.player, moves=self.moves, over=self.over,
+                    won_by=self.won_by, rng=self.rng)
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TribesState) and self.to_dict() == other.to_dict()
+
+    __hash__ = None
+
+    def __str__(self) -> str:
+        b = self.b
+        rows = []
+        unit_chars = "wrdsacknbBSG"
+        for y in range(b.size):
+            cells = []
+            for x in range(b.size):
+                t = y * b.size + x
+                u = self.unit_at[t]
+                ch = TERRAIN_CHARS[self.terrain[t]]
+                if b.city_at[t] >= 0 and self.c_tribe[b.city_at[t]] >= 0:
+                    ch = str(self.c_tribe[b.city_at[t]])
+                unit = unit_chars[self.u_type[u]] + str(self.u_tribe[u]) if u >= 0 else "  "
+                cells.append(ch + unit)
+            rows.append(" ".join(cells))
+        for p in (0, 1):
+            rows.append(f"tribe {p} ({TRIBES[b.level.tribes[p]][0]}): stars {self.stars[p]} "
+                        f"score {self.score[p]} techs {self.num_techs(p)} cities "
+                        f"{len(self.cities_of(p))} units {len(self.units_of(p))} "
+                        f"production {self.production(p)}")
+        if self.over:
+            rows.append(f"game over in round {self.turn}: "
+                        + (f"tribe {self.won_by} wins" if self.won_by is not None else "draw"))
+        else:
+            rows.append(f"round {self.turn}, tribe {self.player} to act")
+        return "\n".join(rows)
+
+
+_BOARDS: dict[tuple[int, int], Board] = {}
+
+
+def board_for(level: int, size: int = DEFAULT_SIZE) -> Board:
+    """The (cached) static board of a level seed."""
+    key = (level, size)
+    if key not in _BOARDS:
+        if len(_BOARDS) > 512:
+            _BOARDS.clear()
+        _BOARDS[key] = Board(generate_level(level, size))
+    return _BOARDS[key]
+
+
+class Tribes:
+    """The game. ``level=None`` draws a level from ``levels`` (default 0..24) with the
+    match RNG; an int fixes it. ``turn_limit`` rounds (50 in the framework)."""
+
+    name = "tribes"
+    num_players = 2
+
+    def __init__(self, level: int | None = None, levels: tuple[int, ...] | None = None,
+                 size: int = DEFAULT_SIZE, turn_limit: int = TURN_LIMIT) -> None:
+        if turn_limit < 1:
+            raise ValueError("turn_limit must be >= 1")
+        self.level = level
+        self.levels = tuple(levels) if levels is not None else tuple(range(NUM_LEVELS))
+        if not self.levels:
+            raise ValueError("levels must name at least one level")
+        self.size = size
+        self.turn_limit = turn_limit
+
+    def new_initial_state(self, rng: random.Random | None = None) -> TribesState:
+        rng = rng or random.Random(0)
+        level = self.level if self.level is not None else self.levels[rng.randrange(
+            len(self.levels))]
+        return TribesState.initial(board_for(level, self.size), seed=rng.getrandbits(63),
+                                   turn_limit=self.turn_limit)
+
+    def state_from_dict(self, data: dict[str, Any], rng: random.Random | None = None
+                        ) -> TribesState:
+        try:
+            board = board_for(int(data["level"]), int(data["size"]))
+            s = TribesState.__new__(TribesState)
+            s.b = board
+            s.turn_limit = int(data["turn_limit"])
+            for name in _LIST_FIELDS:
+                setattr(s, name, [int(v) for v in data[name]])
+            s.explored = bytearray(int(v) for v in data["explored"])
+            s.stats = [[int(v) for v in row] for row in data["stats"]]
+            s.turn, s.player, s.moves = int(data["turn"]), int(data["player"]), int(data["moves"])
+            s.over = bool(data["over"])
+            s.won_by = None if data["won_by"] is None else int(data["won_by"])
+            s.rng = int(data["rng"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"bad tribes snapshot: {err!r}") from None
+        if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
+            raise ValueError("bad tribes snapshot: board size does not match its level")
+        s._legal = s._legal_set = None
+        s.econ, s._tile_cache, s._territory = 0, [None, None], None
+        s._tiles_shared = False
+        return s
+
+    def action_from_json(self, value: Any):
+        if isinstance(value, list) and all(isinstance(v, int) for v in value):
+            return tuple(value)
+        raise ValueError(f"not a tribes action: {value!r}")

@@ -1,0 +1,194 @@
+"""The tree search shared by MCTS and Portfolio MCTS (seed 002), as the framework's
+``PortfolioTreeNode`` does it.
+
+* Closed loop: every node keeps its state. A node's children are its *moves*
+  (plain legal actions for MCTS, action assignments for P-MCTS), each with a prior
+  h (v(a)·w_σ for assignments, 0 for MCTS). All children are expanded once, in
+  random order, before UCT picks among them.
+* Tree depth and rollout share one horizon: a rollout from a node at depth d plays
+  ``rollout_length − d`` random moves (so the tree never grows past that depth).
+* Rewards: the heuristic value of the reached state for the deciding player; each
+  node normalises its children's means into [0, 1] by the min/max reward it saw.
+* UCT: Q + C·sqrt(ln(N+1)/(n+ε)) [+ φ]; at nodes where the opponent moves the
+  lowest value is chosen (the UCT values are inverted).
+* Progressive bias (``bias``): φ = h/(1 + n) as in the paper (``bias_denominator=
+  "code"`` gives the reference code's h/(n + ε)).
+* Progressive unpruning (``pruning``): with A = |children|, once N ≥ T = ⌊2A⌋ only
+  the k0 = max(⌊A/2⌋, 1) children of highest h stay selectable; the next best is
+  unpruned each time N exceeds ⌊⌊3A⌋·1.3^k⌋ (k = unprunings so far + 1; the code's
+  A_mult 1.5 on T is the paper's α_β = 3.0 on |A|).
+* Budget: forward-model calls, counted as the framework does: one per expansion,
+  per tree step and per rollout action; the search stops once the count exceeds
+  the budget. The most visited root child is played (ties: best mean).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+
+from .rules import TribesState
+
+EPSILON = 1e-6
+
+
+class SearchParams:
+    """Parameters of one tree search (defaults: seed 002)."""
+
+    def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
+                 bias: bool = False, pruning: bool = False, bias_denominator: str = "paper",
+                 k_mult: float = 0.5, t_mult: float = 2.0, a_mult: float = 1.5,
+                 b: float = 1.3) -> None:
+        if budget < 1 or rollout_length < 1:
+            raise ValueError("budget and rollout_length must be >= 1")
+        if bias_denominator not in ("paper", "code"):
+            raise ValueError("bias_denominator is 'paper' (1 + n) or 'code' (n + ε)")
+        self.budget, self.rollout_length, self.c = budget, rollout_length, c
+        self.bias, self.pruning, self.bias_denominator = bias, pruning, bias_denominator
+        self.k_mult, self.t_mult, self.a_mult, self.b = k_mult, t_mult, a_mult, b
+
+    def prune_t(self, n: int) -> int:
+        return int(n * self.t_mult)
+
+    def prune_k(self, n: int) -> int:
+        return max(int(n * self.k_mult), 1)
+
+    def unprune_limit(self, n: int, k_plus: int) -> int:
+        return int(int(self.prune_t(n) * self.a_mult) * self.b ** k_plus)
+
+
+Moves = Callable[[TribesState], Sequence[tuple]]
+"""state -> list of (action, h, label) the node branches on."""
+
+
+class _Node:
+    __slots__ = ("state", "moves", "children", "parent", "visits", "total", "lo", "hi",
+                 "depth", "pruned", "k_plus", "mover")
+
+    def __init__(self, state: TribesState, moves: Sequence[tuple], parent: _Node | None,
+                 depth: int) -> None:
+        self.state = state
+        self.moves = moves
+        self.children: list[_Node | None] = [None] * len(moves)
+        self.parent = parent
+        self.visits = 0
+        self.total = 0.0
+        self.lo, self.hi = math.inf, -math.inf
+        self.depth = depth
+        self.pruned: list[bool] | None = None
+        self.k_plus = 0
+        self.mover = state.current_player()
+
+
+def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move: Callable,
+           value: Callable[[TribesState], float], rng: random.Random) -> tuple:
+    """One decision: the chosen move tuple (action, h, label) of the root."""
+    me = state.current_player()
+    root = _Node(state.clone(), moves(state), None, 0)
+    calls = 0
+    L = params.rollout_length
+    while calls <= params.budget:
+        node = root
+        # tree policy
+        while not node.state.over and node.depth < L:
+            unexpanded = [i for i, ch in enumerate(node.children) if ch is None]
+            if unexpanded:
+                i = unexpanded[rng.randrange(len(unexpanded))]
+                child_state = node.state.clone()
+                child_state.apply_action(node.moves[i][0])
+                calls += 1
+                child = _Node(child_state, moves(child_state) if not child_state.over else (),
+                              node, node.depth + 1)
+                node.children[i] = child
+                node = child
+                break
+            node = _uct(node, params, me, rng)
+            calls += 1
+        # rollout
+        sim = node.state
+        depth = node.depth
+        if not sim.over and depth < L:
+            sim = sim.clone()
+            while depth < L and not sim.over:
+                sim.apply_action(rollout_move(sim, rng))
+                calls += 1
+                depth += 1
+        reward = value(sim)
+        n = node
+        while n is not None:
+            n.visits += 1
+            n.total += reward
+            if reward < n.lo:
+                n.lo = reward
+            if reward > n.hi:
+                n.hi = reward
+            n = n.parent
+        if node is root and root.state.over:  # pragma: no cover - agents never search a
+            break                             # finished game
+    return root.moves[_most_visited(root, rng)]
+
+
+def _uct(node: _Node, params: SearchParams, me: int, rng: random.Random) -> _Node:
+    n_children = len(node.children)
+    if params.pruning and node.visits >= params.prune_t(n_children):
+        if node.k_plus == 0:
+            keep = params.prune_k(n_children)
+            order = sorted(range(n_children), key=lambda i: -node.moves[i][1])
+            node.pruned = [True] * n_children
+            for i in order[:keep]:
+                node.pruned[i] = False
+            node.k_plus = 1
+        elif node.visits > params.unprune_limit(n_children, node.k_plus):
+            ties, best_h = [], -math.inf
+            for i in range(n_children):
+                if node.pruned[i]:
+                    h = node.moves[i][1]
+                    if h > best_h:
+                        ties, best_h = [i], h
+                    elif h == best_h:
+                        ties.append(i)
+            if ties:  # the best pruned child by h, ties at random (as the reference)
+                node.pruned[ties[rng.randrange(len(ties))]] = False
+                node.k_plus += 1
+    lo, hi = node.lo, node.hi
+    span = hi - lo
+    log_n = math.log(node.visits + 1)
+    maximise = node.mover == me
+    best_child, best_v = None, -math.inf if maximise else math.inf
+    pruned = node.pruned
+    code_bias = params.bias_denominator == "code"
+    for i, child in enumerate(node.children):
+        if pruned is not None and pruned[i]:
+            continue
+        q = child.total / (child.visits + EPSILON)
+        q = (q - lo) / span if span > 1e-12 else q
+        v = q + params.c * math.sqrt(log_n / (child.visits + EPSILON))
+        if params.bias:
+            h = node.moves[i][1]
+            v += h / (child.visits + EPSILON) if code_bias else h / (1 + child.visits)
+        v = (v + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))  # random tie-break
+        if (maximise and v > best_v) or (not maximise and v < best_v):
+            best_child, best_v = child, v
+    if best_child is None:  # pragma: no cover - cannot happen with at least one child
+        best_child = node.children[rng.randrange(n_children)]
+    return best_child
+
+
+def _most_visited(root: _Node, rng: random.Random) -> int:
+    best, best_v = 0, -math.inf
+    visits = [ch.visits if ch is not None else -1 for ch in root.children]
+    seen = [v for v in visits if v >= 0]
+    if seen and all(v == seen[0] for v in seen):  # all equal: best mean instead
+        for i, ch in enumerate(root.children):
+            if ch is not None:
+                v = ch.total / (ch.visits + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))
+                if v > best_v:
+                    best, best_v = i, v
+        return best
+    for i, v in enumerate(visits):
+        if v >= 0:
+            noisy = (v + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))
+            if noisy > best_v:
+                best, best_v = i, noisy
+    return best

@@ -1,0 +1,292 @@
+"""Tribes (seed 002): API conformance over random playouts and hand-worked rules."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from games import load_game
+from games.conformance import check_random_playouts
+from games.tribes import Tribes, combat, generate_level, tech_cost
+from games.tribes.constants import (
+    ATTACK,
+    BUILD,
+    CAPTURE,
+    CITY,
+    CLIMBING,
+    CONSTRUCTION,
+    CROPS,
+    DEFENDER,
+    END_TURN,
+    EXPLORER,
+    FARM,
+    FARMING,
+    FINISHED,
+    FOREST,
+    FRESH,
+    LEVEL_UP,
+    MINING,
+    MOUNTAIN,
+    MOVE,
+    NO_RES,
+    PLAIN,
+    RESEARCH,
+    SMITHERY,
+    SPAWN,
+    VILLAGE,
+    WARRIOR,
+    WINDMILL,
+    WORKSHOP,
+)
+
+
+def _invariants(state) -> None:
+    cold = state.clone()
+    cold._legal = cold._legal_set = None
+    cold._tile_cache = [None, None]
+    assert sorted(cold.legal_actions()) == sorted(state.legal_actions()), "tile cache is exact"
+    for p in (0, 1):
+        assert state.stars[p] >= 0, "stars never go negative"
+    for u, ut in enumerate(state.u_type):
+        if ut < 0:
+            continue
+        assert state.unit_at[state.u_pos[u]] == u, "unit map and unit positions agree"
+        assert 0 < state.u_hp[u] <= state.max_hp(u)
+    for t, u in enumerate(state.unit_at):
+        if u >= 0:
+            assert state.u_pos[u] == t and state.u_type[u] >= 0
+    for c, p in enumerate(state.c_tribe):
+        if p >= 0:
+            owned = sum(1 for v in range(len(state.u_city))
+                        if state.u_city[v] == c and state.u_type[v] >= 0)
+            assert owned == state.c_nunits[c] <= state.c_level[c] + 1 + 1  # + a superunit
+
+
+def test_random_playouts_conform():
+    game = Tribes(turn_limit=12)
+    stats = check_random_playouts(game, playouts=4, seed=7, state_invariants=_invariants,
+                                  deep_check_every=23)
+    assert stats["playouts"] == 4 and stats["capped"] == 0
+
+
+@pytest.mark.slow
+def test_many_random_playouts_conform():
+    stats = check_random_playouts(Tribes(), playouts=200, seed=11, state_invariants=_invariants,
+                                  deep_check_every=11)
+    assert sum(stats["wins"]) + stats["draws"] == 200
+
+
+def test_registered_and_levels_differ():
+    game = load_game("tribes")
+    assert game.name == "tribes"
+    texts = {generate_level(k).to_text() for k in range(25)}
+    assert len(texts) == 25, "25 distinct levels reachable by seed"
+
+
+def test_level_generation_is_the_same_in_another_process():
+    code = ("import hashlib;from games.tribes import generate_level;"
+            "print(hashlib.sha1(generate_level(17).to_text().encode()).hexdigest())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    import hashlib
+    assert out == hashlib.sha1(generate_level(17).to_text().encode()).hexdigest()
+
+
+def test_same_seed_same_game():
+    def play(seed):
+        s = Tribes(turn_limit=8).new_initial_state(random.Random(seed))
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        return s.to_dict()
+    assert play(5) == play(5)
+    assert play(5) != play(6)
+
+
+# ---- hand-worked positions ----------------------------------------------------------------
+
+def _blank(level=0):
+    """A start state with all units removed and open plain land around the capitals."""
+    s = Tribes(level=level).new_initial_state(random.Random(0))
+    for u in range(len(s.u_type)):
+        s._kill(u)
+    s._legal = s._legal_set = None
+    return s
+
+
+def _clear(s, tiles):
+    for t in tiles:
+        if s.terrain[t] not in (CITY, VILLAGE):
+            s.terrain[t] = PLAIN
+        s.resource[t] = NO_RES
+
+
+def _free_pair(s):
+    """Two orthogonally adjacent plain tiles away from any city."""
+    b = s.b
+    for t in range(b.n):
+        x, y = t % b.size, t // b.size
+        if 1 <= x < b.size - 2 and 1 <= y < b.size - 1 and b.city_at[t] < 0 \
+                and b.city_at[t + 1] < 0 and s.owner[t] < 0 and s.owner[t + 1] < 0:
+            _clear(s, [t, t + 1])
+            return t, t + 1
+    raise AssertionError("no free pair")
+
+
+def test_combat_formula_matches_hand_calculation():
+    # warrior (atk 2, 10/10 hp) on warrior (def 2, 10/10): forces 2 v 2, each 0.5·2·4.5 = 4.5
+    assert combat(2, 10, 10, 2, 10, 10, 1.0) == (5, 5)  # Java rounds half up
+    # defender fortified in a city (×1.5): 2 v 3 -> round(0.4·9) = 4, round(0.6·9) = 5
+    assert combat(2, 10, 10, 2, 10, 10, 1.5) == (4, 5)
+    # wounded swordman (atk 3, 5/15) on a warrior 10/10: 1 v 2 -> round(1/3·13.5)=5, round(2/3·9)=6
+    assert combat(3, 5, 15, 2, 10, 10, 1.0) == (5, 6)
+
+
+def test_attack_retaliation_and_kill_move_in():
+    s = _blank()
+    a, b = _free_pair(s)
+    u = s._new_unit(WARRIOR, a, 0, -1, FRESH)
+    v = s._new_unit(WARRIOR, b, 1, -1, FRESH)
+    s._legal = s._legal_set = None
+    assert (ATTACK, u, v) in s.legal_actions()
+    s.apply_action((ATTACK, u, v))
+    assert s.u_hp[v] == 5 and s.u_hp[u] == 5, "5 damage each way"
+    assert (ATTACK, u, v) not in s.legal_actions(), "one attack a turn"
+    third = b + s.b.size
+    _clear(s, [third])
+    w = s._new_unit(WARRIOR, third, 0, -1, FRESH)
+    s._legal = s._legal_set = None
+    # fresh 10-hp warrior on a 5-hp warrior: forces 2 v 1 -> round(2/3·9) = 6 >= 5: kill
+    s.apply_action((ATTACK, w, v))
+    assert s.u_type[v] == -1 and s.kills[0] == 1 and s.u_hp[w] == 10, "no retaliation"
+    assert s.u_pos[w] == b and s.unit_at[third] == -1, "melee attacker moves into the tile"
+
+
+def test_capture_village_then_capital_wins():
+    s = _blank(0)
+    village = s.b.city_pos[2]
+    u = s._new_unit(WARRIOR, village, 0, -1, FRESH)
+    s._legal = s._legal_set = None
+    assert (CAPTURE, u) in s.legal_actions()
+    s.apply_action((CAPTURE, u))
+    assert s.c_tribe[2] == 0 and s.c_level[2] == 1 and s.terrain[village] == CITY
+    assert s.owner[village] == 2 and s.u_status[u] == FINISHED
+    assert not s.is_terminal()
+    capital1 = s.b.city_pos[1]
+    v = s._new_unit(WARRIOR, capital1, 0, -1, FRESH)
+    before = (s.score[0], s.score[1], s.c_worth[1])
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, v))
+    assert s.is_terminal() and s.winner() == 0 and s.returns() == [1.0, -1.0]
+    assert s.score[0] == before[0] + before[2] and s.score[1] == before[1] - before[2]
+
+
+def test_moved_unit_cannot_capture_the_same_turn():
+    s = _blank(0)
+    village = s.b.city_pos[2]
+    start = next(t for t in s.b.nbr[village] if s.terrain[t] not in (1, 2))
+    _clear(s, [start])
+    u = s._new_unit(WARRIOR, start, 0, -1, FRESH)
+    s._legal = s._legal_set = None
+    assert (MOVE, u, village) in s.legal_actions()
+    s.apply_action((MOVE, u, village))
+    assert (CAPTURE, u) not in s.legal_actions()
+
+
+def test_tech_prerequisites_and_cost():
+    s = _blank(0)
+    s.techs[0] = 0
+    s.stars[0] = 100
+    s._legal = s._legal_set = None
+    research = {a[1] for a in s.legal_actions() if a[0] == RESEARCH}
+    assert CLIMBING in research and MINING not in research and SMITHERY not in research
+    assert tech_cost(1, 1, 0) == 5 and tech_cost(2, 1, 0) == 6 and tech_cost(3, 2, 0) == 10
+    assert tech_cost(3, 2, 1 << 23) == 8, "Philosophy: 20% off, rounded up"
+    s.apply_action((RESEARCH, CLIMBING))
+    assert s.stars[0] == 95
+    research = {a[1] for a in s.legal_actions() if a[0] == RESEARCH}
+    assert MINING in research and SMITHERY not in research
+    s.apply_action((RESEARCH, MINING))
+    assert SMITHERY in {a[1] for a in s.legal_actions() if a[0] == RESEARCH}
+    assert s.stars[0] == 89
+
+
+def test_spawn_needs_tech_stars_and_room():
+    s = _blank(0)
+    s.stars[0] = 2
+    s._legal = s._legal_set = None
+    spawns = {a[2] for a in s.legal_actions() if a[0] == SPAWN and a[1] == 0}
+    assert spawns == {WARRIOR}
+    s.apply_action((SPAWN, 0, WARRIOR))
+    assert s.stars[0] == 0 and s.c_nunits[0] == 1 and s.score[0] >= 10
+    u = s.unit_at[s.b.city_pos[0]]
+    assert s.u_status[u] == FINISHED, "a new unit waits for next turn"
+    s.stars[0] = 10
+    s.techs[0] |= 1 << 13  # SHIELDS
+    s._legal = s._legal_set = None
+    assert not any(a[0] == SPAWN for a in s.legal_actions()), "city tile occupied"
+    s._kill(u)
+    s._legal = s._legal_set = None
+    assert {a[2] for a in s.legal_actions() if a[0] == SPAWN} == {WARRIOR, DEFENDER}
+
+
+def test_city_growth_level_up_and_windmill_bonus():
+    s = _blank(0)
+    c = 0
+    pos = s.b.city_pos[c]
+    s.stars[0] = 50
+    s.techs[0] |= (1 << FARMING) | (1 << 3) | (1 << CONSTRUCTION)
+    size = s.b.size
+    first = pos + 1 if pos % size < size - 1 else pos - 1
+    tiles = [first, first + size if first // size < size - 1 else first - size]
+    assert all(s.owner[t] == c for t in tiles)
+    for t in tiles:
+        s.terrain[t] = PLAIN
+    s.resource[tiles[0]] = CROPS
+    s.resource[tiles[1]] = NO_RES
+    s._legal = s._legal_set = None
+    score0 = s.score[0]
+    s.apply_action((BUILD, c, tiles[0], FARM))
+    assert s.c_pop[c] == 2 and s.score[0] == score0 + 10, "farm: +2 population, 5 points each"
+    assert {a[2] for a in s.legal_actions() if a[0] == LEVEL_UP and a[1] == c} == {
+        WORKSHOP, EXPLORER}
+    s.apply_action((BUILD, c, tiles[1], WINDMILL))
+    assert s.c_pop[c] == 3, "windmill: +1 per neighbouring farm of the city"
+    assert not any(a[0] == BUILD and a[3] == WINDMILL for a in s.legal_actions()), "one a city"
+    prod = s.production(0)
+    pop = s.c_pop[c]
+    s.apply_action((LEVEL_UP, c, WORKSHOP))
+    assert s.c_level[c] == 2 and s.c_pop[c] == pop - 2
+    assert s.production(0) == prod + 2, "one more level, one workshop"
+
+
+def test_turn_limit_score_win_and_production():
+    s = Tribes(level=3, turn_limit=2).new_initial_state(random.Random(0))
+    s.apply_action((END_TURN,))
+    assert s.current_player() == 1 and s.stars[1] == 5, "no income in the first round"
+    s.apply_action((END_TURN,))
+    assert s.current_player() == 0 and s.stars[0] == 5 + s.production(0)
+    s.score[0] = s.score[1] + 1
+    s.apply_action((END_TURN,))
+    s.apply_action((END_TURN,))
+    assert s.is_terminal() and s.winner() == 0 and s.legal_actions() == []
+
+
+def test_movement_terrain_rules():
+    s = _blank(0)
+    a, b = _free_pair(s)
+    s.terrain[b] = MOUNTAIN
+    u = s._new_unit(WARRIOR, a, 0, -1, FRESH)
+    s.techs[0] &= ~(1 << CLIMBING)
+    s._legal = s._legal_set = None
+    assert (MOVE, u, b) not in s.legal_actions(), "mountains need Climbing"
+    s.techs[0] |= 1 << CLIMBING
+    s._legal = s._legal_set = None
+    assert (MOVE, u, b) in s.legal_actions()
+    s.terrain[b] = FOREST
+    s._legal = s._legal_set = None
+    assert (MOVE, u, b) in s.legal_actions()

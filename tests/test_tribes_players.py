@@ -1,0 +1,124 @@
+"""Tribes players: legal, reproducible, within budget, and stronger than random."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.match import play_match
+from games.tribes import MCTS, PLAYERS, RHEA, Heuristic, OneStepLookAhead, Tribes, TribesState
+
+
+def _states(n=3, plies=60):
+    out = []
+    rng = random.Random(3)
+    for level in range(n):
+        s = Tribes(level=level).new_initial_state(random.Random(level))
+        for _ in range(plies):
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["random", "simple", "osla", "mcts200", "rhea200"])
+def test_players_choose_legal_actions_reproducibly(spec):
+    states = _states()
+    choices = []
+    for _ in range(2):
+        player = PLAYERS[spec]()
+        player.reset(42)
+        choices.append([player(s.clone()) for s in states])
+    assert choices[0] == choices[1]
+    for s, a in zip(states, choices[0]):
+        assert a in s.legal_actions()
+
+
+@pytest.mark.parametrize("make", [lambda: MCTS(budget=60), lambda: RHEA(budget=60),
+                                  lambda: OneStepLookAhead(budget=5)])
+def test_search_stays_within_its_forward_model_budget(make, monkeypatch):
+    calls = [0]
+    original = TribesState.apply_action
+
+    def counting(self, action):
+        calls[0] += 1
+        return original(self, action)
+
+    monkeypatch.setattr(TribesState, "apply_action", counting)
+    player = make()
+    for s in _states(2):
+        calls[0] = 0
+        player(s)
+        budget = player.budget
+        assert 0 < calls[0] <= budget + 20, "a decision spends about its budget, not more"
+
+
+def test_differential_heuristic_hand_values():
+    h = Heuristic()
+    s = _states(1)[0]
+    root = h.root(s)
+    assert h.value(root, s, 0) == 0.0
+    s.score[0] += 100  # 0.1 per point
+    s.kills[1] += 1  # 3 per kill, the opponent's counts against
+    assert h.value(root, s, 0) == pytest.approx(10.0 - 3.0)
+    assert h.value(root, s, 1) == pytest.approx(-7.0)
+    s.over, s.won_by = True, 1
+    assert Heuristic(win_bonus=50).value(root, s, 1) == pytest.approx(-7.0 + 50)
+
+
+def test_simple_agent_beats_random():
+    game = Tribes(turn_limit=30)
+    wins = 0
+    for seed in range(4):
+        seats = (PLAYERS["simple"](), PLAYERS["random"]())
+        if seed % 2:
+            seats = seats[::-1]
+        result = play_match(game, list(seats), seed=seed)
+        simple_seat = 0 if seed % 2 == 0 else 1
+        wins += result.winner == simple_seat
+    assert wins >= 3
+
+
+@pytest.mark.slow
+def test_mcts_beats_random():
+    game = Tribes(turn_limit=20)
+    wins = 0
+    for seed in range(2):
+        seats = [PLAYERS["mcts200"](), PLAYERS["random"]()]
+        if seed:
+            seats.reverse()
+        result = play_match(game, seats, seed=seed)
+        wins += result.winner == (0 if seed == 0 else 1)
+    assert wins == 2
+
+
+def test_game_log_counts_and_slopes():
+    from games.tribes.gamelog import play_logged, slope
+    assert slope([1, 2, 3, 4]) == pytest.approx(1.0) and slope([5]) == 0.0
+    log = play_logged(Tribes(turn_limit=12), [PLAYERS["simple"](), PLAYERS["random"]()],
+                      seed=3, level=2)
+    assert log["level"] == 2 and log["rounds"] <= 12
+    for seat in log["seats"]:
+        assert sum(seat["spawns"].values()) >= seat["defender_spawns"] >= 0
+        assert 0 <= seat["techs_fraction"] <= 1 and seat["attacks"] >= 0
+    again = play_logged(Tribes(turn_limit=12), [PLAYERS["simple"](), PLAYERS["random"]()],
+                        seed=3, level=2)
+    assert again == log
+
+
+def test_search_game_is_the_same_in_another_process():
+    import subprocess
+    import sys
+    code = ("import random,hashlib,json;from games.tribes import Tribes,PortfolioMCTS,RHEA;"
+            "s=Tribes(level=4,turn_limit=3).new_initial_state(random.Random(1));"
+            "a=[PortfolioMCTS(budget=30,bias=True,pruning=True),RHEA(budget=30)];"
+            "a[0].reset(5);a[1].reset(6)\n"
+            "while not s.is_terminal(): s.apply_action(a[s.current_player()](s))\n"
+            "print(hashlib.sha1(json.dumps(s.to_dict()).encode()).hexdigest())")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={"PYTHONHASHSEED": str(seed), "PATH": "",
+                                            "PYTHONPATH": ":".join(sys.path)}).stdout.strip()
+            for seed in (1, 2)}
+    assert len(runs) == 1, "same seeds, same game, whatever the hash seed"
+    assert len(runs.pop()) == 40
