@@ -116,17 +116,27 @@ def parse_program(text: str) -> dict[str, tuple[Clause, ...]]:
     return {name: tuple(clauses) for name, clauses in program.items()}
 
 
+class WorkExhausted(Exception):
+    """More positions evaluated than the interpreter's current work limit allows."""
+
+
 class Dyadic:
     """A compiled dyadic predicate: ``image(a)`` = every B with P(a, B), memoised."""
 
-    def __init__(self, key, compute) -> None:
+    def __init__(self, key, compute, meter: list | None = None) -> None:
         self.key = key
         self._compute = compute
         self.memo: dict = {}
+        self.meter = meter  # [positions evaluated, limit or None], shared per interpreter
 
     def image(self, a) -> tuple:
         hit = self.memo.get(a)
         if hit is None:
+            meter = self.meter
+            if meter is not None:
+                meter[0] += 1
+                if meter[1] is not None and meter[0] > meter[1]:
+                    raise WorkExhausted
             hit = self.memo[a] = self._compute(a)
         return hit
 
@@ -141,6 +151,8 @@ class Interpreter:
     def __init__(self, positions: Positions) -> None:
         self.positions = positions
         self._compiled: dict = {}
+        self.meter: list = [0, None]
+        self.fixed: dict[str, tuple] = {}  # keys of predicates fixed during one search
         move = Dyadic(("bk", "move"), lambda a: tuple(positions.successors(a)))
         self._compiled[("bk", "move")] = move
         self.monadic = {"won": positions.won_by_mover, "drawn": positions.drawn}
@@ -151,6 +163,9 @@ class Interpreter:
         do not matter, so equal definitions share one memo)."""
         if name in DYADIC_BK:
             return ("bk", name)
+        hit = self.fixed.get(name)
+        if hit is not None and name not in _stack:
+            return hit
         if name in _stack:
             return ("self", len(_stack) - 1 - _stack.index(name))
         if name not in program:
@@ -171,7 +186,7 @@ class Interpreter:
         return hit
 
     def _build(self, name: str, program: Program, key: tuple) -> Dyadic:
-        pred = Dyadic(key, None)
+        pred = Dyadic(key, None, self.meter)
         self._compiled[key] = pred  # before the body, so recursive calls find it
         images = []
         for c in program[name]:

@@ -23,7 +23,8 @@ complete).
 * negative examples (``negatives="minimax"``, the default): the learner's moves
   that failed to win or draw under the minimax database the regret is measured
   with — a move A→B is a negative of ``win_k`` when B is not a forced win for the
-  mover within k of its moves, and of ``draw_k`` when B is lost for the mover.
+  mover within k of its moves, and of ``draw_k`` when the opponent can force a
+  win from B within k of its moves (the horizon of the rule, as for ``win_k``).
   ``negatives="none"`` is the seed's positives-only learning.
 * dependent learning: ``win_1`` first, then ``win_2`` with ``win_1`` (and its
   helpers) in the background knowledge, …, then ``draw_1``, ``draw_2``, … with
@@ -49,6 +50,7 @@ from .metarules import (
     R_MONADIC,
     Clause,
     Interpreter,
+    WorkExhausted,
     parse_program,
     program_text,
 )
@@ -66,7 +68,8 @@ class MetaInterpreter:
     """Learns one target predicate from positive and negative (A, B) move pairs."""
 
     def __init__(self, interpreter: Interpreter, metarules: Sequence[str] = METARULES,
-                 max_clauses: int = 3, max_nodes: int = 20000) -> None:
+                 max_clauses: int = 3, max_nodes: int = 20000,
+                 max_work: int | None = 200_000) -> None:
         unknown = [m for m in metarules if m not in METARULES]
         if unknown:
             raise ValueError(f"unknown metarules {unknown} (known: {', '.join(METARULES)})")
@@ -74,6 +77,7 @@ class MetaInterpreter:
         self.metarules = tuple(metarules)
         self.max_clauses = max_clauses
         self.max_nodes = max_nodes
+        self.max_work = max_work
         self.nodes = 0
 
     def learn(self, target: str, positives: Sequence, negatives: Sequence = (),
@@ -85,12 +89,18 @@ class MetaInterpreter:
         self._bk_names = [n for n in self._bk if not n.startswith(target + "_")]
         self._target, self._pos, self._neg = target, list(positives), list(negatives)
         self.nodes = 0
+        meter = self.interp.meter
+        meter[0], meter[1] = 0, self.max_work
+        self.interp.fixed = {n: self.interp.key(n, self._bk) for n in self._bk}
         try:
             for budget in range(1, self.max_clauses + 1):
                 for program in self._prove_examples(0, {}, budget):
                     return {name: tuple(cl) for name, cl in program.items()}
-        except SearchExhausted:
+        except (SearchExhausted, WorkExhausted):
             return None
+        finally:
+            meter[1] = None
+            self.interp.fixed = {}
         return None
 
     # ---- evaluation --------------------------------------------------------------------
@@ -194,10 +204,17 @@ class MILLearner:
 
     def __init__(self, game, seed: int = 0, max_k: int = 3, negatives: str = "minimax",
                  mode: str = "mixed", draw_after: int = 10, max_clauses: int = 3,
-                 max_nodes: int = 20000, metarules: Sequence[str] = METARULES,
+                 max_nodes: int = 20000, max_work: int | None = 200_000,
+                 metarules: Sequence[str] = METARULES, draw_negatives: str = "horizon",
+                 draw_order: str = "decreasing",
                  transfer: str | None = None) -> None:
         if negatives not in NEGATIVES:
             raise ValueError(f"negatives must be one of {NEGATIVES}, got {negatives!r}")
+        if draw_negatives not in ("horizon", "any"):
+            raise ValueError(f"draw_negatives must be 'horizon' or 'any', got {draw_negatives!r}")
+        if draw_order not in ("increasing", "decreasing"):
+            raise ValueError(f"draw_order must be 'increasing' or 'decreasing', got {draw_order!r}")
+        self.draw_negatives, self.draw_order = draw_negatives, draw_order
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
         self.game = game
@@ -205,13 +222,14 @@ class MILLearner:
         self.rng = random.Random(seed)
         self.positions = Positions(game.rules)
         self.interp = Interpreter(self.positions)
-        self.mil = MetaInterpreter(self.interp, metarules, max_clauses, max_nodes)
+        self.mil = MetaInterpreter(self.interp, metarules, max_clauses, max_nodes,
+                                   max_work)
         self.max_k, self.negatives, self.mode, self.draw_after = max_k, negatives, mode, draw_after
         self.solver = MinimaxSolver(game) if negatives == "minimax" else None
         self.games = 0
         self.win_pos: dict[int, list] = {}
         self.win_neg: dict[int, list] = {}
-        self.draw_neg: list = []
+        self.draw_neg: dict[int, list] = {}
         self.draw_games: list[tuple] = []  # (start position, [(k, (A, B)), ...])
         self.program: dict[str, dict[str, tuple[Clause, ...]]] = {}  # label -> its clauses
         self._signature: dict[str, tuple] = {}
@@ -237,6 +255,13 @@ class MILLearner:
         return sorted(self.program, key=lambda lab: (KINDS.index(split_label(lab)[0]),
                                                      split_label(lab)[1]))
 
+    def play_order(self) -> list[str]:
+        """win_1, win_2, … (fastest win first), then the draw rules, longest horizon
+        first (``draw_order="decreasing"``) or as the seed, draw_1 first."""
+        wins = [lab for lab in self.labels() if lab.startswith("win_")]
+        draws = [lab for lab in self.labels() if lab.startswith("draw_")]
+        return wins + (draws[::-1] if self.draw_order == "decreasing" else draws)
+
     def _library(self, labels: Sequence[str] | None = None) -> dict:
         full: dict = {}
         for label in (self.labels() if labels is None else labels):
@@ -247,7 +272,7 @@ class MILLearner:
         """(label of the rule that proved the move, child position) or (None, None)."""
         library = self._library()
         children = self.positions.successors(key)
-        for label in self.labels():
+        for label in self.play_order():
             pred = self.interp.predicate(label, library)
             for child in children:
                 if pred.holds(key, child):
@@ -317,8 +342,10 @@ class MILLearner:
                     if not (solved.value == -1 and solved.depth <= 2 * (j - 1)):
                         if (a, b) not in self.win_neg.setdefault(j, []):
                             self.win_neg[j].append((a, b))
-                if solved.value == 1 and (a, b) not in self.draw_neg:
-                    self.draw_neg.append((a, b))
+                    lost = solved.value == 1 and (self.draw_negatives == "any"
+                                                  or solved.depth <= 2 * j - 1)
+                    if lost and (a, b) not in self.draw_neg.setdefault(j, []):
+                        self.draw_neg[j].append((a, b))
         self.relearn()
 
     # ---- dependent learning ------------------------------------------------------------
@@ -339,7 +366,7 @@ class MILLearner:
                     bucket.append(ex)
         for k in range(1, self.max_k + 1):
             if draw_pos.get(k):
-                self._learn(f"draw_{k}", draw_pos[k], self.draw_neg)
+                self._learn(f"draw_{k}", draw_pos[k], self.draw_neg.get(k, []))
 
     def _background(self, label: str) -> list[str]:
         kind, k = split_label(label)
