@@ -202,7 +202,7 @@ def split_label(label: str) -> tuple[str, int]:
 class MILLearner:
     """MIGO: win_k / draw_k strategies learned by meta-interpretive learning."""
 
-    def __init__(self, game, seed: int = 0, max_k: int = 3, negatives: str = "minimax",
+    def __init__(self, game, seed: int = 0, max_k: int | None = None, negatives: str = "minimax",
                  mode: str = "mixed", draw_after: int = 10, max_clauses: int = 3,
                  max_nodes: int = 20000, max_work: int | None = 200_000,
                  metarules: Sequence[str] = METARULES, draw_negatives: str = "horizon",
@@ -224,7 +224,10 @@ class MILLearner:
         self.interp = Interpreter(self.positions)
         self.mil = MetaInterpreter(self.interp, metarules, max_clauses, max_nodes,
                                    max_work)
-        self.max_k, self.negatives, self.mode, self.draw_after = max_k, negatives, mode, draw_after
+        # seed 004 learns win_k / draw_k "until no further predicates can be learned";
+        # no game here lasts more moves of one player than its board has cells
+        self.max_k = max_k or len(game.rules.initial_board())
+        self.negatives, self.mode, self.draw_after = negatives, mode, draw_after
         self.solver = MinimaxSolver(game) if negatives == "minimax" else None
         self.games = 0
         self.win_pos: dict[int, list] = {}
