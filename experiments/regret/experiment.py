@@ -17,20 +17,24 @@ from games.solver import MinimaxSolver
 
 from .harness import regret_run
 from .learners import BeadBoxes, QLearner
-from .metarules import SEED_METARULES
+from .metarules import METARULES, SEED_METARULES
 from .mil import MILLearner
 from .rule_learner import RuleLearner
 
-LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-seed", "mil-pos", "mil+transfer",
+LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-seed", "mil-pos",
+            "mil+transfer",
             "menace", "her", "q", "dqn")
 TRANSFER = {"rule+transfer": "rule", "mil+transfer": "mil"}  # learner -> its teacher
 
 
 def make_mil(kind: str, game, seed: int, transfer=None) -> MILLearner:
-    """mil: our metarule library, minimax-backed negatives; mil-seed: seed 004's two
-    metarules with the same negatives; mil-pos: seed 004's metarules, positives only."""
+    """mil: our metarule library, minimax-backed negatives; mil-norec: the same without
+    the recursive negation; mil-seed: seed 004's two metarules with the same negatives;
+    mil-pos: seed 004's metarules, positives only."""
     if kind in ("mil", "mil+transfer"):
         return MILLearner(game, seed, transfer=transfer)
+    if kind == "mil-norec":
+        return MILLearner(game, seed, metarules=tuple(m for m in METARULES if m != "negation_rec"))
     if kind == "mil-seed":
         return MILLearner(game, seed, metarules=SEED_METARULES)
     if kind == "mil-pos":
