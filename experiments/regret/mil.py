@@ -31,8 +31,11 @@ complete).
   every win rule. Each predicate is relearned from scratch after every game that
   changes its examples or its background (a previous program that is still
   consistent is the first one the from-scratch search would return, and is kept).
-* play: the first move proved by ``win_1``, ``win_2``, …, then ``draw_1``, …,
+* play: the first move proved by ``win_1``, ``win_2``, …, then by the draw rules
+  (longest horizon first; ``draw_order="increasing"`` is the seed's draw_1 first),
   else a random legal move.
+* ``win_k`` / ``draw_k`` are learned for every k that has examples (``max_k``
+  caps it), as the seed iterates "until no further predicates can be learned".
 """
 
 from __future__ import annotations
