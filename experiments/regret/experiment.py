@@ -17,9 +17,29 @@ from games.solver import MinimaxSolver
 
 from .harness import regret_run
 from .learners import BeadBoxes, QLearner
+from .metarules import METARULES, SEED_METARULES
+from .mil import MILLearner
 from .rule_learner import RuleLearner
 
-LEARNERS = ("rule", "rule-gp", "rule+transfer", "menace", "her", "q", "dqn")
+LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-seed", "mil-pos",
+            "mil+transfer",
+            "menace", "her", "q", "dqn")
+TRANSFER = {"rule+transfer": "rule", "mil+transfer": "mil"}  # learner -> its teacher
+
+
+def make_mil(kind: str, game, seed: int, transfer=None) -> MILLearner:
+    """mil: our metarule library, minimax-backed negatives; mil-norec: the same without
+    the recursive negation; mil-seed: seed 004's two metarules with the same negatives;
+    mil-pos: seed 004's metarules, positives only."""
+    if kind in ("mil", "mil+transfer"):
+        return MILLearner(game, seed, transfer=transfer)
+    if kind == "mil-norec":
+        return MILLearner(game, seed, metarules=tuple(m for m in METARULES if m != "negation_rec"))
+    if kind == "mil-seed":
+        return MILLearner(game, seed, metarules=SEED_METARULES)
+    if kind == "mil-pos":
+        return MILLearner(game, seed, metarules=SEED_METARULES, negatives="none")
+    raise ValueError(f"unknown MIL learner '{kind}'")
 
 
 def make_learner(kind: str, game_name: str, params: dict, seed: int, transfer: dict | None,
@@ -31,6 +51,8 @@ def make_learner(kind: str, game_name: str, params: dict, seed: int, transfer: d
         return RuleLearner(game, seed, draw_after=draw_after, search="gp")
     if kind == "rule+transfer":
         return RuleLearner(game, seed, draw_after=draw_after, transfer=transfer or {})
+    if kind.startswith("mil"):
+        return make_mil(kind, game, seed, transfer)
     if kind == "menace":
         return BeadBoxes(game, seed, menace=True)
     if kind == "her":
@@ -47,12 +69,17 @@ def make_learner(kind: str, game_name: str, params: dict, seed: int, transfer: d
 def _one_run(job):
     kind, game_name, params, games, seed, source, draw_after = job
     transfer = None
-    if kind == "rule+transfer":
+    if kind in TRANSFER:
         src_name, src_params, src_games = source
         src_game = load_game(src_name, **src_params)
-        teacher = RuleLearner(src_game, seed, draw_after=draw_after)
+        if kind == "mil+transfer":
+            teacher = make_mil("mil", src_game, seed)
+        else:
+            teacher = RuleLearner(src_game, seed, draw_after=draw_after)
         regret_run(src_game, lambda s: teacher, src_games, seed)
         transfer = teacher.rules_text()
+        if kind == "mil+transfer":
+            transfer = "\n".join(transfer.values())
     game = load_game(game_name, **params)
     holder = {}
 
@@ -62,7 +89,7 @@ def _one_run(job):
 
     regret = regret_run(game, factory, games, seed, MinimaxSolver(game))
     learner = holder["learner"]
-    rules = learner.rules_text() if isinstance(learner, RuleLearner) else None
+    rules = learner.rules_text() if hasattr(learner, "rules_text") else None
     return np.cumsum(regret), rules, transfer
 
 
@@ -73,13 +100,18 @@ def run_regret(game_name: str, params: dict, learners: list[str], runs: int, gam
         for kind in learners:
             if kind not in LEARNERS:
                 raise ValueError(f"unknown learner '{kind}' (known: {', '.join(LEARNERS)})")
-            if kind == "rule+transfer" and source is None:
-                raise ValueError("rule+transfer needs --transfer-from GAME")
+            if kind in TRANSFER and source is None:
+                raise ValueError(f"{kind} needs --transfer-from GAME")
             jobs = [(kind, game_name, params, games, seed + r, source, draw_after)
                     for r in range(runs)]
             outs = backend(_one_run, jobs)
             results[kind] = (np.array([o[0] for o in outs]), outs[0][1], outs[0][2])
     return results
+
+
+def _rule_line(label: str, text: str) -> str:
+    """MIL rules print as clauses; the DSL rules as ``label: rule``."""
+    return text if ":-" in text else f"{label}: {text}"
 
 
 def write_report(out: Path, title: str, command: str, results: dict) -> str:
@@ -114,10 +146,12 @@ def write_report(out: Path, title: str, command: str, results: dict) -> str:
     for kind, (_, rules, transfer) in results.items():
         if transfer:
             lines += ["", f"Rules transferred into `{kind}` (run 0):", "", "```"]
-            lines += [f"{label}: {text}" for label, text in transfer.items()] + ["```"]
+            lines += [transfer] if isinstance(transfer, str) else [
+                f"{label}: {text}" for label, text in transfer.items()]
+            lines += ["```"]
         if rules:
             lines += ["", f"Rules learned by `{kind}` (run 0):", "", "```"]
-            lines += [f"{label}: {text}" for label, text in rules.items()] + ["```"]
+            lines += [_rule_line(label, text) for label, text in rules.items()] + ["```"]
     text = "\n".join(lines) + "\n"
     (out / "regret.md").write_text(text)
     return text
