@@ -18,7 +18,7 @@ from experiments.regret.metarules import (
 from experiments.regret.mil import MetaInterpreter, MILLearner
 from games import load_game
 from games.solver import MinimaxSolver
-from gp.rules_dsl import Positions
+from gp.languages.rules import Positions
 
 WIN_1 = parse_program("win_1(A,B) :- move(A,B), won(B).")
 SEED_WIN_2 = {"win_2(A,B) :- win_2_1(A,B), not win_2_1(B,_).",

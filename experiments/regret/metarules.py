@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from gp.rules_dsl import Positions
+from gp.languages.rules import Positions
 
 MONADIC = ("won", "drawn")
 DYADIC_BK = ("move",)

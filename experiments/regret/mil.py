@@ -44,7 +44,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from games.solver import MinimaxSolver
-from gp.rules_dsl import Positions
+from gp.languages.rules import Positions
 
 from .metarules import (
     DYADIC_BK,
