@@ -89,26 +89,38 @@ def play_with_human(game: Game, players: Sequence[Strategy], specs: Sequence[str
         for seat, player in enumerate(seated):
             if isinstance(player, HumanPlayer):
                 write(f"you are seat {seat} ({names[seat]})")
+        forfeit = None
         while not state.is_terminal():
             seat = state.current_player()
             before = state.clone()
-            action = seated[seat](state)
-            if not isinstance(seated[seat], HumanPlayer):
-                write(f"seat {seat} ({names[seat]}) plays {state.action_to_string(action)}")
-            state.apply_action(action)
+            if isinstance(seated[seat], HumanPlayer):
+                state.apply_action(seated[seat](state))
+            else:
+                try:  # a program that fails forfeits, as in games.match
+                    action = seated[seat](state)
+                    text = state.action_to_string(action)
+                    state.apply_action(action)
+                except Exception as err:  # noqa: BLE001
+                    write(f"seat {seat} ({names[seat]}) forfeits: {err}")
+                    forfeit = seat
+                    break
+                write(f"seat {seat} ({names[seat]}) plays {text}")
             describe = getattr(state, "describe_transition", None)
             for line in (describe(before) if describe is not None else ()):
                 write(line)
         write("\nfinal position:")
         write(str(state))
-        winner = state.winner()
-        write("result: " + ("capped, no winner" if state.is_capped() else "draw"
+        winner = state.winner() if forfeit is None else 1 - forfeit
+        capped = forfeit is None and state.is_capped()
+        write("result: " + ("capped, no winner" if capped else "draw"
                             if winner is None else f"seat {winner} ({names[winner]}) wins"))
         summary.matches += 1
         summary.total_moves += state.move_number()
+        if forfeit is not None:
+            summary.forfeits[order[forfeit]] += 1
         if winner is not None:
             summary.wins[order[winner]] += 1
-        elif state.is_capped():
+        elif capped:
             summary.capped += 1
         else:
             summary.draws += 1

@@ -164,3 +164,17 @@ def test_one_config_schema_for_synthesis_and_qd(tmp_path):
     saved = json.loads((tmp_path / "qd" / "config.json").read_text())
     assert saved["kind"] == "qd" and saved["cells"] == DEFAULTS["qd"]["cells"]
     assert run_config(saved) == saved  # a saved config is complete and reads back as is
+
+
+def test_a_failing_opponent_forfeits_in_human_play():
+    class Broken:
+        def __call__(self, state):
+            raise RuntimeError("no move")
+
+    seen: list[str] = []
+    answers = iter(["5"] * 9)
+    human = HumanPlayer(read=lambda prompt: next(answers), write=seen.append)
+    summary = play_with_human(load_game("tictactoe"), [human, Broken()], ["human", "broken"], 1,
+                              seed=0, write=seen.append)
+    assert summary.wins == [1, 0] and summary.forfeits == [0, 1]
+    assert any("forfeits" in line for line in seen)
