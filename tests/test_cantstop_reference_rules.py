@@ -24,7 +24,7 @@ from games.cantstop.reference_rules import (
     positions_player_has_secured,
 )
 from games.cantstop.reference_traces import read_traces, replay
-from games.cantstop.rules import COLUMNS, PHASE_COLUMN, PHASE_ROLL_OR_STOP
+from games.cantstop.rules import PHASE_COLUMN, PHASE_ROLL_OR_STOP
 from games.match import play_matches
 
 from .cantstop_positions import position
@@ -34,25 +34,8 @@ GA = glenn_aloi_player()
 R28 = rule_of_28_player()
 
 
-def ref_position(player: int = 0, mine: dict | None = None, theirs: dict | None = None,
-                 neutral: dict | None = None, claimed: dict | None = None, dice=None,
-                 order: list | None = None, **extra) -> ReferenceCantStopState:
-    markers = [[0] * 11, [0] * 11]
-    for c, h in (mine or {}).items():
-        markers[player][c - 2] = h
-    for c, h in (theirs or {}).items():
-        markers[1 - player][c - 2] = h
-    neutral = neutral or {}
-    return ReferenceCantStopState.from_dict({
-        "player": player,
-        "phase": PHASE_COLUMN if dice is not None else PHASE_ROLL_OR_STOP,
-        "dice": list(dice or ()),
-        "markers": markers,
-        "neutral": [neutral.get(c, 0) for c in COLUMNS],
-        "neutral_order": order if order is not None else sorted(neutral),
-        "claimed": [(claimed or {}).get(c, -1) for c in COLUMNS],
-        **extra,
-    }, rng=random.Random(0))
+def ref_position(*args, **kwargs) -> ReferenceCantStopState:
+    return position(*args, state_class=ReferenceCantStopState, **kwargs)
 
 
 # ---- the traces recorded from the reference code -------------------------------------------
