@@ -51,12 +51,11 @@ from .rules import (
     DEFAULT_MAX_MOVES,
     HEIGHTS,
     MAX_NEUTRALS,
-    PHASE_COLUMN,
     PHASE_ROLL_OR_STOP,
-    ROLL_INDEX,
     ROLL_OR_STOP_LIST,
     CantStopState,
     _action,
+    _validate,
 )
 
 RULES = ("paper", "reference")
@@ -223,48 +222,21 @@ class ReferenceCantStopState(CantStopState):
         data["won_now"] = list(self.won_now)
         return data
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any], rng: random.Random | None = None,
-                  max_moves: int = DEFAULT_MAX_MOVES) -> ReferenceCantStopState:
-        """Restore a snapshot; ``neutral`` may hold ``HEIGHTS[c] + 1`` (claimed this turn)."""
-        try:
-            state = cls(rng, max_moves=max_moves, roll=False)
-            state.markers = ([0, 0] + list(data["markers"][0]), [0, 0] + list(data["markers"][1]))
-            state.neutral = [0, 0] + list(data.get("neutral", [0] * 11))
-            state.claimed = [-1, -1] + list(data.get("claimed", [-1] * 11))
-            order = data.get("neutral_order")
-            state.neutral_cols = (list(order) if order is not None
-                                  else [c for c in COLUMNS if state.neutral[c]])
-            won = data.get("won_now")
-            state.won_now = (list(won) if won is not None else
-                             [c for c in state.neutral_cols if state.neutral[c] > HEIGHTS[c]])
-            count = data.get("neutral_count")
-            placed_none = sum(1 for c in state.won_now if not state.neutral[c])  # D2
-            state.neutral_count = (int(count) if count is not None
-                                   else len(state.neutral_cols) + placed_none)
-            state.claims = [state.claimed.count(0), state.claimed.count(1)]
-            state.moves = int(data.get("moves", 0))
-            state.phase = data.get("phase", PHASE_COLUMN)
-            state.won_by = data.get("winner")
-            state.capped = bool(data.get("capped", False))
-            state.player = int(data["player"])
-            state.dice = tuple(data.get("dice", ()))
-        except (KeyError, TypeError, IndexError, ValueError) as err:
-            raise ValueError(f"bad Can't Stop state snapshot: {err!r}") from err
-        _validate_reference(state)
-        if state.player < 0:
-            state.legal = []
-        elif state.phase == PHASE_ROLL_OR_STOP:
-            state.legal = ROLL_OR_STOP_LIST
-        else:
-            if state.dice not in ROLL_INDEX:
-                raise ValueError(f"bad Can't Stop state snapshot: dice {state.dice!r}")
-            state.legal = state._column_moves(None)
-            if not state.legal:
-                raise ValueError(f"bad Can't Stop state snapshot: dice {list(state.dice)} "
-                                 "leave no legal move (a bust is never a position to act in)")
-        state.last_player = max(state.player, 0)
-        return state
+    # ---- snapshots: ``neutral`` may hold ``HEIGHTS[c] + 1`` (claimed this turn) --------
+    def _restore_more(self, data: dict[str, Any]) -> None:
+        won = data.get("won_now")
+        self.won_now = (list(won) if won is not None else
+                        [c for c in self.neutral_cols if self.neutral[c] > HEIGHTS[c]])
+        count = data.get("neutral_count")
+        placed_none = sum(1 for c in self.won_now if not self.neutral[c])  # D2
+        self.neutral_count = (int(count) if count is not None
+                              else len(self.neutral_cols) + placed_none)
+
+    def _validate_snapshot(self) -> None:
+        _validate_reference(self)
+
+    def _snapshot_moves(self) -> list:
+        return self._column_moves(None)
 
     def __repr__(self) -> str:
         return f"ReferenceCantStopState({self.to_dict()!r})"
@@ -277,27 +249,10 @@ def _slots(cls: type) -> list[str]:
 def _validate_reference(state: ReferenceCantStopState) -> None:
     """Reject snapshots the reference engine cannot reach, naming the field at fault."""
     bad = "bad Can't Stop state snapshot (reference rules): "
-    if state.player not in (-1, 0, 1):
-        raise ValueError(f"{bad}player {state.player}")
-    if state.phase not in (PHASE_COLUMN, PHASE_ROLL_OR_STOP):
-        raise ValueError(f"{bad}phase {state.phase!r}")
-    if len(state.markers[0]) != 13 or len(state.markers[1]) != 13 or len(state.neutral) != 13:
-        raise ValueError(f"{bad}markers/neutral need 11 columns")
-    if len(state.claimed) != 13:
-        raise ValueError(f"{bad}claimed needs 11 columns")
+    _validate(state, bad, neutral_above=1)
     for c in COLUMNS:
-        for name, h, top in (("markers[0]", state.markers[0][c], HEIGHTS[c]),
-                             ("markers[1]", state.markers[1][c], HEIGHTS[c]),
-                             ("neutral", state.neutral[c], HEIGHTS[c] + 1)):
-            if not 0 <= h <= top:
-                raise ValueError(f"{bad}{name} column {c} = {h}")
-        if state.claimed[c] not in (-1, 0, 1):
-            raise ValueError(f"{bad}claimed column {c}")
         if state.neutral[c] > HEIGHTS[c] and c not in state.won_now:
             raise ValueError(f"{bad}neutral above column {c} but the column is not in won_now")
-    if len(state.neutral_cols) > MAX_NEUTRALS or sorted(state.neutral_cols) != [
-            c for c in COLUMNS if state.neutral[c]]:
-        raise ValueError(f"{bad}neutral_order does not match neutral")
     if any(c not in COLUMNS or state.claimed[c] >= 0 for c in state.won_now):
         raise ValueError(f"{bad}won_now {state.won_now}")
     if not len(state.neutral_cols) <= state.neutral_count <= MAX_NEUTRALS + 1:

@@ -349,17 +349,18 @@ class CantStopState:
             state.capped = bool(data.get("capped", False))
             state.player = int(data["player"])
             state.dice = tuple(data.get("dice", ()))
+            state._restore_more(data)
         except (KeyError, TypeError, IndexError, ValueError) as err:
             raise ValueError(f"bad Can't Stop state snapshot: {err!r}") from err
-        _validate(state)
+        state._validate_snapshot()
         if state.player < 0:
             state.legal = []
         elif state.phase == PHASE_ROLL_OR_STOP:
             state.legal = ROLL_OR_STOP_LIST
         else:
-            if len(state.dice) != 4 or not all(1 <= d <= 6 for d in state.dice):
+            if state.dice not in ROLL_INDEX:
                 raise ValueError(f"bad Can't Stop state snapshot: dice {state.dice!r}")
-            state.legal = state._column_moves(PAIRINGS[ROLL_INDEX[state.dice]])
+            state.legal = state._snapshot_moves()
             if not state.legal:
                 raise ValueError(f"bad Can't Stop state snapshot: dice {list(state.dice)} "
                                  "leave no legal move (a bust is never a position to act in)")
@@ -387,6 +388,16 @@ class CantStopState:
 
     __hash__ = None  # mutable
 
+    # ---- what a rule variant restores and checks beyond these rules (from_dict) ---------
+    def _restore_more(self, data: dict[str, Any]) -> None:
+        """Fields of a snapshot that only a rule variant has."""
+
+    def _validate_snapshot(self) -> None:
+        _validate(self)
+
+    def _snapshot_moves(self) -> list:
+        return self._column_moves(PAIRINGS[ROLL_INDEX[self.dice]])
+
     def __str__(self) -> str:
         return render(self)
 
@@ -406,26 +417,29 @@ class CantStopState:
 ROLL_OR_STOP_LIST = [ROLL, STOP]
 
 
-def _validate(state: CantStopState) -> None:
-    """Reject snapshots that no legal play can reach, naming the field at fault."""
+def _validate(state: CantStopState, bad: str = "bad Can't Stop state snapshot: ",
+              neutral_above: int = 0) -> None:
+    """Reject snapshots that no legal play can reach, naming the field at fault
+    (``neutral_above``: cells a neutral may stand above the top, for a rule variant)."""
     if state.player not in (-1, 0, 1):
-        raise ValueError(f"bad Can't Stop state snapshot: player {state.player}")
+        raise ValueError(f"{bad}player {state.player}")
     if state.phase not in (PHASE_COLUMN, PHASE_ROLL_OR_STOP):
-        raise ValueError(f"bad Can't Stop state snapshot: phase {state.phase!r}")
+        raise ValueError(f"{bad}phase {state.phase!r}")
     if len(state.markers[0]) != 13 or len(state.markers[1]) != 13 or len(state.neutral) != 13:
-        raise ValueError("bad Can't Stop state snapshot: markers/neutral need 11 columns")
+        raise ValueError(f"{bad}markers/neutral need 11 columns")
     if len(state.claimed) != 13:
-        raise ValueError("bad Can't Stop state snapshot: claimed needs 11 columns")
+        raise ValueError(f"{bad}claimed needs 11 columns")
     for c in COLUMNS:
-        for name, h in (("markers[0]", state.markers[0][c]), ("markers[1]", state.markers[1][c]),
-                        ("neutral", state.neutral[c])):
-            if not 0 <= h <= HEIGHTS[c]:
-                raise ValueError(f"bad Can't Stop state snapshot: {name} column {c} = {h}")
+        for name, h, top in (("markers[0]", state.markers[0][c], HEIGHTS[c]),
+                             ("markers[1]", state.markers[1][c], HEIGHTS[c]),
+                             ("neutral", state.neutral[c], HEIGHTS[c] + neutral_above)):
+            if not 0 <= h <= top:
+                raise ValueError(f"{bad}{name} column {c} = {h}")
         if state.claimed[c] not in (-1, 0, 1):
-            raise ValueError(f"bad Can't Stop state snapshot: claimed column {c}")
+            raise ValueError(f"{bad}claimed column {c}")
     if len(state.neutral_cols) > MAX_NEUTRALS or sorted(state.neutral_cols) != [
             c for c in COLUMNS if state.neutral[c]]:
-        raise ValueError("bad Can't Stop state snapshot: neutral_order does not match neutral")
+        raise ValueError(f"{bad}neutral_order does not match neutral")
 
 
 def render(state: CantStopState) -> str:
