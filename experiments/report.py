@@ -113,9 +113,11 @@ def _shown(run: dict) -> str:
                            run["program"])
 
 
-def seed_interval(rates: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
-    """Bootstrap (BCa) interval of the mean over seeds; the single value for one seed."""
-    if len(rates) < 2 or np.ptp(rates) == 0:
+def seed_interval(rates: np.ndarray, confidence: float = 0.95) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of the mean over seeds; None for a single seed."""
+    if len(rates) < 2:
+        return None
+    if np.ptp(rates) == 0:
         return float(rates.mean()), float(rates.mean())
     from scipy.stats import bootstrap
 
@@ -158,7 +160,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
         wins, total = sum(w for w, _ in measured), sum(n for _, n in measured)
         lo, hi = wilson_interval(wins, total)
         best_run = max(zip(rates, runs), key=lambda x: x[0])
-        rows.append((label, len(runs), rates.mean(), rates.std(), *seed_interval(rates), lo, hi,
+        rows.append((label, len(runs), rates.mean(), rates.std(), seed_interval(rates), lo, hi,
                      np.mean([r["evaluations"] for r in runs]),
                      np.mean([r["best_psi"] for r in runs]), best_run[0], best_run[1]))
     first = next(iter(methods.values()))[0]["config"]
@@ -185,8 +187,9 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
         "pooled 95% CI | Ψ during search | evaluations |",
         "|---|---|---|---|---|---|---|",
     ]
-    for label, n, mean, std, s_lo, s_hi, lo, hi, evals, psi, _, _ in rows:
-        lines.append(f"| {label} | {n} | {mean:.3f} ± {std:.3f} | {s_lo:.3f}–{s_hi:.3f} | "
+    for label, n, mean, std, spread, lo, hi, evals, psi, _, _ in rows:
+        over_seeds = "—" if spread is None else f"{spread[0]:.3f}–{spread[1]:.3f}"
+        lines.append(f"| {label} | {n} | {mean:.3f} ± {std:.3f} | {over_seeds} | "
                      f"{lo:.3f}–{hi:.3f} | {psi:.3f} | {evals:.0f} |")
     lines += ["", "![win rate over time](winrate.png)", "", "## Best program of each method", ""]
     for label, *_, best_rate, best_run in rows:
