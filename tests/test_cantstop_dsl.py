@@ -112,3 +112,16 @@ def test_node_depth_and_subtree_end_agree_with_deap():
             assert subtree_end(tree, i) == tree.searchSubtree(i).stop
             ancestors = sum(1 for j in range(i) if tree.searchSubtree(j).stop > i)
             assert node_depth(tree, i) == ancestors
+
+
+def test_the_appendix_constants_are_a_language_of_their_own(tmp_path):
+    import re
+
+    from experiments.cli import main
+    from gp.evaluator import read_log
+
+    assert main(["synth", "cantstop", "--dsl", "sketch-01", "--evaluations", "12", "--matches",
+                 "40", "--workers", "2", "--quiet", "--out", str(tmp_path / "run")]) == 0
+    programs = [row["program"] for row in read_log(tmp_path / "run" / "log.csv")]
+    numbers = {int(n) for text in programs for n in re.findall(r"\b\d+\b", text)}
+    assert numbers and numbers <= {0, 1}

@@ -213,4 +213,19 @@ class SketchStrategy(ProgramPlayer):
 
     def __repr__(self) -> str:
         return f"SketchStrategy({self.name})"
+
+
+APPENDIX_CONSTANTS_DSL = build_dsl("cantstop-01", constants=(0, 1))
+"""The same language with the appendix's constants, ``N -> 0 | 1`` (seed 000's SA,
+Sketch-SA and UCT runs; ours default to 0..7)."""
+
+
+class AppendixConstantsSketch(SketchStrategy):
+    """The sketch over ``APPENDIX_CONSTANTS_DSL``: ``--dsl sketch-01``."""
+
+    LANGUAGE = APPENDIX_CONSTANTS_DSL
+
+    def __init__(self, program, dsl: DSL = APPENDIX_CONSTANTS_DSL,
+                 name: str | None = None) -> None:
+        super().__init__(program, dsl, name)
 from . import cantstop_compile  # noqa: E402,F401  registers programs with the fast engine

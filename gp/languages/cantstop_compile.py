@@ -32,7 +32,14 @@ import numpy as np
 from games.cantstop import fast
 from games.cantstop.players import GLENN_ALOI
 
-from .cantstop import DSLS, MOVE_VALUE, PROGRESS_VALUE, THRESHOLD, SketchStrategy
+from .cantstop import (
+    DSLS,
+    MOVE_VALUE,
+    PROGRESS_VALUE,
+    THRESHOLD,
+    AppendixConstantsSketch,
+    SketchStrategy,
+)
 
 LIMIT = 1 << 62
 PV = np.array(PROGRESS_VALUE, dtype=np.int64)
@@ -255,3 +262,4 @@ def array_program(player: SketchStrategy) -> ArrayProgram | None:
 
 
 fast.VECTORIZERS[SketchStrategy] = array_program
+fast.VECTORIZERS[AppendixConstantsSketch] = array_program
