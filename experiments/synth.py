@@ -45,6 +45,10 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
                          f"{config.get('fitness') or 'psi'} needs data (a record file)")
     if needs_data and config.get("score") is None:
         raise ValueError(f"{where}: give the cloning score (A or O)")
+    if config.get("remeasure_restarts") and (
+            config.get("fitness") not in (None, "psi") or method not in ("sa", "sketch-sa")):
+        raise ValueError(f"{where}: remeasure_restarts re-measures Ψ of SA restarts: it needs "
+                         "method sa or sketch-sa and fitness psi")
     check_references(config, where)
 
 
@@ -77,7 +81,7 @@ def game_of(config: dict[str, Any]):
 def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
     """Ψ (win rate against the target) and, with data, the cloning score C; the
     metric named ``psi`` is the one the search maximises (``fitness``)."""
-    from gp.fitness import UserFitness, WinRate, WithTieBreak
+    from gp.fitness import FreshWinRate, UserFitness, WinRate, WithTieBreak
     from gp.programs import strategy_class
 
     from .players import make_player
@@ -92,6 +96,8 @@ def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
     metrics: dict[str, Any] = {}
     if config.get("data"):
         metrics["c"] = resolve(spec.cloning[config["score"]])(config["data"], game, cls, psi)
+    if config.get("remeasure_restarts"):
+        metrics["psi-fresh"] = FreshWinRate(psi)
     if fitness == "psi":
         metrics["psi"] = psi
     elif fitness == "psi+c":
@@ -144,6 +150,8 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
                if config.get(k) is not None}
     if config.get("population"):
         options["mu"] = options["lambda_"] = config["population"]
+    if config.get("remeasure_restarts"):
+        options["restart_metric"] = "psi-fresh"
     with make_backend(config.get("backend"), config.get("workers", 0),
                       config.get("scheduler")) as backend:
         evaluator = Evaluator(build_metrics(config, backend), dsl.to_text, budget, run_dir,
@@ -229,6 +237,9 @@ def add_parsers(sub) -> None:
     synth.add_argument("--rollout-evaluations", dest="rollout_evaluations", type=positive,
                        default=None, help="UCT: cap on evaluations per SA rollout")
     synth.add_argument("--population", type=positive, default=None, help="GP: mu = lambda")
+    synth.add_argument("--remeasure-restarts", dest="remeasure_restarts", action="store_true",
+                       default=None, help="SA: measure the program each schedule restarts "
+                       "from again, on fresh matches (seed 000's reference code)")
     synth.add_argument("--out", required=True, help="run directory")
     synth.add_argument("--quiet", action="store_true", help="no progress bar")
 

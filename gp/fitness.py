@@ -91,6 +91,39 @@ def score_of(game, summary) -> float:
     return (summary.wins[0] + getattr(game, "draw_value", 0.0) * even) / summary.matches
 
 
+class FreshWinRate:
+    """Ψ on matches never played before by the program: the k-th call for a program
+    text plays the match seeds of (text, k).
+
+    Why: a search that keeps the best of many noisy Ψ values keeps one that is
+    biased upwards. Seed 000's reference SA re-measures the program it restarts from
+    on fresh matches at every schedule; this metric is that re-measurement. On
+    resume, replayed calls are counted (``remember``), so the k-th call stays the
+    k-th.
+    """
+
+    name = "psi-fresh"
+
+    def __init__(self, psi: WinRate) -> None:
+        self.psi = psi
+        self.calls: dict[str, int] = {}
+
+    def seed_for(self, text: str, call: int) -> int:
+        return program_seed(self.psi.seed, f"{text}\n# fresh matches {call}")
+
+    def __call__(self, program: Any) -> float:
+        player = self.psi.strategy_class(program)
+        call = self.calls.get(player.text, 0) + 1
+        self.calls[player.text] = call
+        summary = play_many(self.psi.game, [(player, self.psi.target)], self.psi.matches,
+                            [self.seed_for(player.text, call)], map=self.psi.map,
+                            fast=self.psi.fast)[0]
+        return score_of(self.psi.game, summary)
+
+    def remember(self, text: str, value: Any) -> None:
+        self.calls[text] = self.calls.get(text, 0) + 1
+
+
 class WithTieBreak:
     """Ψ with a cloning score breaking ties: Ψ + C·r / (1 + r).
 

@@ -44,7 +44,8 @@ class SynthesisJob:
 def run_sa(job: SynthesisJob) -> None:
     rng = random.Random(job.seed)
     start = job.initial if job.initial is not None else job.dsl.random_program(rng)
-    SimulatedAnnealing(job.evaluator, rng).run(start, partial(mutSubtree, dsl=job.dsl))
+    SimulatedAnnealing(job.evaluator, rng, restart_metric=job.options.get("restart_metric")).run(
+        start, partial(mutSubtree, dsl=job.dsl))
 
 
 def run_uct(job: SynthesisJob) -> None:
@@ -92,7 +93,8 @@ def run_sketch_sa(job: SynthesisJob) -> None:
         on_improve=_also_psi(job))
     if ev.best_psi_tree is None or ev.budget.spent():
         return
-    SimulatedAnnealing(ev, rng).run(ev.best_psi_tree, partial(mutSubtree, dsl=job.dsl))
+    SimulatedAnnealing(ev, rng, restart_metric=job.options.get("restart_metric")).run(
+        ev.best_psi_tree, partial(mutSubtree, dsl=job.dsl))
 
 
 def run_sketch_uct(job: SynthesisJob) -> None:
