@@ -125,3 +125,20 @@ def test_the_appendix_constants_are_a_language_of_their_own(tmp_path):
     programs = [row["program"] for row in read_log(tmp_path / "run" / "log.csv")]
     numbers = {int(n) for text in programs for n in re.findall(r"\b\d+\b", text)}
     assert numbers and numbers <= {0, 1}
+
+
+def test_secured_can_mean_what_the_reference_code_means():
+    from games.cantstop import HEIGHTS
+    from games.cantstop.reference_rules import positions_player_has_secured
+    from gp.languages.cantstop import REFERENCE_SECURED_DSL
+
+    from .cantstop_positions import position
+
+    text = ("score: sum(map(lambda c: secured(c), neutrals))\n"
+            "column: argmax(map(lambda a: 1, actions))")
+    state = position(mine={7: 3, 5: 2}, neutral={7: 5}, claimed={12: 0})
+    ours = CANTSTOP_DSL.compile(CANTSTOP_DSL.parse(text))[0]
+    theirs = REFERENCE_SECURED_DSL.compile(REFERENCE_SECURED_DSL.parse(text))[0]
+    assert ours(state, None, None) == 3  # the permanent marker
+    assert theirs(state, None, None) == 5  # the neutral's cell, this turn's progress included
+    assert positions_player_has_secured(state, 12) == HEIGHTS[12] + 1  # claimed by the player

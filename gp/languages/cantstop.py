@@ -30,6 +30,10 @@ import operator
 from collections.abc import Sequence
 
 from games.cantstop.players import GLENN_ALOI, can_place_new_neutral, difficulty_score
+from games.cantstop.reference_rules import (
+    positions_opponent_has_secured,
+    positions_player_has_secured,
+)
 from games.cantstop.rules import PHASE_ROLL_OR_STOP, ROLL, STOP
 from gp.dsl import DSL, ProgramPlayer
 from gp.syntax import Syntax
@@ -133,14 +137,31 @@ LEAVES = {
 """Domain functions f1..f6 and tables l4, l5 of seed 000: name -> (syntax kind, text,
 variable, function, scopes where it is defined)."""
 
+REFERENCE_LEAVES = {
+    "secured": ("callv", "secured", "c",
+                lambda s, c, a: positions_player_has_secured(s, c), HAS_COLUMN),
+    "opponent_secured": ("callv", "opponent_secured", "c",
+                         lambda s, c, a: positions_opponent_has_secured(s, c), HAS_COLUMN),
+}
+"""``secured`` as the reference code's ``PositionsPlayerHasSecuredInColumn`` (the
+neutral's cell when a neutral is in the column, this turn's progress included;
+height + 1 for a claimed column) and its opponent twin; ours count permanent
+markers only (design.md §8)."""
+
 
 DSLS: dict = {}
 """Built DSLs by name, so a strategy pickles as (DSL name, program text)."""
 
 
 def build_dsl(name: str = "cantstop", constants: Sequence[int] = tuple(range(8)),
-              max_height: int = 12, max_size: int = 80) -> DSL:
-    """A Can't Stop DSL, registered under ``name``; the default is ``CANTSTOP_DSL``."""
+              max_height: int = 12, max_size: int = 80, secured: str = "markers") -> DSL:
+    """A Can't Stop DSL, registered under ``name``; the default is ``CANTSTOP_DSL``.
+
+    ``secured="reference"`` gives ``secured``/``opponent_secured`` the reference
+    code's meaning (``REFERENCE_LEAVES``)."""
+    if secured not in ("markers", "reference"):
+        raise ValueError(f"secured must be 'markers' or 'reference', got {secured!r}")
+    leaves = {**LEAVES, **(REFERENCE_LEAVES if secured == "reference" else {})}
     dsl = DSL(name, Program, max_height=max_height, max_size=max_size)
     dsl.primitive("program", [YesNo, Choice], Program,
                   Syntax("lines", labels=("score", "column")), _pair)
@@ -155,7 +176,7 @@ def build_dsl(name: str = "cantstop", constants: Sequence[int] = tuple(range(8))
                       Syntax("map", var="c"), _map_columns)
         for value in constants:
             dsl.terminal(f"n{value}_{s}", num, Syntax("lit", str(value)), _const(value))
-        for leaf, (kind, text, var, fn, scopes) in LEAVES.items():
+        for leaf, (kind, text, var, fn, scopes) in leaves.items():
             if s in scopes:
                 dsl.terminal(f"{leaf}_{s}", num, Syntax(kind, text, var), _leaf(fn))
         dsl.terminal(f"neutrals_{s}", cols, Syntax("lit", "neutrals"),
@@ -226,6 +247,21 @@ class AppendixConstantsSketch(SketchStrategy):
     LANGUAGE = APPENDIX_CONSTANTS_DSL
 
     def __init__(self, program, dsl: DSL = APPENDIX_CONSTANTS_DSL,
+                 name: str | None = None) -> None:
+        super().__init__(program, dsl, name)
+
+
+REFERENCE_SECURED_DSL = build_dsl("cantstop-reference", constants=(0, 1), secured="reference")
+"""The appendix's constants and the reference code's ``secured``."""
+
+
+class ReferenceSecuredSketch(SketchStrategy):
+    """The sketch over ``REFERENCE_SECURED_DSL``: ``--dsl sketch-reference``. Its
+    programs play on the reference engine (the fast engine knows our ``secured``)."""
+
+    LANGUAGE = REFERENCE_SECURED_DSL
+
+    def __init__(self, program, dsl: DSL = REFERENCE_SECURED_DSL,
                  name: str | None = None) -> None:
         super().__init__(program, dsl, name)
 from . import cantstop_compile  # noqa: E402,F401  registers programs with the fast engine
