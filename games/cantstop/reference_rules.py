@@ -150,24 +150,12 @@ class ReferenceCantStopState(CantStopState):
             self.claims[p] += 1
             self.markers[0][c] = 0
             self.markers[1][c] = 0
-        if self.claims[p] >= COLUMNS_TO_WIN:
-            for c in self.neutral_cols:
-                neutral[c] = 0
-            self.neutral_cols = []
-            self.neutral_count = 0
-            self.won_now = []
-            self.won_by = p
-            self.last_player = p
-            self.player = -1
-            self.legal = []
-            return
-        self._end_turn()
-        self._roll()
+        self._win_or_pass(p)
 
-    def _end_turn(self) -> None:
+    def _clear_turn(self) -> None:
         self.neutral_count = 0
         self.won_now = []
-        super()._end_turn()
+        super()._clear_turn()
 
     # ---- helpers used by strategies and features --------------------------------
     def advanced_this_turn(self, column: int) -> int:

@@ -262,10 +262,12 @@ class CantStopState:
                 self.markers[1][c] = 0
             else:
                 own[c] = h
+        self._win_or_pass(p)
+
+    def _win_or_pass(self, p: int) -> None:
+        """After ``p`` stops: ``p`` wins with enough columns, else the turn passes."""
         if self.claims[p] >= COLUMNS_TO_WIN:
-            for c in self.neutral_cols:
-                neutral[c] = 0
-            self.neutral_cols = []
+            self._clear_turn()
             self.won_by = p
             self.last_player = p
             self.player = -1
@@ -274,11 +276,15 @@ class CantStopState:
         self._end_turn()
         self._roll()
 
-    def _end_turn(self) -> None:
+    def _clear_turn(self) -> None:
+        """Take the turn's neutral markers off the board."""
         neutral = self.neutral
         for c in self.neutral_cols:
             neutral[c] = 0
         self.neutral_cols = []
+
+    def _end_turn(self) -> None:
+        self._clear_turn()
         self.player = 1 - self.player
         self.turns[self.player] += 1
 
