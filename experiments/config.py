@@ -35,7 +35,8 @@ COMMON: dict[str, Any] = {
 DEFAULTS: dict[str, dict[str, Any]] = {
     "synth": {**COMMON, "kind": "synth", "method": "sa", "fitness": "psi", "score": None,
               "data": None, "initial": None, "sketch_share": None,
-              "rollout_evaluations": None, "population": None, "remeasure_restarts": False},
+              "rollout_evaluations": None, "population": None, "remeasure_restarts": False,
+              "clock": "wall"},
     "qd": {**COMMON, "kind": "qd", "matches": 200, "features": None, "dims": None,
            "cells": 100, "batch": 8},
 }

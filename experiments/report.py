@@ -1,12 +1,16 @@
 """``stratsynth report DIR``: the seed-000 Fig. 2-style plot and a Markdown table.
 
-For every method (``DIR/runs/LABEL/seedN``): best Ψ over time, mean and standard
-deviation over seeds on a common time grid (one line per method, shaded std);
-the final best program of each seed re-measured on fresh matches (default
-10,000, seeds never used in the search), reported as mean ± std over seeds with
-a bootstrap interval over seeds (the spread between runs, ``scipy.stats.bootstrap``)
+For every method (``DIR/runs/LABEL/seedN``): best Ψ over time, the median and
+interquartile band over seeds on a common time grid (seed 000's Fig. 2); the
+final best program of each seed re-measured on fresh matches (default 10,000,
+seeds never used in the search), reported as mean ± std over seeds with a
+bootstrap interval over seeds (the spread between runs, ``scipy.stats.bootstrap``)
 beside the Wilson interval of all matches pooled, with evaluations and the best
-program.
+program. With ``--threshold``, the time each run's best Ψ first reached it
+(runs that never did are censored at their budget), summarised by Kaplan–Meier
+(``scipy.stats.ecdf``) and compared between methods by log-rank tests; final
+win rates are compared by Mann–Whitney U tests over seeds; p-values are Holm-
+adjusted over the pairs.
 """
 
 from __future__ import annotations
@@ -126,7 +130,81 @@ def seed_interval(rates: np.ndarray, confidence: float = 0.95) -> tuple[float, f
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
+def time_to_threshold(run: dict, threshold: float) -> tuple[float, bool]:
+    """When the run's best Ψ first reached ``threshold``, or its last logged time
+    (censored) if it never did."""
+    for t, value in zip(run["times"], run["best"]):
+        if value >= threshold:
+            return t, True
+    return run["seconds"], False
+
+
+def _censored(times: list[tuple[float, bool]]):
+    from scipy.stats import CensoredData
+
+    return CensoredData(uncensored=[t for t, hit in times if hit],
+                        right=[t for t, hit in times if not hit])
+
+
+def km_median(times: list[tuple[float, bool]]) -> float | None:
+    """Kaplan–Meier median time to the threshold; None if fewer than half reach it."""
+    if not any(hit for _, hit in times):
+        return None
+    from scipy.stats import ecdf
+
+    sf = ecdf(_censored(times)).sf
+    below = np.flatnonzero(sf.probabilities <= 0.5)
+    return float(sf.quantiles[below[0]]) if len(below) else None
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjustment (family-wise error over the pairs compared)."""
+    order = np.argsort(pvalues)
+    adjusted, running = [0.0] * len(pvalues), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def pairwise_tests(labels: list[str], rates: dict[str, np.ndarray],
+                   times: dict[str, list[tuple[float, bool]]] | None) -> list[str]:
+    """Markdown rows: for each pair of methods, Mann–Whitney U on the re-measured final
+    win rates over seeds and (with a threshold) the log-rank test on time to reach it."""
+    from itertools import combinations
+
+    from scipy.stats import logrank, mannwhitneyu
+
+    pairs = list(combinations(labels, 2))
+    if not pairs:
+        return []
+    final_p = [float(mannwhitneyu(rates[a], rates[b], alternative="two-sided").pvalue)
+               for a, b in pairs]
+    rank_p: list[float] = []
+    if times is not None:
+        for a, b in pairs:
+            if any(hit for _, hit in times[a] + times[b]):
+                rank_p.append(float(logrank(_censored(times[a]), _censored(times[b])).pvalue))
+            else:
+                rank_p.append(1.0)  # no run of either reached it: nothing to tell apart
+    final_adj = holm(final_p)
+    rank_adj = holm(rank_p) if rank_p else []
+    head = "| pair | final win rate: Mann–Whitney p (Holm) |"
+    rule = "|---|---|"
+    if rank_p:
+        head += " time to threshold: log-rank p (Holm) |"
+        rule += "---|"
+    rows = [head, rule]
+    for k, (a, b) in enumerate(pairs):
+        row = f"| {a} vs {b} | {final_p[k]:.3g} ({final_adj[k]:.3g}) |"
+        if rank_p:
+            row += f" {rank_p[k]:.3g} ({rank_adj[k]:.3g}) |"
+        rows.append(row)
+    return rows
+
+
+def build_report(root: Path, matches: int = 10_000, workers: int = 0,
+                 threshold: float | None = None) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -147,16 +225,20 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
     grid = np.linspace(0, horizon, 200)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     rows = []
+    all_rates: dict[str, np.ndarray] = {}
+    all_times: dict[str, list[tuple[float, bool]]] = {}
     for label, runs in methods.items():
         curves = np.array([curve(r, grid) for r in runs])
         with warnings.catch_warnings():  # grid times before any run's first Ψ are empty
             warnings.simplefilter("ignore", RuntimeWarning)
-            mean = np.nanmean(curves, axis=0)
-            std = np.nanstd(curves, axis=0)
-        ax.plot(grid / 60, mean, label=label)
-        ax.fill_between(grid / 60, mean - std, mean + std, alpha=0.2)
+            low, median, high = np.nanpercentile(curves, [25, 50, 75], axis=0)
+        ax.plot(grid / 60, median, label=label)
+        ax.fill_between(grid / 60, low, high, alpha=0.2)
         measured = [remeasure(r, matches, workers) for r in runs]
         rates = np.array([w / n for w, n in measured])
+        all_rates[label] = rates
+        if threshold is not None:
+            all_times[label] = [time_to_threshold(r, threshold) for r in runs]
         wins, total = sum(w for w, _ in measured), sum(n for _, n in measured)
         lo, hi = wilson_interval(wins, total)
         best_run = max(zip(rates, runs), key=lambda x: x[0])
@@ -165,8 +247,12 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
                      np.mean([r["best_psi"] for r in runs]), best_run[0], best_run[1]))
     first = next(iter(methods.values()))[0]["config"]
     target = first.get("target") or default_target(first["game"])
-    ax.set_xlabel("time (minutes)")
-    ax.set_ylabel(f"win rate against {target} (best so far)")
+    clocks = {r["config"].get("clock") or "wall" for runs in methods.values() for r in runs}
+    unit = "CPU minutes" if clocks == {"cpu"} else "minutes"
+    ax.set_xlabel(f"time ({unit})")
+    if threshold is not None:
+        ax.axhline(threshold, color="grey", linestyle=":", linewidth=1)
+    ax.set_ylabel(f"win rate against {target} (best so far;\nmedian, quartiles)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8)
@@ -191,7 +277,27 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
         over_seeds = "—" if spread is None else f"{spread[0]:.3f}–{spread[1]:.3f}"
         lines.append(f"| {label} | {n} | {mean:.3f} ± {std:.3f} | {over_seeds} | "
                      f"{lo:.3f}–{hi:.3f} | {psi:.3f} | {evals:.0f} |")
-    lines += ["", "![win rate over time](winrate.png)", "", "## Best program of each method", ""]
+    lines += ["", f"![win rate over time](winrate.png) (best Ψ found so far, over {unit}: "
+              "median of the seeds and the band between the first and third quartiles)"]
+    if threshold is not None:
+        lines += ["", f"## Time to reach Ψ ≥ {threshold}", "",
+                  f"The first time (in {unit}) each run's best Ψ during the search reached "
+                  f"{threshold}; runs that never did are censored at the end of their budget. "
+                  "Median by Kaplan–Meier.", "",
+                  "| method | reached | median time | times of the runs that reached it |",
+                  "|---|---|---|---|"]
+        for label, times in all_times.items():
+            med = km_median(times)
+            hits = sorted(t / 60 for t, hit in times if hit)
+            lines.append(f"| {label} | {sum(1 for _, h in times if h)}/{len(times)} | "
+                         f"{'not reached by half' if med is None else f'{med / 60:.2f}'} | "
+                         f"{', '.join(f'{t:.2f}' for t in hits) or '—'} |")
+    tests = pairwise_tests(list(all_rates), all_rates, all_times if threshold is not None
+                           else None)
+    if tests:
+        lines += ["", "## Differences between methods", "",
+                  "Two-sided tests over seeds; Holm-adjusted p-values in brackets.", ""] + tests
+    lines += ["", "## Best program of each method", ""]
     for label, *_, best_rate, best_run in rows:
         lines += [f"**{label}** (seed {best_run['config']['seed']}, re-measured "
                   f"{best_rate:.3f}):", "", "```", _shown(best_run), "```", ""]
@@ -201,7 +307,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0) -> Path:
 
 
 def cmd_report(args) -> int:
-    md = build_report(Path(args.dir), args.matches, args.workers)
+    md = build_report(Path(args.dir), args.matches, args.workers, args.threshold)
     print(md.read_text())
     return 0
 
@@ -211,4 +317,7 @@ def add_parsers(sub, positive) -> None:
     report.add_argument("dir")
     report.add_argument("--matches", type=positive, default=10_000,
                         help="fresh matches to re-measure each best program")
+    report.add_argument("--threshold", type=float, default=None,
+                        help="also report the time each run took to reach this Ψ "
+                        "(censored if never) and log-rank tests between methods")
     add_workers(report)

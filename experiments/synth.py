@@ -33,6 +33,12 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
         raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
     if config.get("budget") is not None:
         parse_duration(config["budget"])
+    if config.get("clock", "wall") not in ("wall", "cpu"):
+        raise ValueError(f"{where}: clock must be wall or cpu, got {config['clock']!r}")
+    if config.get("clock") == "cpu" and not (config.get("workers") == 1
+                                             or config.get("backend") == "serial"):
+        raise ValueError(f"{where}: clock cpu counts this process's CPU time only: "
+                         "it needs workers 1 (serial evaluation)")
     for key in ("evaluations", "matches", "rollout_evaluations", "population"):
         value = config.get(key)
         if value is not None and (not isinstance(value, int) or value < 1):
@@ -143,7 +149,8 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
             raise FileNotFoundError(f"{path}: no such program file")
         initial = dsl.parse(path.read_text(), source=str(path))
     seconds = parse_duration(config["budget"]) if config.get("budget") else None
-    budget = Budget(seconds=seconds, evaluations=config.get("evaluations"))
+    budget = Budget(seconds=seconds, evaluations=config.get("evaluations"),
+                    clock=config.get("clock") or "wall")
     progress = Progress(f"{config['method']} {config['game']} seed {config['seed']}",
                         config.get("evaluations"), quiet)
     options = {k: config[k] for k in ("sketch_share", "rollout_evaluations")
@@ -219,8 +226,11 @@ def add_parsers(sub) -> None:
                        help="cloning score for sketch learning: A actions, O observations")
     synth.add_argument("--data", default=None, help="record file to clone (stratsynth record)")
     add_target(synth)
-    synth.add_argument("--budget", default=None, help="wall-clock budget: 90s, 30m, 2h")
+    synth.add_argument("--budget", default=None, help="time budget: 90s, 30m, 2h")
     synth.add_argument("--evaluations", type=positive, default=None, help="evaluation budget")
+    synth.add_argument("--clock", choices=("wall", "cpu"), default=None,
+                       help="what --budget counts: wall time (default) or this process's "
+                       "CPU time (with --workers 1; fair on a shared machine)")
     synth.add_argument("--matches", type=positive, default=None,
                        help="matches per Ψ (default: the game's, see its GameSpec)")
     add_seed(synth)

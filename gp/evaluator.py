@@ -24,7 +24,7 @@ import json
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,22 +40,35 @@ class ResumeMismatch(RuntimeError):
     """The logged run and the replayed search disagree (different settings or code)."""
 
 
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+"""Budget clocks: wall time, or this process's CPU time (fair to compare runs that share
+a loaded machine; serial evaluation only, since worker processes' time is not counted)."""
+
+
 @dataclass
 class Budget:
-    """Stop after ``seconds`` of (resumable) wall time or ``evaluations`` calls."""
+    """Stop after ``seconds`` of (resumable) time on ``clock`` or ``evaluations`` calls."""
 
     seconds: float | None = None
     evaluations: int | None = None
+    clock: str = "wall"
     used: int = 0
     offset: float = 0.0
-    started: float = field(default_factory=time.perf_counter)
+    started: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {self.clock!r}")
+        self._now = CLOCKS[self.clock]
+        if self.started is None:
+            self.started = self._now()
 
     def elapsed(self) -> float:
-        return self.offset + time.perf_counter() - self.started
+        return self.offset + self._now() - self.started
 
     def set_elapsed(self, seconds: float) -> None:
         self.offset = seconds
-        self.started = time.perf_counter()
+        self.started = self._now()
 
     def spent(self) -> bool:
         if self.evaluations is not None and self.used >= self.evaluations:

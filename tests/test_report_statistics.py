@@ -1,0 +1,61 @@
+"""The report's statistics on hand-made data, and the CPU-time budget clock."""
+
+import time
+
+import numpy as np
+import pytest
+
+from experiments.cli import main
+from experiments.report import holm, km_median, pairwise_tests, time_to_threshold
+from gp.evaluator import Budget
+
+
+def test_time_to_threshold_is_the_first_crossing_or_censored_at_the_end():
+    run = {"times": [1.0, 5.0, 9.0], "best": [0.1, 0.31, 0.4], "seconds": 12.0}
+    assert time_to_threshold(run, 0.3) == (5.0, True)
+    assert time_to_threshold(run, 0.5) == (12.0, False)
+
+
+def test_kaplan_meier_median_counts_censored_runs_as_not_yet_reached():
+    # four runs reach it at 1, 2, 3, 4; two are censored at 10: S drops by 1/6 per event,
+    # so S(3) = 1/2 and the median is 3 (ignoring the censored runs would give 2.5).
+    times = [(1.0, True), (2.0, True), (3.0, True), (4.0, True), (10.0, False), (10.0, False)]
+    assert km_median(times) == 3.0
+    # a censoring before the events shifts the later drops: S(2) = 2/3, S(3) = 1/3
+    assert km_median([(0.5, False), (1.0, True), (2.0, True), (3.0, True)]) == 2.0
+    assert km_median([(1.0, True), (10.0, False), (10.0, False)]) is None
+    assert km_median([(10.0, False)]) is None
+
+
+def test_holm_adjusts_step_down_and_stays_monotone():
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])
+
+
+def test_pairwise_tests_tell_clearly_different_methods_apart():
+    rates = {"A": np.linspace(0.40, 0.45, 10), "B": np.linspace(0.10, 0.15, 10),
+             "C": np.linspace(0.40, 0.45, 10)}
+    fast = [(float(t), True) for t in range(1, 11)]
+    never = [(100.0, False)] * 10
+    rows = pairwise_tests(["A", "B", "C"], rates, {"A": fast, "B": never, "C": fast})
+    by_pair = {row.split(" |")[0][2:]: row for row in rows[2:]}
+    assert set(by_pair) == {"A vs B", "A vs C", "B vs C"}
+    a_b = [float(x.split()[0]) for x in by_pair["A vs B"].split("|")[2:4]]
+    a_c = [float(x.split()[0]) for x in by_pair["A vs C"].split("|")[2:4]]
+    assert max(a_b) < 0.001 and min(a_c) == 1.0
+
+
+def test_cpu_clock_does_not_count_time_spent_waiting():
+    wall, cpu = Budget(seconds=0.1), Budget(seconds=0.1, clock="cpu")
+    time.sleep(0.15)
+    assert wall.spent() and not cpu.spent()
+    with pytest.raises(ValueError, match="clock"):
+        Budget(seconds=1, clock="sundial")
+
+
+def test_cpu_clock_needs_serial_evaluation(tmp_path, capsys):
+    code = main(["synth", "cantstop", "--budget", "5s", "--clock", "cpu", "--workers", "2",
+                 "--out", str(tmp_path / "run")])
+    assert code == 2
+    assert "clock cpu" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
