@@ -7,7 +7,7 @@ Config (TOML)::
     game = "GAME"
     target = "ga"
     budget = "30m"            # or: evaluations = 500
-    clock = "cpu"             # budget counts CPU time (workers = 1); default wall
+    clock = "wall"            # or "cpu": the run's own CPU time (needs workers = 1)
     matches = 1000
     seeds = [1, 2, 3, 4, 5]
     workers = 0               # 0 = all cores
