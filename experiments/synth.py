@@ -78,9 +78,10 @@ def game_of(config: dict[str, Any]):
     return load_game(config["game"], **(config.get("game_params") or {}))
 
 
-def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
+def build_metrics(config: dict[str, Any], backend, run_dir: Path | None = None) -> dict[str, Any]:
     """Ψ (win rate against the target) and, with data, the cloning score C; the
-    metric named ``psi`` is the one the search maximises (``fitness``)."""
+    metric named ``psi`` is the one the search maximises (``fitness``). Programs
+    that fail (in a language that scores them 0) are listed in ``run_dir/failures.log``."""
     from gp.fitness import FreshWinRate, UserFitness, WinRate, WithTieBreak
     from gp.programs import strategy_class
 
@@ -92,7 +93,8 @@ def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
     fitness = config.get("fitness") or "psi"
     target = make_player(config["game"], config.get("target") or spec.default_target)
     psi = WinRate(game, target, cls, matches=config.get("matches") or spec.default_matches,
-                  seed=config["seed"], map=backend)
+                  seed=config["seed"], map=backend,
+                  failure_log=None if run_dir is None else Path(run_dir) / "failures.log")
     metrics: dict[str, Any] = {}
     if config.get("data"):
         metrics["c"] = resolve(spec.cloning[config["score"]])(config["data"], game, cls, psi)
@@ -154,7 +156,7 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
         options["restart_metric"] = "psi-fresh"
     with make_backend(config.get("backend"), config.get("workers", 0),
                       config.get("scheduler")) as backend:
-        evaluator = Evaluator(build_metrics(config, backend), dsl.to_text, budget, run_dir,
+        evaluator = Evaluator(build_metrics(config, backend, run_dir), dsl.to_text, budget, run_dir,
                               resume=resume, on_score=progress,
                               present=partial(simplified_text, dsl))
         try:
