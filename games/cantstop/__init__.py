@@ -43,6 +43,8 @@ register_game(GameSpec(
     features="games.cantstop.features:FEATURES",
     cloning={"A": "gp.cloning:action_cloning", "O": "games.cantstop.cloning:observation_cloning"},
     fast_engine="games.cantstop.fast",
+    paper_settings={"dsl": "sketch-paper", "sketch_schedule": "reference",
+                    "remeasure_restarts": True},
 ))
 
 __all__ = [
