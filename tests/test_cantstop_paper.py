@@ -300,3 +300,80 @@ def test_paper_players_pickle_as_text():
     assert player.text == PaperSketch(GA_LIKE).text
     state = position(mine={5: 2}, neutral={5: 4, 6: 1}, order=[5, 6])
     assert player(state) in (ROLL, STOP)
+
+
+# ---- the fast array engine: the same Ψ as the scalar engine --------------------------------
+COMPILED = [
+    GA_LIKE,
+    "score: if sum(neutrals) < (1 + 1) * (1 + 1 + 1) then sum(map(lambda x: opponent_secured(x)"
+    " * progress_value[x], neutrals)) else (difficulty - 1)\n"
+    "column: if difficulty + 0 < (1 + 1) * (1 + 1) * (1 + 1) * (1 + 1) then argmax(map(lambda x:"
+    " sum(map(lambda x: move_value[x] - opponent_secured(x), local_list)), actions)) else "
+    "argmax(map(lambda x: sum(map(lambda x: secured(x) + progress_value[x], neutrals))"
+    " - sum(local_list), actions))",
+    "score: sum(map(lambda x: (advanced(x) + 1) * progress_value[x], neutrals)) + difficulty\n"
+    "column: 0 - 1",
+    "score: (sum(neutrals) - difficulty) * (1 + 1)\n"
+    "column: if sum(neutrals) < 1 then 0 * difficulty else argmax(map(lambda x: advance_of(x)"
+    " * sum(map(lambda x: opponent_secured(x) - secured(x), local_list)), actions))",
+    "score: sum(map(lambda x: secured(x) * advanced(x), neutrals)) + difficulty\n"
+    "column: argmax(map(lambda x: sum(map(lambda x: sum(map(lambda x: advanced(x)"
+    " - move_value[x], neutrals)) * advance_of(x), local_list)), actions))",
+    "score: argmax(actions)\ncolumn: argmax(map(lambda x: (1 * difficulty) - sum(neutrals), "
+    "actions))",
+]
+"""Programs the array compiler runs: every construct it accepts."""
+
+SCALAR_ONLY = [
+    SOMETIMES_FAILS,
+    "score: sum(map(lambda x: sum(map(lambda x: secured(x) * advanced(x), neutrals))"
+    " + progress_value[x] * 0, neutrals)) + difficulty\ncolumn: 0 + 0",  # a stale x: legal
+    "score: difficulty + 0\ncolumn: sum(neutrals)",
+]
+"""Programs it leaves to the scalar engine: failing, or reading a binding left by a map."""
+
+
+def _both_engines(text: str, matches: int, seed: int):
+    game = load_game("cantstop")
+    out = []
+    for fast_engine in (True, False):
+        psi = WinRate(game, glenn_aloi_player(), PaperSketch, matches=matches, seed=seed,
+                      fast=fast_engine)
+        summary = psi.play(text)
+        out.append((psi.value(summary), summary.wins, summary.capped, summary.total_moves,
+                    summary.forfeits))
+    return out
+
+
+def test_fast_engine_gives_the_scalar_engines_psi_for_paper_programs():
+    from games.cantstop import fast
+    from gp.languages.cantstop_paper_compile import paper_array_program
+
+    for text in COMPILED + SCALAR_ONLY:
+        compiled = paper_array_program(PaperSketch(text)) is not None
+        assert compiled == (text in COMPILED), text
+        if compiled:
+            assert fast.strategies_for(load_game("cantstop"), [PaperSketch(text),
+                                                               glenn_aloi_player()])
+        on_fast, on_scalar = _both_engines(text, 30, 4)
+        assert on_fast == on_scalar, text
+    assert _both_engines(SOMETIMES_FAILS, 150, 1)[0][0] == 0.0
+
+
+@pytest.mark.slow
+def test_fast_engine_equals_scalar_on_mutated_programs():
+    from gp.languages.cantstop_paper_compile import paper_array_program
+
+    rng = random.Random(8)
+    current = PAPER_DSL.parse(GA_LIKE)
+    compiled = checked = 0
+    for _ in range(300):
+        tree = PAPER_DSL.neighbour(current, rng)
+        player = PaperSketch(tree)
+        if paper_array_program(player) is not None:
+            current = tree
+            compiled += 1
+        on_fast, on_scalar = _both_engines(player.text, 60, checked)
+        assert on_fast == on_scalar, player.text
+        checked += 1
+    assert compiled > 30

@@ -109,8 +109,8 @@ GA_LIKE_PAPER = ("score: sum(map(lambda x: (advanced(x) + 1) * progress_value[x]
 
 
 def psi_cost(out: Path, matches: int = 1000, repeats: int = 3) -> str:
-    """Seconds per Ψ of a program that runs: typed GA program on the fast and the scalar
-    engine, a paper program on the scalar engine (median of ``repeats`` seeds)."""
+    """Seconds per Ψ of a program that runs, typed GA program and a paper program, each
+    on the fast and the scalar engine (median of ``repeats`` seeds)."""
     ga_text = (Path(__file__).parents[1] / "programs" / "cantstop_ga.txt").read_text()
     game = load_game("cantstop")
     lines = [f"# Seconds per Ψ ({matches} matches against GA, median of {repeats} seeds)", "",
@@ -118,6 +118,7 @@ def psi_cost(out: Path, matches: int = 1000, repeats: int = 3) -> str:
              f"--out {out}` (machine load shifts these; compare within one run)", "",
              "| program | engine | seconds | Ψ |", "|---|---|---|---|"]
     for dsl, text, fast in (("sketch", ga_text, True), ("sketch", ga_text, False),
+                            ("sketch-paper", GA_LIKE_PAPER, True),
                             ("sketch-paper", GA_LIKE_PAPER, False)):
         cls = strategy_class("cantstop", dsl)
         times, value = [], 0.0

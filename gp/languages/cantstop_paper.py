@@ -461,3 +461,6 @@ class PaperSketch(ProgramPlayer):
 
     def __repr__(self) -> str:
         return f"PaperSketch({self.name})"
+
+
+from . import cantstop_paper_compile  # noqa: E402,F401  registers programs with the fast engine
