@@ -36,7 +36,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "synth": {**COMMON, "kind": "synth", "method": "sa", "fitness": "psi", "score": None,
               "data": None, "initial": None, "sketch_share": None,
               "rollout_evaluations": None, "population": None, "remeasure_restarts": False,
-              "clock": "wall"},
+              "sketch_schedule": "text", "paper": False, "clock": "wall"},
     "qd": {**COMMON, "kind": "qd", "matches": 200, "features": None, "dims": None,
            "cells": 100, "batch": 8},
 }
@@ -52,10 +52,44 @@ def run_config(settings: dict[str, Any], where: str = "command line") -> dict[st
     if unknown:
         raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)} for a {kind} run "
                          f"(known: {', '.join(DEFAULTS[kind])})")
+    settings = apply_paper(settings, where)
     config = dict(DEFAULTS[kind])
     config.update({key: value for key, value in settings.items() if value is not None})
     config["kind"] = kind
     return config
+
+
+def _sa_on_psi(settings: dict[str, Any]) -> bool:
+    return (settings.get("method") or "sa") in ("sa", "sketch-sa") and \
+        settings.get("fitness") in (None, "psi")
+
+
+PAPER_APPLIES = {
+    "remeasure_restarts": _sa_on_psi,
+    "sketch_schedule": lambda settings: settings.get("method") == "sketch-sa",
+}
+"""Paper settings that only some methods have: key -> does it apply to these settings."""
+
+
+def apply_paper(settings: dict[str, Any], where: str = "command line") -> dict[str, Any]:
+    """Settings with what ``paper = true`` stands for filled in (the game's
+    ``GameSpec.paper_settings``), where not given explicitly and where they apply
+    to the method; unchanged without ``paper``."""
+    if not settings.get("paper"):
+        return settings
+    from games import game_spec
+
+    if not settings.get("game"):
+        raise ValueError(f"{where}: paper needs a game")
+    spec = game_spec(settings["game"])
+    if not spec.paper_settings:
+        raise ValueError(f"{where}: game '{spec.name}' has no paper mode "
+                         "(its GameSpec declares no paper_settings)")
+    out = dict(settings)
+    for key, value in spec.paper_settings.items():
+        if out.get(key) is None and PAPER_APPLIES.get(key, bool)(out):
+            out[key] = value
+    return out
 
 
 def kind_of(config: dict[str, Any]) -> str:

@@ -51,6 +51,12 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
                          f"{config.get('fitness') or 'psi'} needs data (a record file)")
     if needs_data and config.get("score") is None:
         raise ValueError(f"{where}: give the cloning score (A or O)")
+    if config.get("sketch_schedule", "text") not in ("text", "reference"):
+        raise ValueError(f"{where}: sketch_schedule must be text or reference, "
+                         f"got {config['sketch_schedule']!r}")
+    if config.get("sketch_schedule") == "reference" and method != "sketch-sa":
+        raise ValueError(f"{where}: sketch_schedule reference is Sketch-SA's schedule in seed "
+                         f"000's reference code: it needs method sketch-sa, not {method}")
     if config.get("remeasure_restarts") and (
             config.get("fitness") not in (None, "psi") or method not in ("sa", "sketch-sa")):
         raise ValueError(f"{where}: remeasure_restarts re-measures Ψ of SA restarts: it needs "
@@ -84,9 +90,10 @@ def game_of(config: dict[str, Any]):
     return load_game(config["game"], **(config.get("game_params") or {}))
 
 
-def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
+def build_metrics(config: dict[str, Any], backend, run_dir: Path | None = None) -> dict[str, Any]:
     """Ψ (win rate against the target) and, with data, the cloning score C; the
-    metric named ``psi`` is the one the search maximises (``fitness``)."""
+    metric named ``psi`` is the one the search maximises (``fitness``). Programs
+    that fail (in a language that scores them 0) are listed in ``run_dir/failures.log``."""
     from gp.fitness import FreshWinRate, UserFitness, WinRate, WithTieBreak
     from gp.programs import strategy_class
 
@@ -98,7 +105,8 @@ def build_metrics(config: dict[str, Any], backend) -> dict[str, Any]:
     fitness = config.get("fitness") or "psi"
     target = make_player(config["game"], config.get("target") or spec.default_target)
     psi = WinRate(game, target, cls, matches=config.get("matches") or spec.default_matches,
-                  seed=config["seed"], map=backend)
+                  seed=config["seed"], map=backend,
+                  failure_log=None if run_dir is None else Path(run_dir) / "failures.log")
     metrics: dict[str, Any] = {}
     if config.get("data"):
         metrics["c"] = resolve(spec.cloning[config["score"]])(config["data"], game, cls, psi)
@@ -153,7 +161,7 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
                     clock=config.get("clock") or "wall")
     progress = Progress(f"{config['method']} {config['game']} seed {config['seed']}",
                         config.get("evaluations"), quiet)
-    options = {k: config[k] for k in ("sketch_share", "rollout_evaluations")
+    options = {k: config[k] for k in ("sketch_share", "rollout_evaluations", "sketch_schedule")
                if config.get(k) is not None}
     if config.get("population"):
         options["mu"] = options["lambda_"] = config["population"]
@@ -161,7 +169,7 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
         options["restart_metric"] = "psi-fresh"
     with make_backend(config.get("backend"), config.get("workers", 0),
                       config.get("scheduler")) as backend:
-        evaluator = Evaluator(build_metrics(config, backend), dsl.to_text, budget, run_dir,
+        evaluator = Evaluator(build_metrics(config, backend, run_dir), dsl.to_text, budget, run_dir,
                               resume=resume, on_score=progress,
                               present=partial(simplified_text, dsl))
         try:
@@ -250,6 +258,15 @@ def add_parsers(sub) -> None:
     synth.add_argument("--remeasure-restarts", dest="remeasure_restarts", action="store_true",
                        default=None, help="SA: measure the program each schedule restarts "
                        "from again, on fresh matches (seed 000's reference code)")
+    synth.add_argument("--sketch-schedule", dest="sketch_schedule", default=None,
+                       choices=("text", "reference"),
+                       help="sketch-sa: text (default: one SA on C for the sketch share, Ψ "
+                       "whenever C improves) or reference (seed 000's code: 5 searches of "
+                       "<= 10 SA schedules on C, Ψ of each search's best)")
+    synth.add_argument("--paper", action="store_true", default=None,
+                       help="the seed paper's own mode where the game has one (GameSpec."
+                       "paper_settings; Can't Stop: --dsl sketch-paper, --sketch-schedule "
+                       "reference, --remeasure-restarts), unless given explicitly")
     synth.add_argument("--out", required=True, help="run directory")
     synth.add_argument("--quiet", action="store_true", help="no progress bar")
 

@@ -71,7 +71,10 @@ def play_match(game: Game, seats: Sequence[Strategy], seed: int, index: int = 0,
             state.apply_action(action)
         except Exception as err:  # a broken strategy loses, the run goes on
             message = f"{type(err).__name__}: {err}"
-            log.warning("seat %d (%r) forfeits match %d: %s", player, seats[player], index, message)
+            level = logging.DEBUG if getattr(seats[player], "failure_scores_zero", False) \
+                else logging.WARNING  # such a failure is reported once per evaluation
+            log.log(level, "seat %d (%r) forfeits match %d: %s", player, seats[player], index,
+                    message)
             return MatchResult(winner=1 - player, capped=False, moves=state.move_number(),
                                forfeit=player, error=message, pairs=pairs,
                                final_state=state.to_dict() if record else None,
@@ -104,6 +107,8 @@ class MatchSummary:
     feature_sums: list[dict[str, float]] = field(default_factory=lambda: [{}, {}])
     per_match: list[dict] = field(default_factory=list)
     """Per-match details, in match order, where a game reports them (microRTS)."""
+    first_error: list[str | None] = field(default_factory=lambda: [None, None])
+    """Per player, the error of the first match (in match order) it forfeited."""
 
     @property
     def mean_moves(self) -> float:
@@ -127,6 +132,8 @@ class MatchSummary:
             for k, v in theirs.items():
                 mine[k] = mine.get(k, 0.0) + v
         self.per_match += other.per_match
+        self.first_error = [mine if mine is not None else theirs
+                            for mine, theirs in zip(self.first_error, other.first_error)]
 
 
 def seats_for(index: int) -> tuple[int, int]:
@@ -156,6 +163,8 @@ def _play_chunk(job: tuple) -> MatchSummary:
             summary.draws += 1
         if result.forfeit is not None:
             summary.forfeits[order[result.forfeit]] += 1
+            if summary.first_error[order[result.forfeit]] is None:
+                summary.first_error[order[result.forfeit]] = f"match {index}: {result.error}"
     return summary
 
 

@@ -58,6 +58,10 @@ class GameSpec:
             the same results as the states (``games.match.fast_engine``), or None.
         notes: reference to a function returning lines for ``play --help`` (maps,
             which players a seed cannot fix, ...), or None.
+        paper_settings: the run settings that ``paper = true`` (``--paper``) stands
+            for: a seed paper's own language and schedules where they differ from
+            ours (e.g. ``{"dsl": ..., "sketch_schedule": "reference"}``); settings a
+            run gives explicitly win. Empty: the game has no paper mode.
 
     What a draw or a capped match scores in Ψ is the game object's own
     ``draw_value`` (0 unless it says; microRTS ½, as seed 000 scores it).
@@ -80,6 +84,7 @@ class GameSpec:
     recorder: str | None = None
     fast_engine: str | None = None
     notes: str | None = None
+    paper_settings: Mapping[str, Any] = field(default_factory=dict)
 
     def language(self, dsl: str | None = None):
         """The program strategy class of ``dsl`` (default: the game's first language)."""

@@ -25,12 +25,14 @@ class ActionCloning:
 
     def __call__(self, program) -> float:
         player = self.strategy_class(program)
+        strict = getattr(self.strategy_class, "failure_scores_zero", False)
         hits = 0
         for state, action in self.pairs:
             try:
                 hits += player(state) == action
             except Exception:  # a crashing program matches nothing there
-                pass
+                if strict:  # its language scores a program that fails anywhere 0
+                    return 0.0
         return hits / len(self.pairs)
 
 

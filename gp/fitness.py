@@ -5,16 +5,25 @@ matches with alternating seats (seed 000: 1000 matches against GA). Each
 evaluation's seed is derived from the run seed and the program text, never from
 the worker, so results do not depend on the backend; values are cached by
 program text.
+
+A language whose programs may fail at run time and that scores such a program 0,
+as seed 000's reference code does (its strategy class sets
+``failure_scores_zero``), gets Ψ = 0 from any evaluation in which the program
+forfeited a match; each such evaluation is logged once (logger
+``stratsynth.fitness`` and, in a run, ``failures.log``) with the program and error.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from collections.abc import Callable
 from typing import Any
 
 from games.match import MatchSummary, play_many
+
+log = logging.getLogger("stratsynth.fitness")
 
 
 def fast_by_default() -> bool:
@@ -35,7 +44,7 @@ class WinRate:
 
     def __init__(self, game, target, strategy_class, matches: int = 1000, seed: int = 0,
                  map: Callable | None = None, behavior: dict | None = None,
-                 fast: bool | None = None) -> None:
+                 fast: bool | None = None, failure_log: Any = None) -> None:
         if matches < 1:
             raise ValueError(f"matches must be >= 1, got {matches}")
         self.game = game
@@ -48,6 +57,8 @@ class WinRate:
         self.fast = fast_by_default() if fast is None else fast  # GameSpec.fast_engine
         self.cache: dict[str, MatchSummary] = {}
         self.evaluations = 0
+        self.failure_log = failure_log  # a file to append failing programs to, or None
+        self.failures = 0
 
     @property
     def resolution(self) -> float:
@@ -73,14 +84,38 @@ class WinRate:
                                   map=self.map, behavior=self.behavior, fast=self.fast)
             self.cache.update(zip(fresh, summaries))
             self.evaluations += len(fresh)
+            for text, summary in zip(fresh, summaries):
+                self.note_failure(text, summary, self.name)
         return [self.cache[player.text] for player in players]
 
+    @property
+    def failure_scores_zero(self) -> bool:
+        return bool(getattr(self.strategy_class, "failure_scores_zero", False))
+
+    def value(self, summary: MatchSummary) -> float:
+        """Ψ of a program's matches: 0 if it failed in any (where its language says so)."""
+        if summary.forfeits[0] and self.failure_scores_zero:
+            return 0.0
+        return score_of(self.game, summary)
+
+    def note_failure(self, text: str, summary: MatchSummary, metric: str) -> None:
+        """Log a program that failed in an evaluation that scores failures 0."""
+        if not (summary.forfeits[0] and self.failure_scores_zero):
+            return
+        self.failures += 1
+        error = summary.first_error[0] or "unknown error"
+        log.info("%s = 0: the program fails (%s): %s", metric, error, text.replace("\n", " | "))
+        if self.failure_log is not None:
+            with open(self.failure_log, "a") as file:
+                file.write(f"{metric}\t{summary.forfeits[0]} of {summary.matches} matches\t"
+                           f"{error}\t{text.replace(chr(10), ' | ')}\n")
+
     def __call__(self, program: Any) -> float:
-        return score_of(self.game, self.play(program))
+        return self.value(self.play(program))
 
     def many(self, programs: list) -> list[float]:
         """Ψ of several programs at once: a population keeps every worker busy."""
-        return [score_of(self.game, summary) for summary in self.play_many(programs)]
+        return [self.value(summary) for summary in self.play_many(programs)]
 
 
 def score_of(game, summary) -> float:
@@ -118,7 +153,8 @@ class FreshWinRate:
         summary = play_many(self.psi.game, [(player, self.psi.target)], self.psi.matches,
                             [self.seed_for(player.text, call)], map=self.psi.map,
                             fast=self.psi.fast)[0]
-        return score_of(self.psi.game, summary)
+        self.psi.note_failure(player.text, summary, self.name)
+        return self.psi.value(summary)
 
     def remember(self, text: str, value: Any) -> None:
         self.calls[text] = self.calls.get(text, 0) + 1

@@ -41,18 +41,21 @@ class SimulatedAnnealing:
     def run(self, initial: Any, neighbour: Callable[[Any, random.Random], Any],
             until: Callable[[], bool] | None = None, restart: bool = True,
             tree_of: Callable[[Any], Any] = _identity,
-            on_improve: Callable[[Any, float], None] | None = None) -> tuple[Any, float]:
+            on_improve: Callable[[Any, float], None] | None = None,
+            initial_metric: str | None = None) -> tuple[Any, float]:
         """Anneal from ``initial``; returns the best candidate and its value.
 
         Ends when the evaluator's budget is spent, ``until()`` turns true, or (with
-        ``restart=False``) after one cooling schedule.
+        ``restart=False``) after one cooling schedule. ``initial_metric`` measures
+        ``initial`` by another metric (e.g. ``psi-fresh``: the reference's
+        best-response search measures its start program again).
         """
         best, best_value = initial, -math.inf
         stop = until or (lambda: False)
 
-        def score(candidate):
+        def score(candidate, metric=None):
             nonlocal best, best_value
-            value = self.evaluator.score(tree_of(candidate), self.metric)
+            value = self.evaluator.score(tree_of(candidate), metric or self.metric)
             if value > best_value:
                 best, best_value = candidate, value
                 if on_improve is not None:
@@ -60,7 +63,7 @@ class SimulatedAnnealing:
             return value
 
         try:
-            current, current_value = initial, score(initial)
+            current, current_value = initial, score(initial, initial_metric)
             while not stop():
                 j = 1
                 temperature = self.t1

@@ -11,6 +11,10 @@ cannot change what it does (programs are pure expressions over the state):
 * ``x + 0``, ``0 + x``, ``x - 0``, ``x * 1``, ``1 * x`` become ``x``, and ``x * 0``,
   ``0 * x`` become ``0``.
 
+A language whose values are untyped (``programs_may_fail``: a subtree may fail
+at run time, and ``x + 0`` fails where ``x`` is a list) gets only the rewrites that
+keep every subtree that runs: constant folding and constant tests.
+
 Only syntax the DSL declares is read (``Syntax`` kinds ``lit``, ``binop``,
 ``ite``), so a language opts in by how it prints. Tests replay recorded
 decisions with the program and its simplified form.
@@ -71,11 +75,12 @@ def _simplify(dsl: DSL, nodes: list, i: int) -> tuple[list, int | None, int]:
     for _ in range(node.arity):
         sub, value, j = _simplify(dsl, nodes, j)
         children.append((sub, value))
+    strict = getattr(dsl, "programs_may_fail", False)
     if syntax.kind == "ite":
         (_, x), (_, y), (p, pv), (q, qv) = children
         if x is not None and y is not None:
             return (p, pv, j) if x < y else (q, qv, j)
-        if [n.name for n in p] == [n.name for n in q]:
+        if not strict and [n.name for n in p] == [n.name for n in q]:
             return p, pv, j
     if syntax.kind == "binop" and syntax.text in _ARITHMETIC and node.arity == 2:
         (a, av), (b, bv) = children
@@ -86,7 +91,7 @@ def _simplify(dsl: DSL, nodes: list, i: int) -> tuple[list, int | None, int]:
                 return [literal], value, j
             return [node, *a, *b], value, j
         same_type = [c for c, _ in children if c[0].ret is node.ret]
-        if len(same_type) == 2:
+        if len(same_type) == 2 and not strict:
             if syntax.text in "+-" and bv == 0:
                 return a, None, j
             if syntax.text == "+" and av == 0:

@@ -10,11 +10,14 @@ method's options. Methods:
 * ``sketch-sa`` / ``sketch-uct``: a sketch-search on the cloning score C for a
   share of the budget (evaluating Ψ whenever C improves), then the best-response
   search on Ψ from the best-Ψ program (SA: its initial program; UCT: its branch
-  inserted in the tree).
+  inserted in the tree). ``sketch-sa`` with the option ``sketch_schedule =
+  "reference"`` runs the reference code's schedule instead
+  (``run_reference_sketch_sa``).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,7 +87,16 @@ def _also_psi(job: SynthesisJob) -> Callable[[Any, float], None]:
     return lambda tree, value: job.evaluator.score(tree, "psi")
 
 
+REFERENCE_SKETCH_SEARCHES = 5
+REFERENCE_SKETCH_SCHEDULES = 10
+"""Seed 000's reference Sketch-SA (``sketch_simulated_annealing.py``, ``search``): 5
+independent sketch searches of at most ``max_sa_runs = 10`` SA schedules each."""
+
+
 def run_sketch_sa(job: SynthesisJob) -> None:
+    if job.options.get("sketch_schedule", "text") == "reference":
+        run_reference_sketch_sa(job)
+        return
     rng = random.Random(job.seed)
     ev = job.evaluator
     start = job.initial if job.initial is not None else job.dsl.random_program(rng)
@@ -95,6 +107,68 @@ def run_sketch_sa(job: SynthesisJob) -> None:
         return
     SimulatedAnnealing(ev, rng, restart_metric=job.options.get("restart_metric")).run(
         ev.best_psi_tree, partial(mutSubtree, dsl=job.dsl))
+
+
+def run_reference_sketch_sa(job: SynthesisJob) -> None:
+    """Sketch-SA as seed 000's reference code schedules it (not as its text does).
+
+    Sketch search: ``REFERENCE_SKETCH_SEARCHES`` independent searches on C, each
+    from a random program (or the initial one) through at most
+    ``REFERENCE_SKETCH_SCHEDULES`` SA schedules; a schedule restarts from the
+    search's best program, or from a new random one while the best C is 0
+    (``search_sa``). Ψ is measured only for each search's best-C program. The
+    best-response search then anneals on Ψ from the best of those, each schedule
+    restarting from the previous schedule's best (``single_iteration`` calls of
+    ``search_sa``), which is our SA's restart; with ``restart_metric`` the start
+    program of every schedule, the first included, is measured on fresh matches,
+    as the reference (which caches nothing) does. A ``sketch_share`` option, if
+    given, also ends the sketch search.
+    """
+    rng = random.Random(job.seed)
+    ev = job.evaluator
+    neighbour = partial(mutSubtree, dsl=job.dsl)
+    stop = (_sketch_until(job, "sketch-sa") if job.options.get("sketch_share") is not None
+            else (lambda: False))
+    best, best_psi = None, -math.inf
+    try:
+        for _ in range(REFERENCE_SKETCH_SEARCHES):
+            if stop() or ev.budget.spent():
+                break
+            program = _reference_sketch_search(job, rng, neighbour, stop)
+            if program is None:
+                continue
+            psi = ev.score(program, "psi")
+            if best is None or psi > best_psi:
+                best, best_psi = program, psi
+    except BudgetSpent:
+        return
+    if best is None or ev.budget.spent():
+        return
+    restart_metric = job.options.get("restart_metric")
+    SimulatedAnnealing(ev, rng, restart_metric=restart_metric).run(
+        best, neighbour, initial_metric=restart_metric)
+
+
+def _reference_sketch_search(job: SynthesisJob, rng: random.Random, neighbour,
+                             stop: Callable[[], bool]):
+    """One sketch search of the reference (``search_sa`` on C): its best-C program."""
+    ev = job.evaluator
+    sa = SimulatedAnnealing(ev, rng, metric="c")
+    start = job.initial if job.initial is not None else job.dsl.random_program(rng)
+    best, best_c = None, -math.inf
+    for _ in range(REFERENCE_SKETCH_SCHEDULES):
+        program, value = sa.run(start, neighbour, until=stop, restart=False)
+        if value > best_c:
+            best, best_c = program, value
+        if stop() or ev.budget.spent():
+            break
+        if job.initial is not None:
+            start = job.initial
+        elif best_c == 0:
+            start = job.dsl.random_program(rng)
+        else:
+            start = best
+    return best
 
 
 def run_sketch_uct(job: SynthesisJob) -> None:

@@ -38,10 +38,13 @@ register_game(GameSpec(
     default_target="ga",
     languages={"sketch": "gp.languages.cantstop:SketchStrategy",
                "sketch-01": "gp.languages.cantstop:AppendixConstantsSketch",
-               "sketch-reference": "gp.languages.cantstop:ReferenceSecuredSketch"},
+               "sketch-reference": "gp.languages.cantstop:ReferenceSecuredSketch",
+               "sketch-paper": "gp.languages.cantstop_paper:PaperSketch"},
     features="games.cantstop.features:FEATURES",
     cloning={"A": "gp.cloning:action_cloning", "O": "games.cantstop.cloning:observation_cloning"},
     fast_engine="games.cantstop.fast",
+    paper_settings={"dsl": "sketch-paper", "sketch_schedule": "reference",
+                    "remeasure_restarts": True},
 ))
 
 __all__ = [

@@ -102,8 +102,9 @@ class CantStopObservationCloning:
                             board.advance(action)
                     else:
                         board.bust()
-            except Exception:
-                pass  # a crashing program keeps what it banked so far
+            except Exception:  # a crashing program keeps what it banked so far,
+                if getattr(self.strategy_class, "failure_scores_zero", False):
+                    return 0.0  # unless its language scores a failing program 0
             total += overlap(_without(board_cells(board.own, board.claimed, 0), lost), oracle)
         return total / len(self.trajectories)
 
