@@ -41,7 +41,7 @@ register_game(GameSpec(
                "sketch-reference": "gp.languages.cantstop:ReferenceSecuredSketch"},
     features="games.cantstop.features:FEATURES",
     cloning={"A": "gp.cloning:action_cloning", "O": "games.cantstop.cloning:observation_cloning"},
-    fast_engine="games.cantstop.fast",
+    fast_engine="games.cantstop.kernel",
 ))
 
 __all__ = [
