@@ -30,8 +30,6 @@ from gp.languages.cantstop import (
 )
 from gp.languages.cantstop_kernel import kernel_program
 
-pytest.importorskip("numba")
-
 GAME = load_game("cantstop")
 GA_TEXT = open("experiments/programs/cantstop_ga.txt").read()
 BEST = sorted(glob.glob("experiments/results/cantstop-30min/runs/*/seed*/best.txt"))
@@ -214,6 +212,13 @@ def test_numpy_engine_on_request(monkeypatch):
     assert kernel.play_batch(GAME, (glenn_aloi_player(), RandomStrategy()), 1, 0, 5) is None
     job = (GAME, (SketchStrategy(GA_TEXT), glenn_aloi_player()), 3, 0, 20, None)
     assert kernel.play_chunks([job]) == fast.play_chunks([job]) == [_play_chunk(job)]
+
+
+def test_without_numba_the_numpy_engine_plays(monkeypatch):
+    monkeypatch.setattr(kernel, "_JIT", [None])  # as if numba failed to import
+    assert kernel.engine() == "numpy" and kernel.encode([glenn_aloi_player()]) is None
+    job = (GAME, (SketchStrategy(GA_TEXT), RandomStrategy()), 5, 0, 20, FEATURES)
+    assert kernel.play_chunks([job]) == [_play_chunk(job)]
 
 
 @pytest.mark.slow

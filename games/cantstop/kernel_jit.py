@@ -210,7 +210,7 @@ def mt_random(mt, r):
 
 
 # ---- rules ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_moves(st, r):
     """``CantStopState._column_moves`` for roll ``r``: slots in the reference's order."""
     free = 3 - st[NN]
@@ -235,7 +235,7 @@ def _legal_moves(st, r):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _offer(st, count, a, b):
     for k in range(count):
         if st[LA0 + k] == a and st[LA1 + k] == b:
@@ -245,7 +245,7 @@ def _offer(st, count, a, b):
     return count + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _clear_turn(st):
     for k in range(st[NN]):
         st[NE + st[NC + k]] = 0
@@ -253,7 +253,7 @@ def _clear_turn(st):
     st[NN] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(st):
     _clear_turn(st)
     p = 1 - st[P]
@@ -261,7 +261,7 @@ def _end_turn(st):
     st[CNT + COUNTERS * p + TURNS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _roll(st, streams):
     """Roll until the player to act has a legal column move (busts pass the turn)."""
     while True:
@@ -274,7 +274,7 @@ def _roll(st, streams):
         _end_turn(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(st, slot):
     p = st[P]
     a = st[LA0 + slot]
@@ -294,7 +294,7 @@ def _advance(st, slot):
     st[PHASE] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stop(st):
     """Bank the neutral markers; True if the player wins, else the turn passes."""
     p = st[P]
@@ -321,7 +321,7 @@ def _stop(st):
 
 
 # ---- what players read ------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stopping_wins(st):
     p = st[P]
     topped = 0
@@ -332,7 +332,7 @@ def _stopping_wins(st):
     return st[CNT + COUNTERS * p + CLAIMS] + topped >= 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _can_place_new_neutral(st):
     if st[NN] >= 3:
         return False
@@ -342,7 +342,7 @@ def _can_place_new_neutral(st):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _difficulty(st, odds, evens, highs, lows):
     """``players.difficulty_score``: bonuses for all odd / even / low / high neutrals."""
     all_odd = all_even = all_low = all_high = True
@@ -369,7 +369,7 @@ def _difficulty(st, odds, evens, highs, lows):
 
 
 # ---- the built-in players ---------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _heuristic_columns(st, params, row):
     """``HeuristicPlayer.choose_columns``: the first move of largest value."""
     n = st[NL]
@@ -389,7 +389,7 @@ def _heuristic_columns(st, params, row):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _heuristic_stops(st, params, row):
     """``HeuristicPlayer.roll_or_stop`` (True = stop)."""
     if _stopping_wins(st):
@@ -545,7 +545,7 @@ def run_program(code, pc, st, stack, frames):
             raise ValueError("unknown opcode")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _program_stops(st, code, score, stack, frames):
     """``SketchStrategy`` at a roll-or-stop choice (True = stop)."""
     if _stopping_wins(st):
@@ -556,7 +556,7 @@ def _program_stops(st, code, score, stack, frames):
 
 
 # ---- whole matches ----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decide(st, kind, k, streams, stream, params, roots, code, stack, frames, columns):
     """The slot (``columns``) or 1 to stop / 0 to roll of strategy ``k``."""
     if kind == HEURISTIC:
