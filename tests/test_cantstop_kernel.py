@@ -24,9 +24,11 @@ from gp.fitness import WinRate
 from gp.languages.cantstop import (
     APPENDIX_CONSTANTS_DSL,
     CANTSTOP_DSL,
+    REFERENCE_SECURED_DSL,
     AppendixConstantsSketch,
     ReferenceSecuredSketch,
     SketchStrategy,
+    build_dsl,
 )
 from gp.languages.cantstop_kernel import kernel_program
 
@@ -125,6 +127,18 @@ def test_programs_match_reference():
         assert_same_matches((program, RandomStrategy()), seed=40 + k, n=30)
 
 
+def test_reference_secured_programs_match_reference():
+    """``secured`` read the reference code's way (``--dsl sketch-reference``)."""
+    ga = glenn_aloi_player()
+    text = ("score: sum(map(lambda c: secured(c) - opponent_secured(c), neutrals)) * (1 + 1)\n"
+            "column: argmax(map(lambda a: sum(map(lambda c: secured(c) + opponent_secured(c)"
+            " - advance_of(a), columns(a))), actions))")
+    assert_same_matches((ReferenceSecuredSketch(text), ga), seed=60, n=40)
+    for k, program in enumerate(random_programs(4, 7, REFERENCE_SECURED_DSL,
+                                                ReferenceSecuredSketch)):
+        assert_same_matches((program, ga), seed=61 + k, n=30)
+
+
 def test_hand_written_programs_match_reference():
     """Every leaf, list and branch kind, nested maps and column ifs."""
     ga = glenn_aloi_player()
@@ -189,8 +203,7 @@ def test_what_the_kernel_does_not_run_falls_back():
     huge = SketchStrategy(f"score: sum(map(lambda c: advanced(c) * {big}, neutrals))\n"
                           "column: argmax(map(lambda a: advance_of(a), actions))")
     assert kernel_program(huge) is None
-    other_dsl = random_programs(1, 6, cls=ReferenceSecuredSketch,
-                                dsl=ReferenceSecuredSketch.LANGUAGE)[0]
+    other_dsl = SketchStrategy(GA_TEXT, dsl=build_dsl("cantstop-kernel-test", constants=(1, 6)))
     assert kernel.encode([other_dsl]) is None
     ga = glenn_aloi_player()
     for pairing in ((Stubborn(), ga), (huge, ga), (other_dsl, ga)):
@@ -224,7 +237,8 @@ def test_without_numba_the_numpy_engine_plays(monkeypatch):
 @pytest.mark.slow
 def test_equivalence_on_many_matches():
     """≥5,000 matches: built-in players, the committed and best programs, 50 random
-    programs, all against GA with seats alternating."""
+    programs and 20 of the reference-``secured`` DSL, all against GA with seats
+    alternating."""
     ga = glenn_aloi_player()
     total = 0
     for k, first in enumerate((glenn_aloi_player(), rule_of_28_player(), RandomStrategy())):
@@ -238,4 +252,8 @@ def test_equivalence_on_many_matches():
     for k, program in enumerate(random_programs(50, seed=2026)):
         assert_same_matches((program, ga), seed=3000 + k, n=50)
         total += 50
+    for k, program in enumerate(random_programs(20, 2027, REFERENCE_SECURED_DSL,
+                                                ReferenceSecuredSketch)):
+        assert_same_matches((program, ga), seed=4000 + k, n=30)
+        total += 30
     assert total >= 5000

@@ -86,6 +86,8 @@ OP_ARG_NEXT = 19          # push the sum / keep the first largest; loop or push 
 OP_JUMP = 20
 OP_RETURN = 21            # the value on top of the stack is the program's
 OP_IF = 22                # a node of the flattener's tree only (compiled to jumps)
+OP_REFERENCE_SECURED = 23           # ``secured``/``opponent_secured`` as the reference
+OP_REFERENCE_OPPONENT_SECURED = 24  # code reads them (reference_rules.positions_*)
 CODE_WIDTH = 2
 JUMPS = (OP_JUMP_UNLESS_LESS, OP_JUMP, OP_MAP_NEUTRALS, OP_MAP_COLUMNS, OP_ARGMAX, OP_LOOP_NEXT,
          OP_ARG_NEXT)
@@ -444,6 +446,22 @@ def run_program(code, pc, st, stack, frames):
             sp += 1
         elif op == OP_OPPONENT_SECURED:
             stack[sp] = st[MK + 13 * (1 - st[P]) + c]
+            sp += 1
+        elif op == OP_REFERENCE_SECURED:
+            owner = st[CL + c]
+            if owner >= 0:
+                stack[sp] = _H[c] + 1 if owner == st[P] else 0
+            elif st[NE + c]:
+                stack[sp] = st[NE + c]
+            else:
+                stack[sp] = st[MK + 13 * st[P] + c]
+            sp += 1
+        elif op == OP_REFERENCE_OPPONENT_SECURED:
+            owner = st[CL + c]
+            if owner >= 0:
+                stack[sp] = _H[c] + 1 if owner == 1 - st[P] else 0
+            else:
+                stack[sp] = st[MK + 13 * (1 - st[P]) + c]
             sp += 1
         elif op == OP_IS_NEW_NEUTRAL:
             stack[sp] = 1 if st[NE + c] == 0 else 0

@@ -29,16 +29,20 @@ from .cantstop import (
     CANTSTOP_DSL,
     MOVE_VALUE,
     PROGRESS_VALUE,
+    REFERENCE_SECURED_DSL,
     AppendixConstantsSketch,
+    ReferenceSecuredSketch,
     SketchStrategy,
 )
 from .cantstop_compile import DIFFICULTY_BOUND, LIMIT
 
-KERNEL_DSLS = {CANTSTOP_DSL.name: CANTSTOP_DSL, APPENDIX_CONSTANTS_DSL.name: APPENDIX_CONSTANTS_DSL}
-"""The DSLs whose leaves mean what the kernel computes (``secured`` = permanent
-markers); ``cantstop-reference`` reads ``secured`` the reference code's way."""
+KERNEL_DSLS = {dsl.name: dsl for dsl in (CANTSTOP_DSL, APPENDIX_CONSTANTS_DSL,
+                                         REFERENCE_SECURED_DSL)}
+"""The DSLs the kernel runs: ``secured`` reads the permanent markers, except in
+``cantstop-reference`` (``REFERENCE_SECURED``), which reads it the reference code's way."""
+REFERENCE_SECURED = {REFERENCE_SECURED_DSL.name}
 
-LEAF_BOUNDS = {"advanced": 13, "secured": 13, "opponent_secured": 13, "is_new_neutral": 1,
+LEAF_BOUNDS = {"advanced": 13, "secured": 14, "opponent_secured": 14, "is_new_neutral": 1,
                "progress_value": max(PROGRESS_VALUE), "move_value": max(MOVE_VALUE),
                "advance_of": 2, "difficulty": DIFFICULTY_BOUND}
 LIST_LENGTH = {"neutrals": 3, "columns": 2}
@@ -197,6 +201,9 @@ class Flattener:
                "opponent_secured": K.OP_OPPONENT_SECURED, "is_new_neutral": K.OP_IS_NEW_NEUTRAL,
                "progress_value": K.OP_PROGRESS_VALUE, "move_value": K.OP_MOVE_VALUE,
                "advance_of": K.OP_ADVANCE_OF, "difficulty": K.OP_DIFFICULTY}
+        if self.dsl.name in REFERENCE_SECURED:
+            ops["secured"] = K.OP_REFERENCE_SECURED
+            ops["opponent_secured"] = K.OP_REFERENCE_OPPONENT_SECURED
         if head not in ops:
             raise Unsupported(f"unknown primitive {head!r}")
         if head == "advance_of" and "a" not in axes:
@@ -225,3 +232,4 @@ def kernel_program(player: SketchStrategy) -> tuple[np.ndarray, int, int] | None
 
 kernel.PROGRAMS[SketchStrategy] = kernel_program
 kernel.PROGRAMS[AppendixConstantsSketch] = kernel_program
+kernel.PROGRAMS[ReferenceSecuredSketch] = kernel_program
