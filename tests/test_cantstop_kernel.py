@@ -203,10 +203,12 @@ def test_what_the_kernel_does_not_run_falls_back():
     huge = SketchStrategy(f"score: sum(map(lambda c: advanced(c) * {big}, neutrals))\n"
                           "column: argmax(map(lambda a: advance_of(a), actions))")
     assert kernel_program(huge) is None
+    giant = HeuristicPlayer(HeuristicParams((2**50,) * 11, (1,) * 11, 0, 0, 0, 0, 6, 29), "giant")
+    assert kernel.encode([giant]) is None
     other_dsl = SketchStrategy(GA_TEXT, dsl=build_dsl("cantstop-kernel-test", constants=(1, 6)))
     assert kernel.encode([other_dsl]) is None
     ga = glenn_aloi_player()
-    for pairing in ((Stubborn(), ga), (huge, ga), (other_dsl, ga)):
+    for pairing in ((Stubborn(), ga), (huge, ga), (other_dsl, ga), (giant, ga)):
         assert kernel.play_batch(GAME, pairing, 2, 0, 10) is None
         ref = play_many(GAME, [pairing], 30, [2], fast=False)[0]
         got = play_many(GAME, [pairing], 30, [2], fast=True)[0]

@@ -44,6 +44,10 @@ PROGRAMS: dict[type, Callable[[Any], Any]] = {}
 (``code`` int64 rows of ``kernel_jit``'s program machine), or None if the kernel
 cannot run this program (then the batch goes to the numpy engine)."""
 
+PARAMETER_LIMIT = 1 << 40
+"""Heuristic players' constants must stay below this for int64 scores to be exact
+(a score adds up to 3 x 14 progress terms and 4 bonuses)."""
+
 MAX_BATCH_ROWS = 16384
 """Matches per kernel call at most (their final states: 720 bytes each)."""
 
@@ -94,6 +98,11 @@ def encode(players: Sequence) -> Strategies | None:
         if kind is HeuristicPlayer:
             kinds[k] = K.HEURISTIC
             p = player.params
+            values = (*p.progress_value, *p.move_value, p.odds, p.evens, p.highs, p.lows,
+                      p.marker, p.threshold)
+            if len(p.progress_value) != 11 or len(p.move_value) != 11 or any(
+                    abs(v) >= PARAMETER_LIMIT for v in values):
+                return None  # scores could leave int64: the exact engines play it
             params[k, K.PV_AT + 2:K.PV_AT + 13] = p.progress_value
             params[k, K.MV_AT + 2:K.MV_AT + 13] = p.move_value
             params[k, [K.ODDS, K.EVENS, K.HIGHS, K.LOWS, K.MARKER, K.THRESHOLD]] = (
