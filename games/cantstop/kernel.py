@@ -147,8 +147,7 @@ class KernelBatch:
         self.index = np.concatenate([np.arange(start, stop, dtype=np.int64)
                                      for _, _, start, stop in groups])
         n = len(self.index)
-        seeds = np.concatenate([fast.match_seed_arrays(seed, start, stop)
-                                for _, seed, start, stop in groups])
+        seeds = _seed_arrays(groups)
         words = np.stack([seeds & np.uint64(0xFFFFFFFF), seeds >> np.uint64(32)], axis=2)
         pairs = np.concatenate([np.repeat(np.array(pair, dtype=np.int64)[None], stop - start, 0)
                                 for pair, _, start, stop in groups]) if n else \
@@ -235,6 +234,22 @@ class KernelBatch:
                 # one addition after another from 0.0, as _play_chunk adds them
                 sums[player][name] = float(np.add.accumulate(series)[-1]) + 0.0
         return sums
+
+
+def _seed_arrays(groups) -> np.ndarray:
+    """``match_seeds`` of every match of the groups, (n, 3) uint64; one call for each run
+    of groups with one seed and adjacent matches (the chunks of one pairing)."""
+    parts, run = [], None
+    for _, seed, start, stop in groups:
+        if run is not None and run[0] == seed and run[2] == start:
+            run[2] = stop
+            continue
+        if run is not None:
+            parts.append(fast.match_seed_arrays(*run))
+        run = [seed, start, stop]
+    if run is not None:
+        parts.append(fast.match_seed_arrays(*run))
+    return np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.uint64)
 
 
 def _ratio(counters, top: int, bottom: int) -> np.ndarray:

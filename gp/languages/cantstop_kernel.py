@@ -18,7 +18,7 @@ reference engine). Flattened programs are cached by program text.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections import OrderedDict
 
 import numpy as np
 
@@ -213,21 +213,29 @@ class Flattener:
         return Node(ops[head], bound=LEAF_BOUNDS[head])
 
 
-@lru_cache(maxsize=4096)
-def _flattened(dsl_name: str, text: str) -> tuple[np.ndarray, int, int] | None:
-    dsl = KERNEL_DSLS[dsl_name]
-    try:
-        return Flattener(dsl.parse(text), dsl).program()
-    except Unsupported:
-        return None
+_CACHE: OrderedDict[tuple[str, str], tuple[np.ndarray, int, int] | None] = OrderedDict()
+CACHE_SIZE = 4096
 
 
 def kernel_program(player: SketchStrategy) -> tuple[np.ndarray, int, int] | None:
-    """The player's program as kernel code rows and the rows of its two holes
-    (cached by text), or None if the kernel cannot run it."""
-    if KERNEL_DSLS.get(player.dsl.name) is not player.dsl:
+    """The player's program as kernel code rows and the rows where its two holes
+    start (cached by text, least recently used dropped), or None if the kernel
+    cannot run it."""
+    dsl = player.dsl
+    if KERNEL_DSLS.get(dsl.name) is not dsl:
         return None
-    return _flattened(player.dsl.name, player.text)
+    key = (dsl.name, player.text)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    try:
+        program = Flattener(player.tree, dsl).program()
+    except Unsupported:
+        program = None
+    _CACHE[key] = program
+    if len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return program
 
 
 kernel.PROGRAMS[SketchStrategy] = kernel_program
