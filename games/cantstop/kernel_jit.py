@@ -637,24 +637,31 @@ def play_matches(seed_words, seat_strategy, kinds, params, roots, code, max_move
     streams = np.zeros((3, MT_STATE), dtype=np.int64)
     stack = np.zeros(code.shape[0] + 1, dtype=np.int64)  # each row pushes at most one value
     frames = np.zeros((code.shape[0] + 1, FRAME_WIDTH), dtype=np.int64)
-    lanes = np.zeros((MT_STATE, SEED_LANES), dtype=np.int64)
+    lanes = np.zeros((3, MT_STATE, SEED_LANES), dtype=np.int64)  # dice, seat 0, seat 1
     n = out.shape[0]
     for first in range(0, n, SEED_LANES):
         count = min(SEED_LANES, n - first)
-        mt_seed_lanes(lanes, seed_words[first:first + count, 0, 0].copy(),
-                      seed_words[first:first + count, 0, 1].copy(), count)
+        randoms = False
         for i in range(first, first + count):
-            for j in range(MT_STATE):
-                streams[0, j] = lanes[j, i - first]
+            for seat in range(2):
+                randoms = randoms or kinds[seat_strategy[i, seat]] == RANDOM
+        for g in range(3 if randoms else 1):
+            mt_seed_lanes(lanes[g], seed_words[first:first + count, g, 0].copy(),
+                          seed_words[first:first + count, g, 1].copy(), count)
+        for i in range(first, first + count):
+            m = i - first
             s0 = seat_strategy[i, 0]
             s1 = seat_strategy[i, 1]
             own = not (s0 == s1 and kinds[s0] == RANDOM)
-            if not own:
-                mt_seed(streams, 1, seed_words[i, 2, 0], seed_words[i, 2, 1])
+            for j in range(MT_STATE):
+                streams[0, j] = lanes[0, j, m]
+            if not own:  # one object reseeded twice: seat 1's seed
+                for j in range(MT_STATE):
+                    streams[1, j] = lanes[2, j, m]
             else:
                 for seat in range(2):
                     if kinds[seat_strategy[i, seat]] == RANDOM:
-                        mt_seed(streams, 1 + seat, seed_words[i, 1 + seat, 0],
-                                seed_words[i, 1 + seat, 1])
+                        for j in range(MT_STATE):
+                            streams[1 + seat, j] = lanes[1 + seat, j, m]
             play_match(out[i], streams, seat_strategy[i], kinds, params, roots, code, stack,
                        frames, max_moves, own)
