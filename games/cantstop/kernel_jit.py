@@ -336,12 +336,11 @@ def _stopping_wins(st):
 
 @njit(cache=True, inline="always")
 def _can_place_new_neutral(st):
-    if st[NN] >= 3:
-        return False
-    for c in range(2, 13):
-        if st[CL + c] < 0 and st[NE + c] == 0:
-            return True
-    return False
+    """Fewer than three neutrals and an unclaimed column without one. Neutral
+    markers stand only in unclaimed columns, so that is: fewer neutral columns
+    than unclaimed columns (11 minus both players' claims)."""
+    nn = st[NN]
+    return nn < 3 and nn < 11 - st[CNT + CLAIMS] - st[CNT + COUNTERS + CLAIMS]
 
 
 @njit(cache=True, inline="always")
