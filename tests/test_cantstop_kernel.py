@@ -222,6 +222,12 @@ def test_what_the_kernel_does_not_run_falls_back():
         (quick.wins, quick.capped, quick.total_moves)
 
 
+def test_unknown_engine_is_an_error(monkeypatch):
+    monkeypatch.setenv("STRATSYNTH_ENGINE", "numba")
+    with pytest.raises(ValueError, match="STRATSYNTH_ENGINE must be one of fast, numpy"):
+        WinRate(GAME, glenn_aloi_player(), SketchStrategy)
+
+
 def test_numpy_engine_on_request(monkeypatch):
     monkeypatch.setenv("STRATSYNTH_ENGINE", "numpy")
     assert kernel.play_batch(GAME, (glenn_aloi_player(), RandomStrategy()), 1, 0, 5) is None

@@ -19,7 +19,10 @@ random player (``games.api.RandomStrategy``) and the sketch of seed 000
 
 This module imports numba; ``games.cantstop.kernel`` imports it lazily.
 Opcodes and the state layout are defined here so that numba's on-disk cache
-(``cache=True``, keyed by this file) is invalidated whenever they change.
+(``cache=True``, keyed by this file) is invalidated whenever they change. The
+tables taken from ``rules.py`` and ``players.py`` (heights, pairings, GA's
+constants) are frozen into the cached code too: after changing those, delete the
+cache (``__pycache__/kernel_jit*.nbi``/``.nbc``) or touch this file.
 """
 
 from __future__ import annotations
