@@ -53,7 +53,8 @@ class Unsupported(ValueError):
 
 
 class Node:
-    """A node before it is written as a row: opcode, children, value, bound."""
+    """A node of the folded tree before it is written as code: opcode, children,
+    value (constants), bound on its absolute value."""
 
     __slots__ = ("op", "kids", "value", "bound")
 
