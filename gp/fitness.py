@@ -25,10 +25,18 @@ from games.match import MatchSummary, play_many
 
 log = logging.getLogger("stratsynth.fitness")
 
+ENGINES = ("fast", "numpy", "reference")
+"""Values of ``STRATSYNTH_ENGINE``: a game's fastest exact engine (default), its
+numpy array engine where it has a faster one too (Can't Stop: the compiled kernel
+otherwise), the scalar reference engine. Results are the same on all three."""
+
 
 def fast_by_default() -> bool:
     """Ψ plays on a game's fast engine (same results) unless ``STRATSYNTH_ENGINE=reference``."""
-    return os.environ.get("STRATSYNTH_ENGINE", "fast") != "reference"
+    engine = os.environ.get("STRATSYNTH_ENGINE", "fast")
+    if engine not in ENGINES:
+        raise ValueError(f"STRATSYNTH_ENGINE must be one of {', '.join(ENGINES)}, got {engine!r}")
+    return engine != "reference"
 
 
 def program_seed(run_seed: int, text: str) -> int:

@@ -42,7 +42,7 @@ register_game(GameSpec(
                "sketch-paper": "gp.languages.cantstop_paper:PaperSketch"},
     features="games.cantstop.features:FEATURES",
     cloning={"A": "gp.cloning:action_cloning", "O": "games.cantstop.cloning:observation_cloning"},
-    fast_engine="games.cantstop.fast",
+    fast_engine="games.cantstop.kernel",
     paper_settings={"dsl": "sketch-paper", "sketch_schedule": "reference",
                     "remeasure_restarts": True},
 ))

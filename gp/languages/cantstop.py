@@ -264,4 +264,5 @@ class ReferenceSecuredSketch(SketchStrategy):
     def __init__(self, program, dsl: DSL = REFERENCE_SECURED_DSL,
                  name: str | None = None) -> None:
         super().__init__(program, dsl, name)
-from . import cantstop_compile  # noqa: E402,F401  registers programs with the fast engine
+# registers programs with the numpy engine and the compiled kernel
+from . import cantstop_compile, cantstop_kernel  # noqa: E402,F401

@@ -1,0 +1,338 @@
+"""The fastest exact Can't Stop engine: whole matches in compiled code (numba).
+
+Why: the numpy engine (``fast.py``) steps 1,000 matches at once but still pays a
+fixed cost per array operation, per step and per match (docs/fast-evaluation.md).
+Here each match is played from its first roll to its end in compiled code
+(``kernel_jit``), one match after another, so a decision costs tens of
+nanoseconds. The results are the reference engine's, match by match: the same
+dice (CPython's Mersenne Twister re-implemented bit for bit, seeded per match as
+``games.match.play_match`` seeds it), the same legal-move order, the same
+decision of every player and the same final state and per-seat counters
+(``tests/test_cantstop_kernel.py``).
+
+What the kernel runs: the paper rules (``CantStop`` with ``CantStopState``), the
+heuristic players (GA, Rule of 28, any ``HeuristicParams``), the uniform random
+player, and programs whose class registers a flattener in ``PROGRAMS``
+(``gp.languages.cantstop_kernel`` does so for the sketch programs of seed 000).
+Anything else (another rule set, another player, a program with too large
+values, numba not installed) goes to the numpy engine, which itself hands what
+it cannot run to the reference engine. ``STRATSYNTH_ENGINE=numpy`` selects the
+numpy engine for everything (``reference`` the scalar engine, see
+``gp.fitness.fast_by_default``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..api import RandomStrategy
+from ..match import MatchSummary
+from . import fast
+from .features import bust_rate, markers_per_stop, outer_preference, turns
+from .players import HeuristicPlayer
+from .rules import PHASE_COLUMN, PHASE_ROLL_OR_STOP, ROLLS, CantStop, CantStopState
+
+log = logging.getLogger("stratsynth.cantstop.kernel")
+
+PROGRAMS: dict[type, Callable[[Any], Any]] = {}
+"""Player class (exact type) -> function(player) -> ``(code, score_root, column_root)``
+(``code`` int64 rows of ``kernel_jit``'s program machine), or None if the kernel
+cannot run this program (then the batch goes to the numpy engine)."""
+
+PARAMETER_LIMIT = 1 << 40
+"""Heuristic players' constants must stay below this for int64 scores to be exact
+(a score adds up to 3 x 14 progress terms and 4 bonuses)."""
+
+MAX_BATCH_ROWS = 16384
+"""Matches per kernel call at most (their final states: 720 bytes each)."""
+
+_JIT: list = []
+
+
+def jit():
+    """The compiled module, or None if numba is not installed (warned once)."""
+    if not _JIT:
+        try:
+            from . import kernel_jit
+        except ImportError as err:
+            log.warning("numba is not available (%s): Can't Stop matches run on the numpy "
+                        "engine (pip install numba for the compiled kernel)", err)
+            kernel_jit = None
+        _JIT.append(kernel_jit)
+    return _JIT[0]
+
+
+def engine() -> str:
+    """``numpy`` if ``STRATSYNTH_ENGINE`` asks for the numpy engine or numba is missing,
+    else ``kernel``."""
+    if os.environ.get("STRATSYNTH_ENGINE", "fast") == "numpy" or jit() is None:
+        return "numpy"
+    return "kernel"
+
+
+class Strategies:
+    """Players encoded for the kernel: a kind per player, heuristic parameters,
+    program roots and the programs' code rows concatenated."""
+
+    def __init__(self, kinds, params, roots, code) -> None:
+        self.kinds, self.params, self.roots, self.code = kinds, params, roots, code
+
+
+def encode(players: Sequence) -> Strategies | None:
+    """The players as kernel strategies, or None if one of them has no kernel form."""
+    K = jit()
+    if K is None:
+        return None
+    n = len(players)
+    kinds = np.zeros(n, dtype=np.int64)
+    params = np.zeros((n, K.PARAMS_SIZE), dtype=np.int64)
+    roots = np.zeros((n, 2), dtype=np.int64)
+    codes, offset = [], 0
+    for k, player in enumerate(players):
+        kind = type(player)
+        if kind is HeuristicPlayer:
+            kinds[k] = K.HEURISTIC
+            p = player.params
+            values = (*p.progress_value, *p.move_value, p.odds, p.evens, p.highs, p.lows,
+                      p.marker, p.threshold)
+            if len(p.progress_value) != 11 or len(p.move_value) != 11 or any(
+                    abs(v) >= PARAMETER_LIMIT for v in values):
+                return None  # scores could leave int64: the exact engines play it
+            params[k, K.PV_AT + 2:K.PV_AT + 13] = p.progress_value
+            params[k, K.MV_AT + 2:K.MV_AT + 13] = p.move_value
+            params[k, [K.ODDS, K.EVENS, K.HIGHS, K.LOWS, K.MARKER, K.THRESHOLD]] = (
+                p.odds, p.evens, p.highs, p.lows, p.marker, p.threshold)
+        elif kind is RandomStrategy:
+            kinds[k] = K.RANDOM
+        else:
+            make = PROGRAMS.get(kind)
+            program = make(player) if make is not None else None
+            if program is None:
+                return None
+            code, score, column = program
+            kinds[k] = K.PROGRAM
+            roots[k] = (score + offset, column + offset)
+            shifted = code.copy()
+            shifted[np.isin(code[:, 0], K.JUMPS), 1] += offset  # arguments that are rows
+            codes.append(shifted)
+            offset += len(code)
+    code = (np.concatenate(codes) if codes
+            else np.zeros((1, K.CODE_WIDTH), dtype=np.int64))
+    return Strategies(kinds, params, roots, code)
+
+
+def runs(game) -> bool:
+    """True if the kernel plays this game's rules (the paper's, on ``CantStopState``)."""
+    return type(game) is CantStop and game.state_class is CantStopState
+
+
+class KernelBatch:
+    """Matches of one or more pairings, seat-alternating, played by the kernel.
+
+    ``groups`` lists ``(pair, seed, start, stop)`` as ``fast.Batch``: matches
+    ``start..stop-1`` of ``seed`` between ``players[pair[0]]`` and
+    ``players[pair[1]]``. ``final[i]`` is match ``i``'s final state vector
+    (``kernel_jit`` layout); ``winner``, ``capped``, ``moves`` by match offset.
+    """
+
+    def __init__(self, game: CantStop, players: Sequence, strategies: Strategies,
+                 groups: Sequence[tuple[tuple[int, int], int, int, int]]) -> None:
+        K = jit()
+        self.max_moves = game.max_moves
+        self.index = np.concatenate([np.arange(start, stop, dtype=np.int64)
+                                     for _, _, start, stop in groups])
+        n = len(self.index)
+        seeds = _seed_arrays(groups)
+        words = np.stack([seeds & np.uint64(0xFFFFFFFF), seeds >> np.uint64(32)], axis=2)
+        pairs = np.concatenate([np.repeat(np.array(pair, dtype=np.int64)[None], stop - start, 0)
+                                for pair, _, start, stop in groups]) if n else \
+            np.zeros((0, 2), dtype=np.int64)
+        flip = self.index & 1  # odd matches swap seats (games.match.seats_for)
+        seat_strategy = np.where(flip[:, None] == 1, pairs[:, ::-1], pairs)
+        self.final = np.zeros((n, K.STATE_SIZE), dtype=np.int64)
+        K.play_matches(words.astype(np.int64), np.ascontiguousarray(seat_strategy),
+                       strategies.kinds, strategies.params, strategies.roots, strategies.code,
+                       game.max_moves, self.final)
+        self.winner = self.final[:, K.WON]
+        self.capped = self.final[:, K.CAPPED].astype(bool)
+        self.moves = self.final[:, K.MV]
+
+    def state(self, i: int) -> CantStopState:
+        """The final state of match offset ``i`` as a reference-engine state."""
+        K = jit()
+        f = self.final[i]
+        counters = f[K.CNT:K.CNT + 2 * K.COUNTERS].reshape(2, K.COUNTERS)
+        s = CantStopState.__new__(CantStopState)
+        s.rng = None
+        s.max_moves = self.max_moves
+        s.player = -1
+        s.markers = (f[K.MK:K.MK + 13].tolist(), f[K.MK + 13:K.MK + 26].tolist())
+        s.neutral = f[K.NE:K.NE + 13].tolist()
+        s.neutral_cols = f[K.NC:K.NC + f[K.NN]].tolist()
+        s.claimed = f[K.CL:K.CL + 13].tolist()
+        s.claims = counters[:, K.CLAIMS].tolist()
+        s.dice = ROLLS[int(f[K.ROLL])]
+        s.phase = PHASE_ROLL_OR_STOP if f[K.PHASE] else PHASE_COLUMN
+        s.legal = []
+        s.moves = int(f[K.MV])
+        s.won_by = int(f[K.WON]) if f[K.WON] >= 0 else None
+        s.capped = bool(f[K.CAPPED])
+        s.turns = counters[:, K.TURNS].tolist()
+        s.busts = counters[:, K.BUSTS].tolist()
+        s.stops = counters[:, K.STOPS].tolist()
+        s.banked = counters[:, K.BANKED].tolist()
+        s.advances = counters[:, K.ADVANCES].tolist()
+        s.outer = counters[:, K.OUTERS].tolist()
+        s.last_player = int(f[K.LAST])
+        return s
+
+    def summary(self, lo: int = 0, hi: int | None = None,
+                behavior: dict | None = None) -> MatchSummary:
+        """``games.match._play_chunk``'s summary of match offsets ``lo..hi-1``."""
+        hi = len(self.index) if hi is None else hi
+        winner, capped = self.winner[lo:hi], self.capped[lo:hi]
+        won = winner >= 0
+        player = winner ^ (self.index[lo:hi] & 1)  # seat -> player (seats_for)
+        summary = MatchSummary()
+        summary.matches = hi - lo
+        summary.wins = [int(np.count_nonzero(won & (player == 0))),
+                        int(np.count_nonzero(won & (player == 1)))]
+        summary.capped = int(np.count_nonzero(~won & capped))
+        summary.draws = int(np.count_nonzero(~won & ~capped))
+        summary.total_moves = int(self.moves[lo:hi].sum())
+        if behavior:
+            summary.feature_sums = self._feature_sums(lo, hi, behavior)
+        return summary
+
+    def _feature_sums(self, lo: int, hi: int, behavior: dict) -> list[dict[str, float]]:
+        """Per player, each feature summed over the matches in match order, as
+        ``_play_chunk`` adds them (features of ``games.cantstop.features`` from the
+        counters as arrays, others from each final state)."""
+        K = jit()
+        sums: list[dict[str, float]] = [{}, {}]
+        if hi <= lo:
+            return sums
+        flip = self.index[lo:hi] & 1
+        counters = self.final[lo:hi, K.CNT:K.CNT + 2 * K.COUNTERS].reshape(-1, 2, K.COUNTERS)
+        states = None
+        for name, (fn, _) in behavior.items():
+            make = _FEATURE_ARRAYS.get(fn)
+            if make is None:
+                if states is None:
+                    states = [self.state(i) for i in range(lo, hi)]
+                values = np.array([[float(fn(s, seat)) for seat in (0, 1)] for s in states])
+            else:
+                values = make(counters, K)
+            for player in (0, 1):
+                seat = player ^ flip  # the seat the player held in each match
+                series = values[np.arange(hi - lo), seat]
+                # one addition after another from 0.0, as _play_chunk adds them
+                sums[player][name] = float(np.add.accumulate(series)[-1]) + 0.0
+        return sums
+
+
+def _seed_arrays(groups) -> np.ndarray:
+    """``match_seeds`` of every match of the groups, (n, 3) uint64; one call for each run
+    of groups with one seed and adjacent matches (the chunks of one pairing)."""
+    parts, run = [], None
+    for _, seed, start, stop in groups:
+        if run is not None and run[0] == seed and run[2] == start:
+            run[2] = stop
+            continue
+        if run is not None:
+            parts.append(fast.match_seed_arrays(*run))
+        run = [seed, start, stop]
+    if run is not None:
+        parts.append(fast.match_seed_arrays(*run))
+    return np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.uint64)
+
+
+def _ratio(counters, top: int, bottom: int) -> np.ndarray:
+    num, den = counters[:, :, top], counters[:, :, bottom]
+    return np.where(den > 0, num / np.maximum(den, 1), 0.0)
+
+
+_FEATURE_ARRAYS: dict[Callable, Callable] = {
+    markers_per_stop: lambda cnt, K: _ratio(cnt, K.BANKED, K.STOPS),
+    bust_rate: lambda cnt, K: _ratio(cnt, K.BUSTS, K.TURNS),
+    turns: lambda cnt, K: cnt[:, :, K.TURNS].astype(np.float64),
+    outer_preference: lambda cnt, K: _ratio(cnt, K.OUTERS, K.ADVANCES),
+}
+"""Behaviour features of ``games.cantstop.features`` as arrays over the matches'
+per-seat counters (n, 2, counters) -> (n, 2) values, the same floats as the
+functions give."""
+
+
+def play_batch(game, players: Sequence, seed: int, start: int, stop: int) -> KernelBatch | None:
+    """Matches ``start..stop-1`` (seat-alternating) on the kernel, or None if unsupported."""
+    if engine() != "kernel" or not runs(game) or len(players) != 2:
+        return None
+    unique = list(players) if players[0] is not players[1] else [players[0]]
+    strategies = encode(unique)
+    if strategies is None:
+        return None
+    pair = (0, 1) if len(unique) == 2 else (0, 0)  # one object in both seats: one strategy
+    return KernelBatch(game, unique, strategies, [(pair, seed, start, stop)])
+
+
+def play_chunk(job: tuple) -> MatchSummary:
+    """``games.match._play_chunk`` on the kernel (same job, same summary)."""
+    return play_chunks([job])[0]
+
+
+def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
+    """Summaries of ``_play_chunk`` jobs, each what ``_play_chunk`` gives it.
+
+    Jobs of one game are played by one kernel call (up to ``MAX_BATCH_ROWS``
+    matches: every pairing of a GP population at once); jobs the kernel cannot
+    run go to the numpy engine (``fast.play_chunks``)."""
+    if engine() != "kernel":
+        return fast.play_chunks(jobs)
+    out: list[MatchSummary | None] = [None] * len(jobs)
+    kernel_jobs, rest = [], []
+    encoded: dict[int, bool] = {}
+    for k, job in enumerate(jobs):
+        game, players = job[0], job[1]
+        ok = runs(game) and len(players) == 2
+        for player in players if ok else ():
+            if id(player) not in encoded:
+                encoded[id(player)] = encode([player]) is not None
+            ok = ok and encoded[id(player)]
+        (kernel_jobs if ok else rest).append(k)
+    if rest:
+        for k, summary in zip(rest, fast.play_chunks([jobs[k] for k in rest])):
+            out[k] = summary
+    while kernel_jobs:
+        game = jobs[kernel_jobs[0]][0]
+        take, rows, left = [], 0, []
+        for k in kernel_jobs:
+            size = jobs[k][4] - jobs[k][3]
+            if jobs[k][0] is game and (not take or rows + size <= MAX_BATCH_ROWS):
+                take.append(k)
+                rows += size
+            else:
+                left.append(k)
+        kernel_jobs = left
+        players: list = []
+        where: dict[int, int] = {}
+        groups = []
+        for k in take:
+            pair = []
+            for player in jobs[k][1]:
+                if id(player) not in where:
+                    where[id(player)] = len(players)
+                    players.append(player)
+                pair.append(where[id(player)])
+            groups.append((tuple(pair), jobs[k][2], jobs[k][3], jobs[k][4]))
+        batch = KernelBatch(game, players, encode(players), groups)
+        offset = 0
+        for k in take:
+            size = jobs[k][4] - jobs[k][3]
+            out[k] = batch.summary(offset, offset + size, jobs[k][5])
+            offset += size
+    return out
