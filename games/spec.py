@@ -58,6 +58,9 @@ class GameSpec:
             the same results as the states (``games.match.fast_engine``), or None.
         notes: reference to a function returning lines for ``play --help`` (maps,
             which players a seed cannot fix, ...), or None.
+        qd_space: reference to a ``qd.vectors.VectorSpace`` if ``stratsynth qd GAME``
+            searches a parameter vector (Tribes: script weights, seed 002) instead of
+            programs of the game's language; None: programs.
 
     What a draw or a capped match scores in Ψ is the game object's own
     ``draw_value`` (0 unless it says; microRTS ½, as seed 000 scores it).
@@ -80,6 +83,7 @@ class GameSpec:
     recorder: str | None = None
     fast_engine: str | None = None
     notes: str | None = None
+    qd_space: str | None = None
 
     def language(self, dsl: str | None = None):
         """The program strategy class of ``dsl`` (default: the game's first language)."""
