@@ -13,6 +13,7 @@ table; we implement the evident sawmill and forge).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
@@ -105,6 +106,10 @@ class Context:
                 if s.u_tribe[u] == p and s.u_type[u] >= 0]
 
     @cached_property
+    def friend_tiles(self) -> list[int]:
+        return [f for _, f in self.friends]
+
+    @cached_property
     def enemies(self) -> list[int]:
         s, p = self.s, self.p
         return [s.u_pos[u] for u in range(len(s.u_type))
@@ -117,8 +122,7 @@ class Context:
             memo = self._fields[name] = {}
         d = memo.get(t)
         if d is None:
-            row = self.s.b.dist[t]
-            d = memo[t] = min(row[g] for g in getattr(self, name))
+            d = memo[t] = min(map(self.s.b.dist[t].__getitem__, getattr(self, name)))
         return d
 
     def friend_distance(self, t: int) -> int:
@@ -128,8 +132,7 @@ class Context:
             memo = self._fields["friend_sum"] = {}
         d = memo.get(t)
         if d is None:
-            row = self.s.b.dist[t]
-            d = memo[t] = sum(row[f] for _, f in self.friends)
+            d = memo[t] = sum(map(self.s.b.dist[t].__getitem__, self.friend_tiles))
         return d
 
 
@@ -463,31 +466,67 @@ def _groups(legal: Sequence[tuple]) -> dict[tuple[int, int], list[tuple]]:
 
 _WRAPPER_IDS = {kind: tuple(s for s in sids if s in range(1, 11)) for kind, sids in BY_TYPE.items()}
 _SCRIPT_IDS = {kind: tuple(s for s in sids if s > 10) for kind, sids in BY_TYPE.items()}
+_SLOT_IDS = {kind: (_WRAPPER_IDS[kind], _SCRIPT_IDS[kind]) for kind in BY_TYPE}
 
 
 def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tuple:
     """One assignment drawn uniformly from ``assignments(state, weights)`` without building
     them all: slots (a wrapper's action, or a script on an actor's group) are drawn at
-    random and a script slot that offers nothing is dropped and drawn again."""
+    random and a script slot that offers nothing is dropped and drawn again.
+
+    The slots are numbered group by group (each group's wrapper slots, wrapper by
+    wrapper and action by action, then its script slots); the first draw is located
+    in that numbering without building the list, which is built only if a script
+    offers nothing (the rare case), so the draws are the same as over the full list."""
     p = state.current_player()
-    ctx = None
-    slots: list[tuple] = []
+    groups = []
+    ends = []  # slot number after each group
+    total = 0
     for (kind, actor), actions in _groups(state.legal_actions()).items():
-        for sid in _WRAPPER_IDS[kind]:
-            if kind == UPGRADE and (sid == 6) != (state.u_type[actor] == BOAT):
-                continue
-            for a in actions:
-                slots.append((sid, actor, a))
-        for sid in _SCRIPT_IDS[kind]:
-            slots.append((sid, actor, actions))
+        if kind == UPGRADE:
+            boat = state.u_type[actor] == BOAT
+            wrappers = tuple(sid for sid in _WRAPPER_IDS[kind] if (sid == 6) == boat)
+            scripts = _SCRIPT_IDS[kind]
+        else:
+            wrappers, scripts = _SLOT_IDS[kind]
+        groups.append((actor, actions, wrappers, scripts))
+        total += len(wrappers) * len(actions) + len(scripts)
+        ends.append(total)
+    i = int(rng.random() * total)
+    g = bisect_right(ends, i)
+    actor, actions, wrappers, scripts = groups[g]
+    i -= ends[g - 1] if g else 0
+    n = len(actions)
+    if i < len(wrappers) * n:
+        sid = wrappers[i // n]
+        w = weights[sid]
+        return actions[i % n], 0.5 * w, (sid, actor, 0.5, w)
+    sid = scripts[i - len(wrappers) * n]
+    ctx = Context(state, p)
+    picked = SCRIPTS[sid][1](state, p, actions, ctx)
+    w = weights[sid]
+    if picked is not None:
+        a, v = picked
+        return a, v * w, (sid, actor, v, w)
+    # the drawn script offers nothing: the full slot list, that slot dropped, as before
+    slots: list[tuple] = []
+    first = None
+    for g_actor, g_actions, wrappers, scripts in groups:
+        for g_sid in wrappers:
+            for a in g_actions:
+                slots.append((g_sid, g_actor, a))
+        for g_sid in scripts:
+            if g_sid == sid and g_actor == actor and g_actions is actions:
+                first = len(slots)
+            slots.append((g_sid, g_actor, g_actions))
+    slots[first] = slots[-1]
+    slots.pop()
     while slots:
         i = int(rng.random() * len(slots))
         sid, actor, what = slots[i]
         w = weights[sid]
         if sid <= 10:
             return what, 0.5 * w, (sid, actor, 0.5, w)
-        if ctx is None:
-            ctx = Context(state, p)
         picked = SCRIPTS[sid][1](state, p, what, ctx)
         if picked is not None:
             a, v = picked
