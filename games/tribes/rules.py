@@ -487,6 +487,22 @@ class TribesState:
                     total += PROD_CAPITAL_BONUS
         return total
 
+    def income(self, p: int) -> int:
+        """Stars ``p`` earns at the start of its turn: the production of its cities
+        without an enemy unit on the city tile (``GameState.initTurn``)."""
+        total = 0
+        capital = self.b.capital_city[p]
+        unit_at, u_tribe, city_pos = self.unit_at, self.u_tribe, self.b.city_pos
+        for c, t in enumerate(self.c_tribe):
+            if t == p:
+                occupant = unit_at[city_pos[c]]
+                if occupant >= 0 and u_tribe[occupant] != p:
+                    continue
+                total += self.c_level[c] + self.c_prod[c]
+                if c == capital:
+                    total += PROD_CAPITAL_BONUS
+        return max(0, total)
+
     def num_techs(self, p: int) -> int:
         return bin(self.techs[p]).count("1")
 
@@ -609,23 +625,24 @@ class TribesState:
     def _generate(self) -> list[tuple]:
         p = self.player
         b = self.b
+        c_tribe = self.c_tribe
+        my_cities = [c for c, t in enumerate(c_tribe) if t == p]
+        c_level, c_pop = self.c_level, self.c_pop
+        for c in my_cities:  # a city that can level up must do so first, and alone
+            if c_pop[c] >= c_level[c] + 1:
+                return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
         acts: list[tuple] = [(END_TURN,)]
         stars = self.stars[p]
         techs = self.techs[p]
-        c_tribe = self.c_tribe
-        my_cities = [c for c, t in enumerate(c_tribe) if t == p]
         ncities = len(my_cities)
         if techs != ALL_TECHS:
             acts.extend(_research_actions(techs, stars, ncities))
         if my_cities:
-            c_level, c_pop, c_nunits = self.c_level, self.c_pop, self.c_nunits
+            c_nunits = self.c_nunits
             unit_at = self.unit_at
             spawnable = None
             for c in my_cities:
                 level = c_level[c]
-                if c_pop[c] >= level + 1:
-                    for bonus in level_up_options(level):
-                        acts.append((LEVEL_UP, c, bonus))
                 if unit_at[b.city_pos[c]] < 0 and c_nunits[c] < level + 1:
                     if spawnable is None:
                         spawnable = _spawnable(techs, stars)
@@ -949,6 +966,7 @@ class TribesState:
     def _end_turn(self) -> None:
         p = self.player
         q = 1 - p
+        self._recover_idle(p)
         if p == 1:
             self.turn += 1
             if self.turn >= self.turn_limit:
@@ -960,14 +978,30 @@ class TribesState:
             if u_tribe[u] == q:
                 u_status[u] = FRESH
         if self.turn >= 1:
-            self._add_stars(q, self.production(q))
+            self._add_stars(q, self.income(q))
         self.pacifist[q] += 1
         if self.pacifist[q] >= ALTAR_OF_PEACE_TURNS:
             self._monument_available(q, ALTAR_OF_PEACE)
 
+    def _recover_idle(self, p: int) -> None:
+        """End of ``p``'s turn: every unit still fresh recovers as by the Recover
+        action (the framework's ``GameState.endTurn``)."""
+        u_tribe, u_status, u_hp = self.u_tribe, self.u_status, self.u_hp
+        owner, c_tribe = self.owner, self.c_tribe
+        for u in range(len(u_tribe)):
+            if u_tribe[u] == p and u_status[u] == FRESH and u_hp[u] < self.max_hp(u):
+                pos = self.u_pos[u]
+                heal = RECOVER_PLUS_HP
+                if owner[pos] >= 0 and c_tribe[owner[pos]] == p:
+                    heal += RECOVER_IN_BORDERS_PLUS_HP
+                u_hp[u] = min(self.max_hp(u), u_hp[u] + heal)
+
     def _finish_by_score(self) -> None:
+        """The framework's ranking at the turn limit: score, then technologies, cities
+        and production; equal on all four is a draw."""
         self.over = True
-        key = [(self.score[p], self.num_techs(p)) for p in (0, 1)]
+        key = [(self.score[p], self.num_techs(p), len(self.cities_of(p)), self.production(p))
+               for p in (0, 1)]
         self.won_by = None if key[0] == key[1] else (0 if key[0] > key[1] else 1)
 
     def _build(self, p: int, c: int, t: int, bt: int) -> None:
