@@ -9,6 +9,10 @@ which must be the same in both versions (a speed-up must not change play).
 
     python -m experiments.bench.tribes_decisions                  # against BASELINE
     python -m experiments.bench.tribes_decisions --baseline HEAD~3 --rounds 5
+    python -m experiments.bench.tribes_decisions --new SPEEDUP    # two commits
+
+Only versions with the same rules play the same actions: ``--new SPEEDUP`` (the
+speed-ups without the later rule fixes) isolates the speed of the code.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = "9ec2dbc"
 """The commit before the decision speed-ups (``stratsynth qd tribes`` added)."""
+SPEEDUP = "577ef4e"
+"""The decision speed-ups, before the rule fixes that change play."""
 
 SPECS = ("mcts", "pmcts-pu")
 
@@ -49,6 +55,7 @@ print(json.dumps(out))
 
 def extract(revision: str, into: Path) -> Path:
     """The tree of ``revision`` (``git archive``) in a fresh directory."""
+    into.mkdir(parents=True, exist_ok=True)
     data = subprocess.run(["git", "archive", revision], cwd=ROOT, capture_output=True,
                           check=True).stdout
     with tarfile.open(fileobj=BytesIO(data)) as tar:
@@ -66,22 +73,26 @@ def measure(tree: Path, specs: tuple[str, ...]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default=BASELINE, help="git revision to compare with")
+    parser.add_argument("--new", default=None,
+                        help="git revision to measure (default: this working tree)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--specs", default=",".join(SPECS))
     args = parser.parse_args(argv)
     specs = tuple(args.specs.split(","))
     times: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
     with tempfile.TemporaryDirectory() as tmp:
-        old_tree = extract(args.baseline, Path(tmp))
+        old_tree = extract(args.baseline, Path(tmp) / "old")
+        new_tree = ROOT if args.new is None else extract(args.new, Path(tmp) / "new")
         for _ in range(args.rounds):
-            for label, tree in (("old", old_tree), ("new", ROOT)):
+            for label, tree in (("old", old_tree), ("new", new_tree)):
                 result = measure(tree, specs)
                 for spec in specs:
                     times[label].setdefault(spec, []).append(result[spec]["ms"])
                     actions = result[spec]["actions"]
                     times[label].setdefault(spec + ":actions", []).append(actions)
     print(f"Tribes CPU ms per decision at 2,000 calls, {args.rounds} alternating rounds, "
-          f"medians (old = {args.baseline}; load {os.getloadavg()[0]:.1f} on "
+          f"medians (old = {args.baseline}, new = {args.new or 'this tree'}; load "
+          f"{os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores)")
     print(f"  {'player':<10} {'old ms':>8} {'new ms':>8} {'speed-up':>9}  same actions")
     for spec in specs:
