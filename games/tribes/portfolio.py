@@ -13,7 +13,6 @@ table; we implement the evident sawmill and forge).
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
@@ -466,7 +465,18 @@ def _groups(legal: Sequence[tuple]) -> dict[tuple[int, int], list[tuple]]:
 
 _WRAPPER_IDS = {kind: tuple(s for s in sids if s in range(1, 11)) for kind, sids in BY_TYPE.items()}
 _SCRIPT_IDS = {kind: tuple(s for s in sids if s > 10) for kind, sids in BY_TYPE.items()}
-_SLOT_IDS = {kind: (_WRAPPER_IDS[kind], _SCRIPT_IDS[kind]) for kind in BY_TYPE}
+_N_WRAPPERS = [0] * (max(BY_TYPE) + 1)
+_N_SLOTS = [0] * (max(BY_TYPE) + 1)
+for _kind in BY_TYPE:
+    _N_WRAPPERS[_kind] = 1 if _kind == UPGRADE else len(_WRAPPER_IDS[_kind])
+    _N_SLOTS[_kind] = _N_WRAPPERS[_kind] + len(_SCRIPT_IDS[_kind])
+
+
+def _wrappers_of(state: TribesState, kind: int, actor: int) -> tuple[int, ...]:
+    """The wrapper scripts offering ``actor``'s actions of ``kind`` (upgrade: by boat)."""
+    if kind == UPGRADE:
+        return (6,) if state.u_type[actor] == BOAT else (7,)
+    return _WRAPPER_IDS[kind]
 
 
 def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tuple:
@@ -477,31 +487,43 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
     The slots are numbered group by group (each group's wrapper slots, wrapper by
     wrapper and action by action, then its script slots); the first draw is located
     in that numbering without building the list, which is built only if a script
-    offers nothing (the rare case), so the draws are the same as over the full list."""
+    offers nothing (the rare case), so the draws are the same as over the full list.
+    Groups are collected and slots counted in one pass over the legal actions (every
+    action type has one wrapper or none: upgrades have σ6 for boats and σ7 otherwise)."""
     p = state.current_player()
-    groups = []
-    ends = []  # slot number after each group
+    groups: dict[int, list] = {}
+    order = []  # (kind, actor, actions) by first appearance, as _groups orders them
     total = 0
-    for (kind, actor), actions in _groups(state.legal_actions()).items():
-        if kind == UPGRADE:
-            boat = state.u_type[actor] == BOAT
-            wrappers = tuple(sid for sid in _WRAPPER_IDS[kind] if (sid == 6) == boat)
-            scripts = _SCRIPT_IDS[kind]
+    get = groups.get
+    for a in state.legal_actions():
+        k = a[0]
+        key = (k << 20) | (a[1] + 1) if k > BUILD_ROAD else k << 20
+        g = get(key)
+        if g is None:
+            g = groups[key] = [a]
+            order.append((k, a[1] if k > BUILD_ROAD else -1, g))
+            total += _N_SLOTS[k]
         else:
-            wrappers, scripts = _SLOT_IDS[kind]
-        groups.append((actor, actions, wrappers, scripts))
-        total += len(wrappers) * len(actions) + len(scripts)
-        ends.append(total)
+            g.append(a)
+            total += _N_WRAPPERS[k]
     i = int(rng.random() * total)
-    g = bisect_right(ends, i)
-    actor, actions, wrappers, scripts = groups[g]
-    i -= ends[g - 1] if g else 0
-    n = len(actions)
-    if i < len(wrappers) * n:
-        sid = wrappers[i // n]
-        w = weights[sid]
-        return actions[i % n], 0.5 * w, (sid, actor, 0.5, w)
-    sid = scripts[i - len(wrappers) * n]
+    for kind, actor, actions in order:
+        n_wrapped = _N_WRAPPERS[kind] * len(actions)
+        if i < n_wrapped:
+            if kind == UPGRADE:
+                sid = 6 if state.u_type[actor] == BOAT else 7
+            else:
+                sid = _WRAPPER_IDS[kind][i // len(actions)]
+            w = weights[sid]
+            return actions[i % len(actions)], 0.5 * w, (sid, actor, 0.5, w)
+        i -= n_wrapped
+        scripts = _SCRIPT_IDS[kind]
+        if i < len(scripts):
+            sid = scripts[i]
+            break
+        i -= len(scripts)
+    else:  # pragma: no cover - i < total
+        raise AssertionError("slot index out of range")
     ctx = Context(state, p)
     picked = SCRIPTS[sid][1](state, p, actions, ctx)
     w = weights[sid]
@@ -509,9 +531,11 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
         a, v = picked
         return a, v * w, (sid, actor, v, w)
     # the drawn script offers nothing: the full slot list, that slot dropped, as before
+    groups_list = [(actor_, acts_, _wrappers_of(state, kind_, actor_), _SCRIPT_IDS[kind_])
+                   for kind_, actor_, acts_ in order]
     slots: list[tuple] = []
     first = None
-    for g_actor, g_actions, wrappers, scripts in groups:
+    for g_actor, g_actions, wrappers, scripts in groups_list:
         for g_sid in wrappers:
             for a in g_actions:
                 slots.append((g_sid, g_actor, a))
