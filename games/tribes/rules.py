@@ -681,10 +681,17 @@ class TribesState:
                 acts.extend([(MOVE, u, t)
                              for t in self._reachable(u, ut, pos, p, techs, enemy_adj, steps)])
             if UNIT_ATK[ut] > 0 and status != ATTACKED:
-                for t in within[UNIT_RANGE[ut]][pos]:
-                    v = unit_at[t]
-                    if v >= 0 and u_tribe[v] != p:
-                        acts.append((ATTACK, u, v))
+                reach = UNIT_RANGE[ut]
+                if reach == 1:  # a melee unit has targets only if an enemy is adjacent
+                    if enemy_adj is None:
+                        enemy_adj = self._enemy_adjacent(p)
+                    if not enemy_adj[pos]:
+                        reach = 0
+                if reach:
+                    for t in within[reach][pos]:
+                        v = unit_at[t]
+                        if v >= 0 and u_tribe[v] != p:
+                            acts.append((ATTACK, u, v))
             city = b.city_at[pos]
             if status == FRESH and city >= 0 and c_tribe[city] != p and ut not in NAVAL:
                 acts.append((CAPTURE, u))
