@@ -653,13 +653,11 @@ class TribesState:
         cached = self._tile_cache[p]
         if cached is None or cached[0] != econ or cached[1] != techs:
             cached = self._tile_cache[p] = (econ, techs, self._tile_candidates(p, techs, my_cities),
-                                            stars, None, {})
+                                            stars, None)
         if cached[4] is None or cached[3] != stars:
             cached = self._tile_cache[p] = (econ, techs, cached[2], stars,
-                                            tuple(a for a, need in cached[2] if need <= stars),
-                                            cached[5])
+                                            tuple(a for a, need in cached[2] if need <= stars))
         acts.extend(cached[4])
-        steps = cached[5]  # one-step land moves by start tile, valid for (econ, techs)
         # units
         resource = self.resource
         u_hp, u_base, u_vet = self.u_hp, self.u_base, self.u_vet
@@ -679,7 +677,7 @@ class TribesState:
                 if enemy_adj is None:
                     enemy_adj = self._enemy_adjacent(p)
                 acts.extend([(MOVE, u, t)
-                             for t in self._reachable(u, ut, pos, p, techs, enemy_adj, steps)])
+                             for t in self._reachable(u, ut, pos, p, techs, enemy_adj)])
             if UNIT_ATK[ut] > 0 and status != ATTACKED:
                 reach = UNIT_RANGE[ut]
                 if reach == 1:  # a melee unit has targets only if an enemy is adjacent
@@ -803,29 +801,25 @@ class TribesState:
         return mark
 
     def _reachable(self, u: int, ut: int, start: int, p: int, techs: int,
-                   enemy_adj: bytearray, steps: dict | None = None) -> list[int]:
-        """Tiles unit ``u`` can end a move on (half-steps: 1 along roads, 2 otherwise).
-
-        ``steps`` memoises, per start tile, the neighbours a one-step land unit may
-        enter by terrain (they change only with the tiles and technologies, the key of
-        the cache it comes from); only their occupancy is checked per call."""
+                   enemy_adj: bytearray) -> list[int]:
+        """Tiles unit ``u`` can end a move on (half-steps: 1 along roads, 2 otherwise)."""
         nbr = self.b.nbr
         terrain, road, unit_at = self.terrain, self.road, self.unit_at
         naval = ut in NAVAL
         climbing = techs >> CLIMBING & 1
         if UNIT_MOV[ut] == 1 and not naval and not road[start] and terrain[start] != CITY:
-            # one step, no road to run along: the free enterable neighbours
-            enterable = None if steps is None else steps.get(start)
-            if enterable is None:
-                building, owner, c_tribe = self.building, self.owner, self.c_tribe
-                enterable = tuple(sorted(
-                    t for t in nbr[start]
-                    if not (terrain[t] == DEEP or (terrain[t] == MOUNTAIN and not climbing) or (
-                        terrain[t] == SHALLOW and (building[t] != PORT
-                                                   or c_tribe[owner[t]] != p)))))
-                if steps is not None:
-                    steps[start] = enterable
-            return [t for t in enterable if unit_at[t] < 0]
+            out = []  # one step, no road to run along: the free enterable neighbours
+            building, owner, c_tribe = self.building, self.owner, self.c_tribe
+            for t in nbr[start]:
+                if unit_at[t] >= 0:
+                    continue
+                ter = terrain[t]
+                if ter == DEEP or (ter == MOUNTAIN and not climbing) or (
+                        ter == SHALLOW and (building[t] != PORT or c_tribe[owner[t]] != p)):
+                    continue
+                out.append(t)
+            out.sort()
+            return out
         best = {start: 2 * UNIT_MOV[ut]}
         frontier = [start]
         while frontier:
