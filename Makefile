@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(PY) -m experiments.bench.microrts
 	$(PY) -m experiments.bench.expendibots
 	$(PY) -m experiments.bench.tribes
+	$(PY) -m experiments.bench.tribes_decisions
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -4,17 +4,27 @@ self-play with SA or HSS oracles, and corner elites re-measured."""
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
-from games import game_spec, load_game
+from games import game_spec, load_game, resolve
 
 from .config import DEFAULTS, parse_duration, read_run_config, run_config
 from .options import add_game, add_seed, add_target, add_workers, game_params, positive
 
 
+def qd_space(game: str):
+    """The parameter-vector space a game's QD searches (``GameSpec.qd_space``), or None
+    for programs of its language."""
+    reference = game_spec(game).qd_space
+    return None if reference is None else resolve(reference)
+
+
 def chosen_features(game: str, text: str | None) -> tuple[dict, list[str]]:
     """The game's feature table and the names a command line chose from it (None: all)."""
-    features = game_spec(game).feature_table()
+    space = qd_space(game)
+    features = (game_spec(game).feature_table() if space is None else
+                {name: (None, rng) for name, rng in space.features.items()})
     names = list(features) if text is None else [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in features]
     if unknown or not names:
@@ -46,6 +56,11 @@ def qd_config(args, where: str = "command line") -> dict:
     settings["kind"] = "qd"
     if settings["game_params"] is None:
         settings["game_params"] = game_params(args) or None
+    space = qd_space(settings["game"])
+    if space is not None:  # a vector search's own defaults (Algorithm 1 asks one at a time)
+        settings["target"] = settings["target"] or space.target
+        settings["matches"] = settings["matches"] or space.matches
+        settings["batch"] = settings["batch"] or 1
     config = run_config(settings, where)
     if isinstance(config["features"], list):
         config["features"] = ",".join(config["features"])
@@ -56,7 +71,8 @@ def qd_config(args, where: str = "command line") -> dict:
     if config["budget"] is not None:
         parse_duration(config["budget"])
     load_game(config["game"], **(config["game_params"] or {}))
-    strategy_class(config["game"], config["dsl"])
+    if space is None:
+        strategy_class(config["game"], config["dsl"])
     config["target"] = config["target"] or game_spec(config["game"]).default_target
     make_player(config["game"], config["target"])
     return config
@@ -83,8 +99,7 @@ def cmd_qd(args, resume: bool = False) -> int:
         (out / "config.json").write_text(json.dumps(c, indent=1) + "\n")
     archive = ProgramArchive(names, [features[n][1] for n in names], _dims(c["dims"], len(names)),
                              c["cells"], c["seed"])
-    cls = strategy_class(c["game"], c["dsl"])
-    game = load_game(c["game"], **(c["game_params"] or {}))
+    space = qd_space(c["game"])
     bar = tqdm(total=c["evaluations"], unit="eval", disable=args.quiet)
 
     def progress(done, stats):
@@ -95,13 +110,26 @@ def cmd_qd(args, resume: bool = False) -> int:
 
     seconds = parse_duration(c["budget"]) if c["budget"] else None
     with make_map(c["workers"]) as backend:
-        evaluate = BehaviourWinRate(game, make_player(c["game"], c["target"]), cls, features,
-                                    names, c["matches"], c["seed"], backend)
-        run_map_elites(archive, cls.default_dsl(), evaluate, c["seed"], out, seconds,
-                       c["evaluations"], c["batch"], progress=progress, resume=resume)
+        if space is None:
+            cls = strategy_class(c["game"], c["dsl"])
+            game = load_game(c["game"], **(c["game_params"] or {}))
+            evaluate = BehaviourWinRate(game, make_player(c["game"], c["target"]), cls, features,
+                                        names, c["matches"], c["seed"], backend)
+            run_map_elites(archive, cls.default_dsl(), evaluate, c["seed"], out, seconds,
+                           c["evaluations"], c["batch"], progress=progress, resume=resume)
+        else:
+            evaluate = space.metric(c["game_params"] or {}, c["target"], names, c["matches"],
+                                    c["seed"], backend, out)
+            run_map_elites(archive, None, evaluate, c["seed"], out, seconds, c["evaluations"],
+                           progress=progress, resume=resume, present=space.present,
+                           emitter_list=[space.emitter(archive.archive, c["seed"], c["batch"])])
     bar.close()
     if len(names) == 2:
-        archive.heatmap(out / "heatmap.png", f"{c['game']}: win rate against {c['target']}")
+        title = f"{c['game']}: win rate against {c['target']}"
+        if space is None:
+            archive.heatmap(out / "heatmap.png", title)
+        else:
+            archive.heatmap(out / "heatmap.png", f"{title}\n{space.subject}", space.objective)
     stats = archive.stats()
     print(f"{stats['elites']} elites, coverage {stats['coverage']:.3f}, "
           f"QD-score {stats['qd_score']:.2f}, best {stats['best']:.3f}; archive in "
@@ -213,26 +241,35 @@ def cmd_qd_check(args) -> int:
     out = Path(args.run)
     config = read_run_config(out)
     archive = ProgramArchive.load(out / "archive.json")
-    features = game_spec(config["game"]).feature_table()
     names = archive.features
-    cls = strategy_class(config["game"], config.get("dsl"))
+    space = qd_space(config["game"])
+    if space is None:
+        features = game_spec(config["game"]).feature_table()
+        cls = strategy_class(config["game"], config.get("dsl"))
+        present = partial(simplified_text, cls.default_dsl())
+    else:
+        present = space.present
     lines = [f"# Corner elites re-evaluated on {args.matches:,} fresh matches", "",
              f"`stratsynth qd-check {args.run} --matches {args.matches}`", "",
              "| corner | " + " | ".join(f"{n} (archive → fresh)" for n in names)
              + " | win rate (archive → fresh) |",
              "|---" * (len(names) + 2) + "|"]
     with make_map(args.workers) as backend:
-        evaluate = BehaviourWinRate(load_game(config["game"], **(config.get("game_params") or {})),
-                                    make_player(config["game"], config["target"]), cls,
-                                    features, names, args.matches, args.seed, backend)
+        if space is None:
+            evaluate = BehaviourWinRate(
+                load_game(config["game"], **(config.get("game_params") or {})),
+                make_player(config["game"], config["target"]), cls, features, names,
+                args.matches, args.seed, backend)
+        else:
+            evaluate = space.metric(config.get("game_params") or {}, config["target"], names,
+                                    args.matches, args.seed, backend, None)
         for label, elite in zip(("low", "high"), archive.corner_elites()):
             rate, measures = evaluate(elite["program"])
             cells = " | ".join(f"{a:.3f} → {b:.3f}" for a, b in zip(elite["measures"], measures))
             lines.append(f"| {label} | {cells} | {elite['objective']:.3f} → {rate:.3f} |")
         lines += [""]
         for label, elite in zip(("low", "high"), archive.corner_elites()):
-            lines += [f"**{label} corner**:", "", "```",
-                      simplified_text(cls.default_dsl(), elite["program"]), "```", ""]
+            lines += [f"**{label} corner**:", "", "```", present(elite["program"]), "```", ""]
     stats = archive.stats()
     lines += [f"Archive: {stats['elites']} elites, coverage {stats['coverage']:.3f}, "
               f"QD-score {stats['qd_score']:.2f}, best win rate {stats['best']:.3f}."]

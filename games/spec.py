@@ -62,6 +62,9 @@ class GameSpec:
             for: a seed paper's own language and schedules where they differ from
             ours (e.g. ``{"dsl": ..., "sketch_schedule": "reference"}``); settings a
             run gives explicitly win. Empty: the game has no paper mode.
+        qd_space: reference to a ``qd.vectors.VectorSpace`` if ``stratsynth qd GAME``
+            searches a parameter vector (Tribes: script weights, seed 002) instead of
+            programs of the game's language; None: programs.
 
     What a draw or a capped match scores in Ψ is the game object's own
     ``draw_value`` (0 unless it says; microRTS ½, as seed 000 scores it).
@@ -85,6 +88,7 @@ class GameSpec:
     fast_engine: str | None = None
     notes: str | None = None
     paper_settings: Mapping[str, Any] = field(default_factory=dict)
+    qd_space: str | None = None
 
     def language(self, dsl: str | None = None):
         """The program strategy class of ``dsl`` (default: the game's first language)."""

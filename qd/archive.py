@@ -92,7 +92,7 @@ class ProgramArchive:
         high = max(elites, key=lambda e: float(norm(e).sum()))
         return low, high
 
-    def heatmap(self, path: str | Path, title: str = "") -> None:
+    def heatmap(self, path: str | Path, title: str = "", colorbar: str = "win rate") -> None:
         import matplotlib
 
         matplotlib.use("Agg")
@@ -103,9 +103,11 @@ class ProgramArchive:
             raise ValueError("a heatmap needs exactly two features")
         fig, ax = plt.subplots(figsize=(6, 4.8))
         if isinstance(self.archive, GridArchive):
-            grid_archive_heatmap(self.archive, ax=ax, vmin=0, vmax=1)
+            grid_archive_heatmap(self.archive, ax=ax, vmin=0, vmax=1,
+                                 cbar_kwargs={"label": colorbar})
         else:
-            cvt_archive_heatmap(self.archive, ax=ax, vmin=0, vmax=1)
+            cvt_archive_heatmap(self.archive, ax=ax, vmin=0, vmax=1,
+                                cbar_kwargs={"label": colorbar})
         ax.set_xlabel(self.features[0])
         ax.set_ylabel(self.features[1])
         ax.set_title(title or "win rate of the elite in each cell")

@@ -93,7 +93,8 @@ class BehaviourWinRate:
 def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate, seed: int,
                    out: Path, seconds: float | None = None, evaluations: int | None = None,
                    batch_size: int = 8, emitters: int = 2, progress=None,
-                   resume: bool = False) -> ProgramArchive:
+                   resume: bool = False, emitter_list: list | None = None,
+                   present=None) -> ProgramArchive:
     """Ask/evaluate/tell until the budget is spent.
 
     Every evaluation goes through ``gp.evaluator.Evaluator``, the one run log of
@@ -101,14 +102,16 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
     ``resume`` the run replays from it and goes on, losing no finished evaluation.
     ``stats.csv`` logs every iteration and ``archive.json`` is saved after each.
     The last batch of an evaluation budget may be cut short; the programs of it that
-    were evaluated still enter the archive.
+    were evaluated still enter the archive. ``emitter_list`` replaces the program
+    emitters (a ``qd.vectors`` search: its solutions are texts too, ``dsl`` unused)
+    and ``present`` how ``best.txt`` shows a solution.
     """
-    scheduler = Scheduler(archive.archive, [
+    scheduler = Scheduler(archive.archive, emitter_list or [
         ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
     out.mkdir(parents=True, exist_ok=True)
     budget = Budget(seconds=seconds, evaluations=evaluations)
     evaluator = Evaluator({"psi": evaluate}, str, budget, out, resume=resume,
-                          present=partial(simplified_text, dsl))
+                          present=present or partial(simplified_text, dsl))
     with (out / "stats.csv").open("w", newline="") as fh:
         log = csv.writer(fh, lineterminator="\n")
         log.writerow(("seconds", "evaluations", "elites", "coverage", "qd_score", "best"))

@@ -252,16 +252,16 @@ def test_city_growth_level_up_and_windmill_bonus():
     score0 = s.score[0]
     s.apply_action((BUILD, c, tiles[0], FARM))
     assert s.c_pop[c] == 2 and s.score[0] == score0 + 10, "farm: +2 population, 5 points each"
-    assert {a[2] for a in s.legal_actions() if a[0] == LEVEL_UP and a[1] == c} == {
-        WORKSHOP, EXPLORER}
-    s.apply_action((BUILD, c, tiles[1], WINDMILL))
-    assert s.c_pop[c] == 3, "windmill: +1 per neighbouring farm of the city"
-    assert not any(a[0] == BUILD and a[3] == WINDMILL for a in s.legal_actions()), "one a city"
+    assert s.legal_actions() == [(LEVEL_UP, c, WORKSHOP), (LEVEL_UP, c, EXPLORER)], \
+        "a city that can level up must choose its bonus before anything else"
     prod = s.production(0)
-    pop = s.c_pop[c]
     s.apply_action((LEVEL_UP, c, WORKSHOP))
-    assert s.c_level[c] == 2 and s.c_pop[c] == pop - 2
+    assert s.c_level[c] == 2 and s.c_pop[c] == 0
     assert s.production(0) == prod + 2, "one more level, one workshop"
+    assert (END_TURN,) in s.legal_actions()
+    s.apply_action((BUILD, c, tiles[1], WINDMILL))
+    assert s.c_pop[c] == 1, "windmill: +1 per neighbouring farm of the city"
+    assert not any(a[0] == BUILD and a[3] == WINDMILL for a in s.legal_actions()), "one a city"
 
 
 def test_turn_limit_score_win_and_production():

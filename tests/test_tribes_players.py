@@ -39,15 +39,18 @@ def test_players_choose_legal_actions_reproducibly(spec):
                                   lambda: OneStepLookAhead(budget=5)])
 def test_search_stays_within_its_forward_model_budget(make, monkeypatch):
     calls = [0]
-    original = TribesState.apply_action
+    for method in ("apply_action", "apply_legal"):  # forward-model calls, checked or not
+        original = getattr(TribesState, method)
 
-    def counting(self, action):
-        calls[0] += 1
-        return original(self, action)
+        def counting(self, action, original=original):
+            calls[0] += 1
+            return original(self, action)
 
-    monkeypatch.setattr(TribesState, "apply_action", counting)
+        monkeypatch.setattr(TribesState, method, counting)
     player = make()
-    for s in _states(2):
+    searched = [s for s in _states(3) if len(s.legal_actions()) > 1]  # one action: no search
+    assert searched
+    for s in searched:
         calls[0] = 0
         player(s)
         budget = player.budget

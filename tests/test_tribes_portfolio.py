@@ -93,6 +93,49 @@ def test_random_assignment_is_uniform_over_assignments():
     assert max(abs(drawn[k] / n - full[k] / total) for k in full) < 0.02
 
 
+def _plain_random_assignment(state, weights, rng):
+    """The draw over the full slot list, written plainly (what the fast one must equal)."""
+    from games.tribes.constants import BOAT, UPGRADE
+    from games.tribes.portfolio import _SCRIPT_IDS, _WRAPPER_IDS, Context, _groups
+
+    p = state.current_player()
+    slots = []
+    for (kind, actor), actions in _groups(state.legal_actions()).items():
+        for sid in _WRAPPER_IDS[kind]:
+            if kind == UPGRADE and (sid == 6) != (state.u_type[actor] == BOAT):
+                continue
+            slots.extend((sid, actor, a) for a in actions)
+        slots.extend((sid, actor, actions) for sid in _SCRIPT_IDS[kind])
+    ctx = Context(state, p)
+    while slots:
+        i = int(rng.random() * len(slots))
+        sid, actor, what = slots[i]
+        w = weights[sid]
+        if sid <= 10:
+            return what, 0.5 * w, (sid, actor, 0.5, w)
+        picked = SCRIPTS[sid][1](state, p, what, ctx)
+        if picked is not None:
+            return picked[0], picked[1] * w, (sid, actor, picked[1], w)
+        slots[i] = slots[-1]
+        slots.pop()
+
+
+def test_random_assignment_draws_as_over_the_full_slot_list():
+    rng = random.Random(11)
+    w = weights_with([rng.choice((0.0, 0.25, 0.5, 0.75, 1.0)) for _ in EVOLVED_SCRIPTS])
+    checked = 0
+    for level in range(10):
+        s = Tribes(level=level, turn_limit=30).new_initial_state(random.Random(level))
+        while not s.is_terminal() and checked < 2500:
+            seed = rng.getrandbits(32)
+            fast = random_assignment(s, w, random.Random(seed))
+            assert fast == _plain_random_assignment(s, w, random.Random(seed)), s.moves
+            checked += 1
+            s.apply_action(fast[0] if rng.random() < 0.7 else
+                           rng.choice(s.legal_actions()))
+    assert checked >= 1500
+
+
 def test_research_and_spawn_style_scripts():
     s = Tribes(level=0).new_initial_state(random.Random(0))
     s.techs[0] = (1 << ORGANIZATION) | (1 << HUNTING) | (1 << RIDING)

@@ -29,6 +29,23 @@ PLAYERS = {
 }
 """Built-in player specs: name -> factory taking no arguments."""
 
+
+def _budget_player(name: str, argument: str, **options):
+    from .qd import budget_player
+
+    return budget_player(name, argument, **options)
+
+
+mcts_calls = partial(_budget_player, "mcts")
+rhea_calls = partial(_budget_player, "rhea")
+osla_calls = partial(_budget_player, "osla")
+pmcts_calls = partial(_budget_player, "pmcts")
+pmcts_b_calls = partial(_budget_player, "pmcts-b")
+pmcts_pu_calls = partial(_budget_player, "pmcts-pu")
+BUDGET_PREFIXES = {"mcts": "mcts_calls", "rhea": "rhea_calls", "osla": "osla_calls",
+                   "pmcts": "pmcts_calls", "pmcts-b": "pmcts_b_calls", "pmcts-pu": "pmcts_pu_calls"}
+"""``NAME:CALLS`` player specs: a search player at CALLS forward-model calls per decision."""
+
 register_game(GameSpec(
     name="tribes",
     summary="Tribes (seed 002): a two-player 4X strategy game on an 11×11 board; "
@@ -37,6 +54,8 @@ register_game(GameSpec(
     players="games.tribes:PLAYERS",
     default_target="simple",
     move_cap="turn_limit",
+    player_prefixes={name: f"games.tribes:{attr}" for name, attr in BUDGET_PREFIXES.items()},
+    qd_space="games.tribes.qd:SPACE",
 ))
 
 __all__ = ["PortfolioMCTS", "MCTS", "NUM_LEVELS", "PLAYERS", "RHEA", "Board", "Heuristic", "Level",

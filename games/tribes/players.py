@@ -167,7 +167,7 @@ class SimpleAgent(_Seeded):
                 best, best_score = [action], score
             elif score == best_score and best:
                 best.append(action)
-        if not best:
+        if not best:  # a pending level-up leaves no END_TURN; it always scores > 0
             return (END_TURN,)
         return best[self.rng.randrange(len(best))]
 

@@ -105,6 +105,10 @@ class Context:
                 if s.u_tribe[u] == p and s.u_type[u] >= 0]
 
     @cached_property
+    def friend_tiles(self) -> list[int]:
+        return [f for _, f in self.friends]
+
+    @cached_property
     def enemies(self) -> list[int]:
         s, p = self.s, self.p
         return [s.u_pos[u] for u in range(len(s.u_type))
@@ -117,8 +121,7 @@ class Context:
             memo = self._fields[name] = {}
         d = memo.get(t)
         if d is None:
-            row = self.s.b.dist[t]
-            d = memo[t] = min(row[g] for g in getattr(self, name))
+            d = memo[t] = min(map(self.s.b.dist[t].__getitem__, getattr(self, name)))
         return d
 
     def friend_distance(self, t: int) -> int:
@@ -128,8 +131,7 @@ class Context:
             memo = self._fields["friend_sum"] = {}
         d = memo.get(t)
         if d is None:
-            row = self.s.b.dist[t]
-            d = memo[t] = sum(row[f] for _, f in self.friends)
+            d = memo[t] = sum(map(self.s.b.dist[t].__getitem__, self.friend_tiles))
         return d
 
 
@@ -463,31 +465,92 @@ def _groups(legal: Sequence[tuple]) -> dict[tuple[int, int], list[tuple]]:
 
 _WRAPPER_IDS = {kind: tuple(s for s in sids if s in range(1, 11)) for kind, sids in BY_TYPE.items()}
 _SCRIPT_IDS = {kind: tuple(s for s in sids if s > 10) for kind, sids in BY_TYPE.items()}
+_N_WRAPPERS = [0] * (max(BY_TYPE) + 1)
+_N_SLOTS = [0] * (max(BY_TYPE) + 1)
+for _kind in BY_TYPE:
+    _N_WRAPPERS[_kind] = 1 if _kind == UPGRADE else len(_WRAPPER_IDS[_kind])
+    _N_SLOTS[_kind] = _N_WRAPPERS[_kind] + len(_SCRIPT_IDS[_kind])
+
+
+def _wrappers_of(state: TribesState, kind: int, actor: int) -> tuple[int, ...]:
+    """The wrapper scripts offering ``actor``'s actions of ``kind`` (upgrade: by boat)."""
+    if kind == UPGRADE:
+        return (6,) if state.u_type[actor] == BOAT else (7,)
+    return _WRAPPER_IDS[kind]
 
 
 def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tuple:
     """One assignment drawn uniformly from ``assignments(state, weights)`` without building
     them all: slots (a wrapper's action, or a script on an actor's group) are drawn at
-    random and a script slot that offers nothing is dropped and drawn again."""
+    random and a script slot that offers nothing is dropped and drawn again.
+
+    The slots are numbered group by group (each group's wrapper slots, wrapper by
+    wrapper and action by action, then its script slots); the first draw is located
+    in that numbering without building the list, which is built only if a script
+    offers nothing (the rare case), so the draws are the same as over the full list.
+    Groups are collected and slots counted in one pass over the legal actions (every
+    action type has one wrapper or none: upgrades have σ6 for boats and σ7 otherwise)."""
     p = state.current_player()
-    ctx = None
+    groups: dict[int, list] = {}
+    order = []  # (kind, actor, actions) by first appearance, as _groups orders them
+    total = 0
+    get = groups.get
+    for a in state.legal_actions():
+        k = a[0]
+        key = (k << 20) | (a[1] + 1) if k > BUILD_ROAD else k << 20
+        g = get(key)
+        if g is None:
+            g = groups[key] = [a]
+            order.append((k, a[1] if k > BUILD_ROAD else -1, g))
+            total += _N_SLOTS[k]
+        else:
+            g.append(a)
+            total += _N_WRAPPERS[k]
+    i = int(rng.random() * total)
+    for kind, actor, actions in order:
+        n_wrapped = _N_WRAPPERS[kind] * len(actions)
+        if i < n_wrapped:
+            if kind == UPGRADE:
+                sid = 6 if state.u_type[actor] == BOAT else 7
+            else:
+                sid = _WRAPPER_IDS[kind][i // len(actions)]
+            w = weights[sid]
+            return actions[i % len(actions)], 0.5 * w, (sid, actor, 0.5, w)
+        i -= n_wrapped
+        scripts = _SCRIPT_IDS[kind]
+        if i < len(scripts):
+            sid = scripts[i]
+            break
+        i -= len(scripts)
+    else:  # pragma: no cover - i < total
+        raise AssertionError("slot index out of range")
+    ctx = Context(state, p)
+    picked = SCRIPTS[sid][1](state, p, actions, ctx)
+    w = weights[sid]
+    if picked is not None:
+        a, v = picked
+        return a, v * w, (sid, actor, v, w)
+    # the drawn script offers nothing: the full slot list, that slot dropped, as before
+    groups_list = [(actor_, acts_, _wrappers_of(state, kind_, actor_), _SCRIPT_IDS[kind_])
+                   for kind_, actor_, acts_ in order]
     slots: list[tuple] = []
-    for (kind, actor), actions in _groups(state.legal_actions()).items():
-        for sid in _WRAPPER_IDS[kind]:
-            if kind == UPGRADE and (sid == 6) != (state.u_type[actor] == BOAT):
-                continue
-            for a in actions:
-                slots.append((sid, actor, a))
-        for sid in _SCRIPT_IDS[kind]:
-            slots.append((sid, actor, actions))
+    first = None
+    for g_actor, g_actions, wrappers, scripts in groups_list:
+        for g_sid in wrappers:
+            for a in g_actions:
+                slots.append((g_sid, g_actor, a))
+        for g_sid in scripts:
+            if g_sid == sid and g_actor == actor and g_actions is actions:
+                first = len(slots)
+            slots.append((g_sid, g_actor, g_actions))
+    slots[first] = slots[-1]
+    slots.pop()
     while slots:
         i = int(rng.random() * len(slots))
         sid, actor, what = slots[i]
         w = weights[sid]
         if sid <= 10:
             return what, 0.5 * w, (sid, actor, 0.5, w)
-        if ctx is None:
-            ctx = Context(state, p)
         picked = SCRIPTS[sid][1](state, p, what, ctx)
         if picked is not None:
             a, v = picked

@@ -208,6 +208,36 @@ _ECON_ACTIONS = frozenset((BUILD_ROAD, BUILD, RESOURCE, BURN_FOREST, CLEAR_FORES
 """Actions that change what the cached tile actions depend on (besides stars and techs)."""
 
 
+_RESEARCH_MEMO: dict[tuple[int, bool, bool, bool], tuple] = {}
+_SPAWN_MEMO: dict[tuple[int, int], tuple] = {}
+_MAX_UNIT_COST = max(cost for _, cost, _ in _SPAWN_REQ)
+
+
+def _research_actions(techs: int, stars: int, ncities: int) -> tuple:
+    """The research actions open to a tribe, memoised: they depend only on its
+    technologies and on which of the three tier costs its stars cover."""
+    key = (techs, tech_cost(1, ncities, techs) <= stars, tech_cost(2, ncities, techs) <= stars,
+           tech_cost(3, ncities, techs) <= stars)
+    acts = _RESEARCH_MEMO.get(key)
+    if acts is None:
+        affordable = (False, *key[1:])
+        acts = _RESEARCH_MEMO[key] = tuple(
+            (RESEARCH, tech) for tech in range(NUM_TECHS)
+            if (not techs & _TECH_BIT[tech] and techs & _PARENT_BIT[tech] == _PARENT_BIT[tech]
+                and affordable[TECH_TIER[tech]]))
+    return acts
+
+
+def _spawnable(techs: int, stars: int) -> tuple:
+    """Unit types a city may spawn with these technologies and stars (memoised)."""
+    key = (techs, min(stars, _MAX_UNIT_COST))
+    types = _SPAWN_MEMO.get(key)
+    if types is None:
+        types = _SPAWN_MEMO[key] = tuple(ut for ut, cost, need in _SPAWN_REQ
+                                         if cost <= stars and techs & need == need)
+    return types
+
+
 class Board:
     """Static data of one level, shared by every state of a game (never mutated)."""
 
@@ -406,6 +436,14 @@ class TribesState:
         self.moves += 1
         self._execute(action)
 
+    def apply_legal(self, action) -> None:
+        """``apply_action`` for an action taken from this state's ``legal_actions()``
+        (the searches do nothing else): the same effect without the membership check,
+        which costs a set of the legal list per step of a rollout."""
+        self._legal = self._legal_set = None
+        self.moves += 1
+        self._execute(action)
+
     def action_to_string(self, action) -> str:
         kind = action[0]
         name = ACTION_NAMES[kind]
@@ -448,6 +486,22 @@ class TribesState:
                 if c == capital:
                     total += PROD_CAPITAL_BONUS
         return total
+
+    def income(self, p: int) -> int:
+        """Stars ``p`` earns at the start of its turn: the production of its cities
+        without an enemy unit on the city tile (``GameState.initTurn``)."""
+        total = 0
+        capital = self.b.capital_city[p]
+        unit_at, u_tribe, city_pos = self.unit_at, self.u_tribe, self.b.city_pos
+        for c, t in enumerate(self.c_tribe):
+            if t == p:
+                occupant = unit_at[city_pos[c]]
+                if occupant >= 0 and u_tribe[occupant] != p:
+                    continue
+                total += self.c_level[c] + self.c_prod[c]
+                if c == capital:
+                    total += PROD_CAPITAL_BONUS
+        return max(0, total)
 
     def num_techs(self, p: int) -> int:
         return bin(self.techs[p]).count("1")
@@ -571,58 +625,71 @@ class TribesState:
     def _generate(self) -> list[tuple]:
         p = self.player
         b = self.b
+        c_tribe = self.c_tribe
+        my_cities = [c for c, t in enumerate(c_tribe) if t == p]
+        c_level, c_pop = self.c_level, self.c_pop
+        for c in my_cities:  # a city that can level up must do so first, and alone
+            if c_pop[c] >= c_level[c] + 1:
+                return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
         acts: list[tuple] = [(END_TURN,)]
         stars = self.stars[p]
         techs = self.techs[p]
-        c_tribe = self.c_tribe
-        my_cities = [c for c, t in enumerate(c_tribe) if t == p]
         ncities = len(my_cities)
-        costs = (0, tech_cost(1, ncities, techs), tech_cost(2, ncities, techs),
-                 tech_cost(3, ncities, techs))
-        if stars >= costs[1] and techs != ALL_TECHS:
-            for tech in range(NUM_TECHS):
-                if (not techs & _TECH_BIT[tech] and techs & _PARENT_BIT[tech] == _PARENT_BIT[tech]
-                        and costs[TECH_TIER[tech]] <= stars):
-                    acts.append((RESEARCH, tech))
+        if techs != ALL_TECHS:
+            acts.extend(_research_actions(techs, stars, ncities))
         if my_cities:
-            c_level, c_pop, c_nunits = self.c_level, self.c_pop, self.c_nunits
+            c_nunits = self.c_nunits
             unit_at = self.unit_at
+            spawnable = None
             for c in my_cities:
                 level = c_level[c]
-                if c_pop[c] >= level + 1:
-                    for bonus in level_up_options(level):
-                        acts.append((LEVEL_UP, c, bonus))
                 if unit_at[b.city_pos[c]] < 0 and c_nunits[c] < level + 1:
-                    for ut, cost, need in _SPAWN_REQ:
-                        if cost <= stars and techs & need == need:
-                            acts.append((SPAWN, c, ut))
-        key = (stars, techs, self.econ)
+                    if spawnable is None:
+                        spawnable = _spawnable(techs, stars)
+                    for ut in spawnable:
+                        acts.append((SPAWN, c, ut))
+        # tile actions: candidates cached under (econ, techs), the affordable ones under stars
+        econ = self.econ
         cached = self._tile_cache[p]
-        if cached is None or cached[0] != key:
-            cached = self._tile_cache[p] = (key, self._tile_actions(p, stars, techs, my_cities))
-        acts.extend(cached[1])
+        if cached is None or cached[0] != econ or cached[1] != techs:
+            cached = self._tile_cache[p] = (econ, techs, self._tile_candidates(p, techs, my_cities),
+                                            stars, None)
+        if cached[4] is None or cached[3] != stars:
+            cached = self._tile_cache[p] = (econ, techs, cached[2], stars,
+                                            tuple(a for a, need in cached[2] if need <= stars))
+        acts.extend(cached[4])
         # units
         resource = self.resource
         u_hp, u_base, u_vet = self.u_hp, self.u_base, self.u_vet
         u_type, u_tribe, u_status, u_pos = self.u_type, self.u_tribe, self.u_status, self.u_pos
         unit_at = self.unit_at
         enemy_adj = None
-        for u in range(len(u_type)):
-            if u_tribe[u] != p or u_status[u] == FINISHED:
+        within = b.within
+        for u, tribe in enumerate(u_tribe):
+            if tribe != p:
+                continue
+            status = u_status[u]
+            if status == FINISHED:
                 continue
             ut = u_type[u]
-            status = u_status[u]
             pos = u_pos[u]
             if status == FRESH:
                 if enemy_adj is None:
                     enemy_adj = self._enemy_adjacent(p)
-                for t in self._reachable(u, ut, pos, p, techs, enemy_adj):
-                    acts.append((MOVE, u, t))
+                acts.extend([(MOVE, u, t)
+                             for t in self._reachable(u, ut, pos, p, techs, enemy_adj)])
             if UNIT_ATK[ut] > 0 and status != ATTACKED:
-                for t in b.within[UNIT_RANGE[ut]][pos]:
-                    v = unit_at[t]
-                    if v >= 0 and u_tribe[v] != p:
-                        acts.append((ATTACK, u, v))
+                reach = UNIT_RANGE[ut]
+                if reach == 1:  # a melee unit has targets only if an enemy is adjacent
+                    if enemy_adj is None:
+                        enemy_adj = self._enemy_adjacent(p)
+                    if not enemy_adj[pos]:
+                        reach = 0
+                if reach:
+                    for t in within[reach][pos]:
+                        v = unit_at[t]
+                        if v >= 0 and u_tribe[v] != p:
+                            acts.append((ATTACK, u, v))
             city = b.city_at[pos]
             if status == FRESH and city >= 0 and c_tribe[city] != p and ut not in NAVAL:
                 acts.append((CAPTURE, u))
@@ -653,13 +720,20 @@ class TribesState:
         return acts
 
     def _tile_actions(self, p: int, stars: int, techs: int, my_cities: list[int]) -> tuple:
-        """Roads and the tile actions of cities: they only change with stars, techs and
-        the economy counter ``econ``, so they are cached per player under that key."""
+        """Roads and the tile actions of cities (uncached; ``_generate`` caches them)."""
+        return tuple(a for a, need in self._tile_candidates(p, techs, my_cities) if need <= stars)
+
+    def _tile_candidates(self, p: int, techs: int, my_cities: list[int]) -> tuple:
+        """Roads and the tile actions of cities with the stars each needs, in the order
+        the legal list has them. They change only with the technologies and the economy
+        counter ``econ``, so ``_generate`` caches them per player under (econ, techs),
+        and the affordable ones under the stars too: stars change far more often than
+        the rest (every spawn, every turn's income)."""
         b = self.b
         c_tribe = self.c_tribe
         acts: list[tuple] = []
         terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
-        if techs >> ROADS & 1 and stars >= ROAD_COST:
+        if techs >> ROADS & 1:
             ex = self.explored
             off = p * b.n
             road = self.road
@@ -668,7 +742,7 @@ class TribesState:
                 if ((ter == PLAIN or ter == FOREST) and ex[off + t] and not road[t]
                         and building[t] == NO_BUILDING
                         and (owner[t] < 0 or c_tribe[owner[t]] == p)):
-                    acts.append((BUILD_ROAD, t))
+                    acts.append(((BUILD_ROAD, t), ROAD_COST))
         if my_cities:
             tiles_of = self._territory
             if tiles_of is None:
@@ -681,8 +755,8 @@ class TribesState:
             monuments = self.monuments
             can_destroy = techs >> CONSTRUCTION & 1
             can_clear = techs >> FORESTRY & 1
-            can_burn = techs >> CHIVALRY & 1 and stars >= BURN_FOREST_COST
-            can_grow = techs >> SPIRITUALISM & 1 and stars >= GROW_FOREST_COST
+            can_burn = techs >> CHIVALRY & 1
+            can_grow = techs >> SPIRITUALISM & 1
             for c in my_cities:
                 built = self.c_built[c]
                 for t in tiles_of[c]:
@@ -692,37 +766,37 @@ class TribesState:
                     bld = building[t]
                     if bld != NO_BUILDING:
                         if can_destroy and bld < ALTAR_OF_PEACE:
-                            acts.append((DESTROY, c, t))
+                            acts.append(((DESTROY, c, t), 0))
                         continue
                     res = resource[t]
                     if res in GATHER:
                         tech, cost, _, _ = GATHER[res]
-                        if techs >> tech & 1 and cost <= stars:
-                            acts.append((RESOURCE, c, t))
+                        if techs >> tech & 1:
+                            acts.append(((RESOURCE, c, t), cost))
                     if ter == FOREST:
                         if can_clear:
-                            acts.append((CLEAR_FOREST, c, t))
+                            acts.append(((CLEAR_FOREST, c, t), 0))
                         if can_burn:
-                            acts.append((BURN_FOREST, c, t))
+                            acts.append(((BURN_FOREST, c, t), BURN_FOREST_COST))
                     elif ter == PLAIN and res == NO_RES and can_grow:
-                        acts.append((GROW_FOREST, c, t))
+                        acts.append(((GROW_FOREST, c, t), GROW_FOREST_COST))
                     for bt, cost, need, unique, mon in _BUILD_TABLE[ter][res]:
-                        if cost > stars or techs & need != need:
+                        if techs & need != need:
                             continue
                         if unique and built >> bt & 1:
                             continue
                         if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
                             continue
-                        acts.append((BUILD, c, t, bt))
+                        acts.append(((BUILD, c, t, bt), cost))
         return tuple(acts)
 
     def _enemy_adjacent(self, p: int) -> bytearray:
         mark = bytearray(self.b.n)
         nbr = self.b.nbr
-        u_tribe, u_pos = self.u_tribe, self.u_pos
-        for u in range(len(u_tribe)):
-            if u_tribe[u] >= 0 and u_tribe[u] != p:
-                for t in nbr[u_pos[u]]:
+        enemy = 1 - p
+        for tribe, pos in zip(self.u_tribe, self.u_pos):
+            if tribe == enemy:
+                for t in nbr[pos]:
                     mark[t] = 1
         return mark
 
@@ -899,6 +973,7 @@ class TribesState:
     def _end_turn(self) -> None:
         p = self.player
         q = 1 - p
+        self._recover_idle(p)
         if p == 1:
             self.turn += 1
             if self.turn >= self.turn_limit:
@@ -910,14 +985,30 @@ class TribesState:
             if u_tribe[u] == q:
                 u_status[u] = FRESH
         if self.turn >= 1:
-            self._add_stars(q, self.production(q))
+            self._add_stars(q, self.income(q))
         self.pacifist[q] += 1
         if self.pacifist[q] >= ALTAR_OF_PEACE_TURNS:
             self._monument_available(q, ALTAR_OF_PEACE)
 
+    def _recover_idle(self, p: int) -> None:
+        """End of ``p``'s turn: every unit still fresh recovers as by the Recover
+        action (the framework's ``GameState.endTurn``)."""
+        u_tribe, u_status, u_hp = self.u_tribe, self.u_status, self.u_hp
+        owner, c_tribe = self.owner, self.c_tribe
+        for u in range(len(u_tribe)):
+            if u_tribe[u] == p and u_status[u] == FRESH and u_hp[u] < self.max_hp(u):
+                pos = self.u_pos[u]
+                heal = RECOVER_PLUS_HP
+                if owner[pos] >= 0 and c_tribe[owner[pos]] == p:
+                    heal += RECOVER_IN_BORDERS_PLUS_HP
+                u_hp[u] = min(self.max_hp(u), u_hp[u] + heal)
+
     def _finish_by_score(self) -> None:
+        """The framework's ranking at the turn limit: score, then technologies, cities
+        and production; equal on all four is a draw."""
         self.over = True
-        key = [(self.score[p], self.num_techs(p)) for p in (0, 1)]
+        key = [(self.score[p], self.num_techs(p), len(self.cities_of(p)), self.production(p))
+               for p in (0, 1)]
         self.won_by = None if key[0] == key[1] else (0 if key[0] > key[1] else 1)
 
     def _build(self, p: int, c: int, t: int, bt: int) -> None:

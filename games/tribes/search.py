@@ -96,7 +96,7 @@ def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move:
             if unexpanded:
                 i = unexpanded[rng.randrange(len(unexpanded))]
                 child_state = node.state.clone()
-                child_state.apply_action(node.moves[i][0])
+                child_state.apply_legal(node.moves[i][0])
                 calls += 1
                 child = _Node(child_state, moves(child_state) if not child_state.over else (),
                               node, node.depth + 1)
@@ -111,7 +111,7 @@ def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move:
         if not sim.over and depth < L:
             sim = sim.clone()
             while depth < L and not sim.over:
-                sim.apply_action(rollout_move(sim, rng))
+                sim.apply_legal(rollout_move(sim, rng))
                 calls += 1
                 depth += 1
         reward = value(sim)

@@ -1,0 +1,107 @@
+"""Tribes decision time at 2,000 forward-model calls, an older commit beside this tree.
+
+Both versions run the same child program in fresh processes, alternating old and new
+for ``--rounds`` rounds (so a change in the shared machine's load hits both alike):
+one decision of each player spec on each mid-game state of
+``experiments.bench.tribes.mid_game_states`` (levels 0..9 played by ``simple`` to
+round 20), CPU time per decision (``time.process_time``), and the actions chosen,
+which must be the same in both versions (a speed-up must not change play).
+
+    python -m experiments.bench.tribes_decisions                  # against BASELINE
+    python -m experiments.bench.tribes_decisions --baseline HEAD~3 --rounds 5
+    python -m experiments.bench.tribes_decisions --new SPEEDUP    # two commits
+
+Only versions with the same rules play the same actions: ``--new SPEEDUP`` (the
+speed-ups without the later rule fixes) isolates the speed of the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BASELINE = "9ec2dbc"
+"""The commit before the decision speed-ups (``stratsynth qd tribes`` added)."""
+SPEEDUP = "577ef4e"
+"""The decision speed-ups, before the rule fixes that change play."""
+
+SPECS = ("mcts", "pmcts-pu")
+
+CHILD = """
+import json, sys, time
+from experiments.bench.tribes import mid_game_states
+from games.tribes import PLAYERS
+states = mid_game_states()
+out = {}
+for spec in sys.argv[1].split(","):
+    player = PLAYERS[spec]()
+    player.reset(0)
+    started = time.process_time()
+    actions = [list(player(state)) for state in states]
+    out[spec] = {"ms": (time.process_time() - started) / len(states) * 1000,
+                 "actions": actions}
+print(json.dumps(out))
+"""
+
+
+def extract(revision: str, into: Path) -> Path:
+    """The tree of ``revision`` (``git archive``) in a fresh directory."""
+    into.mkdir(parents=True, exist_ok=True)
+    data = subprocess.run(["git", "archive", revision], cwd=ROOT, capture_output=True,
+                          check=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def measure(tree: Path, specs: tuple[str, ...]) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    done = subprocess.run([sys.executable, "-c", CHILD, ",".join(specs)], cwd=tree, env=env,
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default=BASELINE, help="git revision to compare with")
+    parser.add_argument("--new", default=None,
+                        help="git revision to measure (default: this working tree)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--specs", default=",".join(SPECS))
+    args = parser.parse_args(argv)
+    specs = tuple(args.specs.split(","))
+    times: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        old_tree = extract(args.baseline, Path(tmp) / "old")
+        new_tree = ROOT if args.new is None else extract(args.new, Path(tmp) / "new")
+        for _ in range(args.rounds):
+            for label, tree in (("old", old_tree), ("new", new_tree)):
+                result = measure(tree, specs)
+                for spec in specs:
+                    times[label].setdefault(spec, []).append(result[spec]["ms"])
+                    actions = result[spec]["actions"]
+                    times[label].setdefault(spec + ":actions", []).append(actions)
+    print(f"Tribes CPU ms per decision at 2,000 calls, {args.rounds} alternating rounds, "
+          f"medians (old = {args.baseline}, new = {args.new or 'this tree'}; load "
+          f"{os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores)")
+    print(f"  {'player':<10} {'old ms':>8} {'new ms':>8} {'speed-up':>9}  same actions")
+    for spec in specs:
+        old, new = (statistics.median(times[k][spec]) for k in ("old", "new"))
+        same = all(a == times["old"][spec + ":actions"][0]
+                   for k in ("old", "new") for a in times[k][spec + ":actions"])
+        print(f"  {spec:<10} {old:>8.1f} {new:>8.1f} {old / new:>8.2f}x  {same}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,170 @@
+"""Tribes' QD search space for ``stratsynth qd tribes`` (seed 002 §IV).
+
+A solution is the 11 Research and Spawn weights of P-MCTS(PU) (σ15..σ19,
+σ36..σ41; the other 46 stay 0.5), each in {0, 0.25, 0.5, 0.75, 1}, searched by
+Algorithm 1 (``qd.vectors``). One evaluation plays ``matches`` games of P-MCTS(PU)
+with those weights against the target (seed 002: MCTS), both at the target's
+forward-model budget (the evolved player at 2,000 calls if the target has none):
+game i on level ``levels[(i // 2) % |levels|]`` with the evolved player in seat
+i mod 2 and the same game seed for every solution, so each level is played by both
+seats in turn (seed 002: |L| = 5 levels × R_L = 4 games,
+``--game-param levels=[0,1,2,3,4] --matches 20``). Objective: win rate + mean score
+× 10⁻⁶ (score as the tie-break; a Tribes score stays far below 10⁶). Features are
+the means over the same games of what ``gamelog`` logs per game; every game's log
+goes to ``games.jsonl`` in the run directory (one line per game, written once).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from qd.vectors import VectorSpace, parse_vector
+
+from .gamelog import play_logged
+from .map_elites import USE_CASES, WEIGHT_NAMES, WEIGHT_VALUES, aggregate
+from .portfolio import EVOLVED_SCRIPTS, weights_with
+from .rules import Tribes
+
+FEATURE_RANGES: dict[str, tuple[float, float]] = {
+    name: rng for uc in USE_CASES.values() for name, rng in zip(uc.features, uc.ranges)}
+"""Use case I: attacks × support_ranged_minus_melee; II: defender_spawns × win_round;
+III: research_slope × tile_slope (ranges as seed 002's figures)."""
+
+DEFAULT_BUDGET = 2000
+"""Forward-model calls of the evolved player when the target has no budget."""
+
+GAMES_LOG = "games.jsonl"
+
+
+def player(spec: str):
+    """A built-in Tribes player, or ``NAME:CALLS`` for a search player at CALLS
+    forward-model calls per decision (``mcts:500``)."""
+    from . import PLAYERS
+
+    name, _, calls = spec.partition(":")
+    if name not in PLAYERS:
+        raise ValueError(f"unknown Tribes player '{name}' (known: {', '.join(sorted(PLAYERS))})")
+    made = PLAYERS[name]()
+    if calls:
+        return with_budget(made, calls, spec)
+    return made
+
+
+def with_budget(made, calls: str, spec: str):
+    """``made`` with ``calls`` forward-model calls per decision."""
+    if not hasattr(made, "budget"):
+        raise ValueError(f"{spec}: '{spec.partition(':')[0]}' has no forward-model budget")
+    try:
+        budget = int(calls)
+    except ValueError:
+        raise ValueError(f"{spec}: '{calls}' is not a number of forward-model calls") from None
+    if budget < 1:
+        raise ValueError(f"{spec}: the budget must be at least 1 call")
+    if hasattr(made, "params"):  # the tree searches keep it in their SearchParams
+        made.params.budget = budget
+    else:
+        made.budget = budget
+    return made
+
+
+def budget_player(name: str, argument: str, **options):
+    """``GameSpec.player_prefixes`` factory: ``mcts:500`` is MCTS at 500 calls."""
+    if options:
+        raise TypeError(f"unknown options {sorted(options)}")
+    return player(f"{name}:{argument}")
+
+
+def play_match(game_params: dict, target: str, seed: int, job: tuple[str, int]) -> dict:
+    """Game ``i`` of solution ``text`` (a top-level function, so pools can run it)."""
+    text, i = job
+    game = Tribes(**game_params)
+    levels = (game.level,) if game.level is not None else game.levels
+    level, seat = levels[(i // 2) % len(levels)], i % 2
+    opponent = player(target)
+    budget = getattr(opponent, "budget", DEFAULT_BUDGET)
+    from .players import PortfolioMCTS
+
+    me = PortfolioMCTS(budget=budget, bias=True, pruning=True,
+                       weights=weights_with(parse_vector(text, len(EVOLVED_SCRIPTS))))
+    seats = [opponent, opponent]
+    seats[seat] = me
+    log = play_logged(game, seats, seed=seed * 7919 + i, level=level)
+    return {"solution": text, "match": i, "level": level, "seat": seat, "log": log}
+
+
+class WeightsScore:
+    """solution text -> (win rate + score tie-break, [features]) over ``matches`` games."""
+
+    def __init__(self, game_params: dict, target: str, names: Sequence[str], matches: int,
+                 seed: int, map=None, out: str | Path | None = None) -> None:
+        Tribes(**game_params)  # bad parameters fail here, before any game
+        player(target)
+        unknown = [n for n in names if n not in FEATURE_RANGES]
+        if unknown:
+            raise ValueError(f"unknown Tribes feature(s) {unknown} "
+                             f"(known: {', '.join(FEATURE_RANGES)})")
+        self.names, self.matches = list(names), matches
+        self.play = partial(play_match, dict(game_params), target, seed)
+        self.map = map or (lambda f, jobs: [f(j) for j in jobs])
+        self.cache: dict[str, tuple[float, list[float]]] = {}
+        self.log_path = Path(out) / GAMES_LOG if out is not None else None
+        self.logged = self._logged_games()
+
+    def _logged_games(self) -> set[tuple[str, int]]:
+        """Games already in ``games.jsonl`` (a line cut by a kill is dropped)."""
+        if self.log_path is None or not self.log_path.exists():
+            return set()
+        text = self.log_path.read_text()
+        if text and not text.endswith("\n"):
+            text = text[: text.rfind("\n") + 1] if "\n" in text else ""
+            self.log_path.write_text(text)
+        return {(row["solution"], row["match"]) for row in map(json.loads, text.splitlines())}
+
+    def __call__(self, text: str) -> tuple[float, list[float]]:
+        return self.many([text])[0]
+
+    def remember(self, text: str, result: tuple[float, list[float]]) -> None:
+        self.cache[text] = (float(result[0]), list(result[1]))
+
+    def many(self, texts: Sequence[str]) -> list[tuple[float, list[float]]]:
+        fresh = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        games = self.map(self.play, [(t, i) for t in fresh for i in range(self.matches)])
+        for k, text in enumerate(fresh):
+            mine = games[k * self.matches:(k + 1) * self.matches]
+            self._log(mine)
+            stats = aggregate([g["log"] for g in mine], [g["seat"] for g in mine])
+            self.cache[text] = (stats["win_rate"] + stats["score"] * 1e-6,
+                                [stats[n] for n in self.names])
+        return [self.cache[t] for t in texts]
+
+    def _log(self, games: list[dict[str, Any]]) -> None:
+        if self.log_path is None:
+            return
+        with self.log_path.open("a") as fh:
+            for g in games:
+                if (g["solution"], g["match"]) not in self.logged:
+                    fh.write(json.dumps(g) + "\n")
+                    self.logged.add((g["solution"], g["match"]))
+
+
+def scorer(game_params: dict, target: str, names: Sequence[str], matches: int, seed: int,
+           map=None, out: str | Path | None = None) -> WeightsScore:
+    return WeightsScore(game_params, target, names, matches, seed, map, out)
+
+
+SPACE = VectorSpace(
+    names=WEIGHT_NAMES,
+    values=WEIGHT_VALUES,
+    features=FEATURE_RANGES,
+    scorer="games.tribes.qd:scorer",
+    random_init=40,
+    target="mcts",
+    matches=20,
+    objective="win rate vs target (+ score × 1e-6)",
+    subject="P-MCTS(PU) Research and Spawn weights",
+)
+"""``GameSpec.qd_space`` of Tribes."""

@@ -1,0 +1,131 @@
+"""MAP-Elites over vectors of discrete values instead of programs (seed 002, Algorithm 1).
+
+A game whose QD search is over a parameter vector (Tribes: the 11 Research and
+Spawn script weights of P-MCTS(PU)) declares a ``VectorSpace`` in its
+``GameSpec.qd_space``; ``stratsynth qd GAME`` then searches that space with the
+same archive, evaluator log, resume and files as a program archive. A solution
+travels as text (``"0,0.25,1,..."``), so ``qd.archive.ProgramArchive``,
+``gp.evaluator.Evaluator`` (``log.csv``, replay after a kill) and ``qd-check``
+handle it unchanged.
+
+``AlgorithmOneEmitter`` is seed 002's Algorithm 1 as a pyribs emitter: the N_W
+one-hot vectors first, then R_M uniformly random vectors, then a stochastic hill
+climber (a uniformly chosen elite with one uniformly chosen coordinate set to
+another allowed value). It draws from its own ``random.Random(seed)`` and the
+archive's contents only, so a run replayed from its log asks the same vectors.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from ribs.emitters import EmitterBase
+
+from games.spec import resolve
+
+
+def vector_text(vector: Sequence[float]) -> str:
+    """A vector as its solution text: ``0,0.25,1`` (``repr``-exact for grid values)."""
+    return ",".join(f"{float(v):g}" for v in vector)
+
+
+def parse_vector(text: str, length: int | None = None) -> tuple[float, ...]:
+    try:
+        vector = tuple(float(v) for v in str(text).split(","))
+    except ValueError:
+        raise ValueError(f"'{text}' is not a comma-separated vector of numbers") from None
+    if length is not None and len(vector) != length:
+        raise ValueError(f"'{text}' has {len(vector)} values, {length} expected")
+    return vector
+
+
+@dataclass(frozen=True, kw_only=True)
+class VectorSpace:
+    """What ``stratsynth qd`` needs to search a game's parameter vectors.
+
+    Args:
+        names: one name per coordinate (shown with the elites).
+        values: the values every coordinate may take.
+        features: behaviour feature name -> (low, high) range of the archive.
+        scorer: reference to ``build(game_params, target, names, matches, seed, map,
+            out) -> metric``; the metric maps a solution text to ``(objective,
+            [feature values])`` and may have ``many(texts)`` and ``remember(text,
+            result)`` (``gp.evaluator.Evaluator`` uses both).
+        random_init: R_M, random vectors after the one-hot ones.
+        target: default opponent spec of the search (None: the game's default).
+        matches: default games per evaluation.
+        objective: what the objective is, for the heatmap's colour bar.
+        subject: what a solution parametrises, for the heatmap's title.
+    """
+
+    names: tuple[str, ...]
+    values: tuple[float, ...]
+    features: Mapping[str, tuple[float, float]]
+    scorer: str
+    random_init: int = 40
+    target: str | None = None
+    matches: int = 20
+    objective: str = "win rate"
+    subject: str = "weights"
+
+    def emitter(self, archive, seed: int, batch_size: int = 1) -> AlgorithmOneEmitter:
+        return AlgorithmOneEmitter(archive, len(self.names), self.values, self.random_init,
+                                   seed, batch_size)
+
+    def metric(self, game_params: dict, target: str, names: Sequence[str], matches: int,
+               seed: int, map, out) -> Callable:
+        return resolve(self.scorer)(game_params, target, list(names), matches, seed, map, out)
+
+    def present(self, text: str) -> str:
+        """A solution with its coordinate names, for ``best.txt``."""
+        return "\n".join(f"{n} = {v:g}" for n, v in zip(self.names, parse_vector(text)))
+
+
+class AlgorithmOneEmitter(EmitterBase):
+    """Seed 002's Algorithm 1; ``ask`` returns ``batch_size`` solution texts, each
+    from the phase its position in the run falls in (one-hot, random, hill climb)."""
+
+    def __init__(self, archive, n: int, values: Sequence[float], random_init: int = 40,
+                 seed: int = 0, batch_size: int = 1) -> None:
+        super().__init__(archive, solution_dim=(), bounds=None, lower_bounds=None,
+                         upper_bounds=None)
+        if 1.0 not in values or 0.0 not in values:
+            raise ValueError("Algorithm 1's one-hot vectors need the values 0 and 1")
+        self.n, self.values = n, tuple(float(v) for v in values)
+        self.random_init, self.batch_size = random_init, batch_size
+        self.rng = random.Random(seed)
+        self.asked = 0
+
+    def phase(self) -> str:
+        if self.asked < self.n:
+            return "one-hot"
+        if self.asked < self.n + self.random_init:
+            return "random"
+        return "hill-climb"
+
+    def next_vector(self) -> tuple[float, ...]:
+        phase = self.phase()
+        if phase == "one-hot":
+            w = [0.0] * self.n
+            w[self.asked] = 1.0
+        elif phase == "random" or self.archive.empty:
+            w = [self.rng.choice(self.values) for _ in range(self.n)]
+        else:
+            elites = self.archive.data("solution")
+            w = list(parse_vector(elites[self.rng.randrange(len(elites))], self.n))
+            i = self.rng.randrange(self.n)
+            w[i] = self.rng.choice([v for v in self.values if v != w[i]])
+        self.asked += 1
+        return tuple(w)
+
+    def ask(self) -> np.ndarray:
+        out = np.empty(self.batch_size, dtype=object)
+        for i in range(self.batch_size):
+            out[i] = vector_text(self.next_vector())
+        return out
+
+    def tell(self, solution, objective, measures, add_info, **fields) -> None:
+        """Algorithm 1 learns nothing from the results beyond the archive itself."""

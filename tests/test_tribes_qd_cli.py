@@ -1,0 +1,106 @@
+"""``stratsynth qd tribes``: Algorithm 1 over script weights on the generic QD command,
+per-game logs, the same archive in two processes, and resume after a SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+from ribs.archives import GridArchive
+
+from experiments.cli import main
+from games.tribes.map_elites import WEIGHT_VALUES
+from gp.evaluator import read_log
+from qd.vectors import AlgorithmOneEmitter, parse_vector, vector_text
+from tests.test_determinism import ROOT, archive_of, cli
+
+TINY = ("qd", "tribes", "--features", "attacks,support_ranged_minus_melee",
+        "--target", "mcts:8", "--matches", "2", "--game-param", "turn_limit=3",
+        "--game-param", "levels=[0,1]", "--seed", "5", "--workers", "1", "--quiet")
+
+
+def test_algorithm_one_emitter_on_texts():
+    archive = GridArchive(solution_dim=(), dims=(4, 4), ranges=((0, 1), (0, 1)),
+                          solution_dtype=object, seed=0)
+    emitter = AlgorithmOneEmitter(archive, 11, WEIGHT_VALUES, random_init=3, seed=1,
+                                  batch_size=7)
+    asked = [parse_vector(t, 11) for _ in range(2) for t in emitter.ask()]
+    for i in range(11):
+        assert sum(asked[i]) == 1.0 and asked[i][i] == 1.0, "one-hot vectors first"
+    assert all(set(w) <= set(WEIGHT_VALUES) for w in asked[11:14])
+    assert emitter.phase() == "hill-climb"
+    parent = (0.5,) * 11
+    solution = np.empty(1, dtype=object)
+    solution[0] = vector_text(parent)
+    archive.add(solution, [0.7], [[0.2, 0.2]])
+    for child in map(parse_vector, emitter.ask()):
+        assert sum(a != b for a, b in zip(child, parent)) == 1, "one weight mutated"
+        assert set(child) <= set(WEIGHT_VALUES)
+
+
+def test_qd_tribes_writes_archive_heatmap_and_per_game_features(tmp_path):
+    out = tmp_path / "run"
+    assert main([*TINY, "--evaluations", "3", "--out", str(out)]) == 0
+    config = json.loads((out / "config.json").read_text())
+    assert config["target"] == "mcts:8" and config["batch"] == 1
+    archive = json.loads((out / "archive.json").read_text())
+    assert archive["features"] == ["attacks", "support_ranged_minus_melee"]
+    assert (out / "heatmap.png").stat().st_size > 0
+    rows = read_log(out / "log.csv")
+    assert [r["program"] for r in rows] == [vector_text(np.eye(11)[i]) for i in range(3)]
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 3 * 2 and [g["seat"] for g in games[:2]] == [0, 1]
+    assert [g["level"] for g in games[:2]] == [0, 0]
+    for row in rows:  # the logged measures are the means of the evolved seat's games
+        mine = [g for g in games if g["solution"] == row["program"]]
+        seats = [g["log"]["seats"][g["seat"]] for g in mine]
+        wins = sum(g["log"]["winner"] == g["seat"] for g in mine) / len(mine)
+        assert json.loads(row["measures"]) == [
+            float(np.mean([s["attacks"] for s in seats])),
+            float(np.mean([s["support_ranged_minus_melee"] for s in seats]))]
+        assert float(row["value"]) == wins + float(np.mean([s["score"] for s in seats])) * 1e-6
+
+
+def test_qd_tribes_rejects_bad_input_in_one_line(tmp_path, capsys):
+    assert main([*TINY, "--evaluations", "2", "--out", str(tmp_path / "a"),
+                 "--features", "attacks,nope"]) == 2
+    assert "nope" in capsys.readouterr().err
+    assert main([*TINY, "--evaluations", "2", "--out", str(tmp_path / "b"),
+                 "--target", "mcts:lots"]) == 2
+    assert "lots" in capsys.readouterr().err
+
+
+def test_qd_tribes_same_in_two_processes_and_resumes_after_sigkill(tmp_path):
+    argv = (*TINY, "--evaluations", "14")
+    reference = tmp_path / "reference"
+    assert main([*argv, "--out", str(reference)]) == 0  # this process; the others are fresh
+    killed = tmp_path / "killed"
+    env = {**os.environ, "PYTHONHASHSEED": "2"}
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *argv, "--out",
+                             str(killed)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    log = killed / "log.csv"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None:
+        if log.exists() and log.read_text().count("\n") >= 6:  # header + 5 evaluations
+            break
+        time.sleep(0.005)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    interrupted = len(read_log(log))
+    assert 0 < interrupted < 14, "the run finished before it could be killed"
+    resumed = cli("resume", str(killed), "--quiet", hash_seed="3")
+    assert resumed.returncode == 0, resumed.stderr
+    assert archive_of(killed) == archive_of(reference) and len(archive_of(reference)) == 14
+    assert json.loads((killed / "archive.json").read_text()) == \
+        json.loads((reference / "archive.json").read_text())
+    games = (killed / "games.jsonl").read_text().splitlines()
+    assert sorted(games) == sorted((reference / "games.jsonl").read_text().splitlines())
+    assert main(["qd-check", str(reference), "--matches", "2", "--workers", "1"]) == 0
+    check = (reference / "corners.md").read_text()
+    assert "| low |" in check and "spawn range =" in check
