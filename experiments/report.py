@@ -27,6 +27,7 @@ from games import load_game
 from games.backends import make_map
 from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
+from gp.fitness import fast_by_default
 from gp.programs import strategy_class
 
 from .options import add_workers
@@ -103,7 +104,8 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     player = strategy_class(config["game"], config.get("dsl"))(run["program"])
     target = make_player(config["game"], config.get("target") or default_target(config["game"]))
     with make_map(workers) as backend:
-        summary = play_matches(game, (player, target), matches, seed, map=backend)
+        summary = play_matches(game, (player, target), matches, seed, map=backend,
+                               fast=fast_by_default())  # same matches, faster
     cache.write_text(json.dumps({**key, "wins": summary.wins[0]}) + "\n")
     return summary.wins[0], summary.matches
 
