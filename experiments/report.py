@@ -6,7 +6,7 @@ final best program of each seed re-measured on fresh matches (default 10,000,
 seeds never used in the search), reported as mean ± std over seeds with a
 bootstrap interval over seeds (the spread between runs, ``scipy.stats.bootstrap``)
 beside the Wilson interval of all matches pooled, with evaluations and the best
-program. With ``--threshold``, the time each run's best Ψ first reached it
+program. With ``--threshold`` (repeatable), the time each run's best Ψ first reached it
 (runs that never did are censored at their budget), summarised by Kaplan–Meier
 (``scipy.stats.ecdf``) and compared between methods by log-rank tests; final
 win rates are compared by Mann–Whitney U tests over seeds; p-values are Holm-
@@ -170,9 +170,9 @@ def holm(pvalues: list[float]) -> list[float]:
 
 
 def pairwise_tests(labels: list[str], rates: dict[str, np.ndarray],
-                   times: dict[str, list[tuple[float, bool]]] | None) -> list[str]:
+                   times: dict[float, dict[str, list[tuple[float, bool]]]]) -> list[str]:
     """Markdown rows: for each pair of methods, Mann–Whitney U on the re-measured final
-    win rates over seeds and (with a threshold) the log-rank test on time to reach it."""
+    win rates over seeds and, per threshold, the log-rank test on the time to reach it."""
     from itertools import combinations
 
     from scipy.stats import logrank, mannwhitneyu
@@ -180,33 +180,28 @@ def pairwise_tests(labels: list[str], rates: dict[str, np.ndarray],
     pairs = list(combinations(labels, 2))
     if not pairs:
         return []
-    final_p = [float(mannwhitneyu(rates[a], rates[b], alternative="two-sided").pvalue)
-               for a, b in pairs]
-    rank_p: list[float] = []
-    if times is not None:
+    columns = {"final win rate: Mann–Whitney p (Holm)": [
+        float(mannwhitneyu(rates[a], rates[b], alternative="two-sided").pvalue)
+        for a, b in pairs]}
+    for threshold, by_label in times.items():
+        column = []
         for a, b in pairs:
-            if any(hit for _, hit in times[a] + times[b]):
-                rank_p.append(float(logrank(_censored(times[a]), _censored(times[b])).pvalue))
+            if any(hit for _, hit in by_label[a] + by_label[b]):
+                column.append(float(logrank(_censored(by_label[a]),
+                                            _censored(by_label[b])).pvalue))
             else:
-                rank_p.append(1.0)  # no run of either reached it: nothing to tell apart
-    final_adj = holm(final_p)
-    rank_adj = holm(rank_p) if rank_p else []
-    head = "| pair | final win rate: Mann–Whitney p (Holm) |"
-    rule = "|---|---|"
-    if rank_p:
-        head += " time to threshold: log-rank p (Holm) |"
-        rule += "---|"
-    rows = [head, rule]
+                column.append(1.0)  # no run of either reached it: nothing to tell apart
+        columns[f"time to Ψ ≥ {threshold}: log-rank p (Holm)"] = column
+    adjusted = {name: holm(values) for name, values in columns.items()}
+    rows = ["| pair | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
     for k, (a, b) in enumerate(pairs):
-        row = f"| {a} vs {b} | {final_p[k]:.3g} ({final_adj[k]:.3g}) |"
-        if rank_p:
-            row += f" {rank_p[k]:.3g} ({rank_adj[k]:.3g}) |"
-        rows.append(row)
+        rows.append(f"| {a} vs {b} | " + " | ".join(
+            f"{columns[name][k]:.3g} ({adjusted[name][k]:.3g})" for name in columns) + " |")
     return rows
 
 
 def build_report(root: Path, matches: int = 10_000, workers: int = 0,
-                 threshold: float | None = None) -> Path:
+                 thresholds: tuple[float, ...] = ()) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -228,7 +223,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
     fig, ax = plt.subplots(figsize=(7, 4.2))
     rows = []
     all_rates: dict[str, np.ndarray] = {}
-    all_times: dict[str, list[tuple[float, bool]]] = {}
+    all_times: dict[float, dict[str, list[tuple[float, bool]]]] = {t: {} for t in thresholds}
     for label, runs in methods.items():
         curves = np.array([curve(r, grid) for r in runs])
         with warnings.catch_warnings():  # grid times before any run's first Ψ are empty
@@ -239,8 +234,8 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
         measured = [remeasure(r, matches, workers) for r in runs]
         rates = np.array([w / n for w, n in measured])
         all_rates[label] = rates
-        if threshold is not None:
-            all_times[label] = [time_to_threshold(r, threshold) for r in runs]
+        for threshold in thresholds:
+            all_times[threshold][label] = [time_to_threshold(r, threshold) for r in runs]
         wins, total = sum(w for w, _ in measured), sum(n for _, n in measured)
         lo, hi = wilson_interval(wins, total)
         best_run = max(zip(rates, runs), key=lambda x: x[0])
@@ -252,7 +247,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
     clocks = {r["config"].get("clock") or "wall" for runs in methods.values() for r in runs}
     unit = "CPU minutes" if clocks == {"cpu"} else "minutes"
     ax.set_xlabel(f"time ({unit})")
-    if threshold is not None:
+    for threshold in thresholds:
         ax.axhline(threshold, color="grey", linestyle=":", linewidth=1)
     ax.set_ylabel(f"win rate against {target} (best so far;\nmedian, quartiles)")
     ax.set_ylim(0, 1)
@@ -281,21 +276,20 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
                      f"{lo:.3f}–{hi:.3f} | {psi:.3f} | {evals:.0f} |")
     lines += ["", f"![win rate over time](winrate.png) (best Ψ found so far, over {unit}: "
               "median of the seeds and the band between the first and third quartiles)"]
-    if threshold is not None:
+    for threshold, by_label in all_times.items():
         lines += ["", f"## Time to reach Ψ ≥ {threshold}", "",
                   f"The first time (in {unit}) each run's best Ψ during the search reached "
                   f"{threshold}; runs that never did are censored at the end of their budget. "
                   "Median by Kaplan–Meier.", "",
                   "| method | reached | median time | times of the runs that reached it |",
                   "|---|---|---|---|"]
-        for label, times in all_times.items():
+        for label, times in by_label.items():
             med = km_median(times)
             hits = sorted(t / 60 for t, hit in times if hit)
             lines.append(f"| {label} | {sum(1 for _, h in times if h)}/{len(times)} | "
                          f"{'not reached by half' if med is None else f'{med / 60:.2f}'} | "
                          f"{', '.join(f'{t:.2f}' for t in hits) or '—'} |")
-    tests = pairwise_tests(list(all_rates), all_rates, all_times if threshold is not None
-                           else None)
+    tests = pairwise_tests(list(all_rates), all_rates, all_times)
     if tests:
         lines += ["", "## Differences between methods", "",
                   "Two-sided tests over seeds; Holm-adjusted p-values in brackets.", ""] + tests
@@ -309,7 +303,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
 
 
 def cmd_report(args) -> int:
-    md = build_report(Path(args.dir), args.matches, args.workers, args.threshold)
+    md = build_report(Path(args.dir), args.matches, args.workers, tuple(args.threshold or ()))
     print(md.read_text())
     return 0
 
@@ -319,7 +313,8 @@ def add_parsers(sub, positive) -> None:
     report.add_argument("dir")
     report.add_argument("--matches", type=positive, default=10_000,
                         help="fresh matches to re-measure each best program")
-    report.add_argument("--threshold", type=float, default=None,
+    report.add_argument("--threshold", type=float, action="append", default=None,
                         help="also report the time each run took to reach this Ψ "
-                        "(censored if never) and log-rank tests between methods")
+                        "(censored if never) and log-rank tests between methods "
+                        "(repeatable)")
     add_workers(report)

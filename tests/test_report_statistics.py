@@ -37,7 +37,7 @@ def test_pairwise_tests_tell_clearly_different_methods_apart():
              "C": np.linspace(0.40, 0.45, 10)}
     fast = [(float(t), True) for t in range(1, 11)]
     never = [(100.0, False)] * 10
-    rows = pairwise_tests(["A", "B", "C"], rates, {"A": fast, "B": never, "C": fast})
+    rows = pairwise_tests(["A", "B", "C"], rates, {0.3: {"A": fast, "B": never, "C": fast}})
     by_pair = {row.split(" |")[0][2:]: row for row in rows[2:]}
     assert set(by_pair) == {"A vs B", "A vs C", "B vs C"}
     a_b = [float(x.split()[0]) for x in by_pair["A vs B"].split("|")[2:4]]
