@@ -14,7 +14,8 @@ import numpy as np
 from ribs.archives import GridArchive
 
 from experiments.cli import main
-from games.tribes.map_elites import WEIGHT_VALUES
+from games.tribes.qd import GAMES_LOG, WEIGHT_VALUES, WeightsScore, aggregate
+from games.tribes.rules import RULES_VERSION
 from gp.evaluator import read_log
 from qd.vectors import AlgorithmOneEmitter, parse_vector, vector_text
 from tests.test_determinism import ROOT, archive_of, cli
@@ -43,6 +44,53 @@ def test_algorithm_one_emitter_on_texts():
         assert set(child) <= set(WEIGHT_VALUES)
 
 
+def test_algorithm_one_asks_the_same_vectors_whatever_the_batch_size():
+    def asked(batch_size: int) -> list[str]:
+        archive = GridArchive(solution_dim=(), dims=(2, 2), ranges=((0, 1), (0, 1)),
+                              solution_dtype=object, seed=0)
+        emitter = AlgorithmOneEmitter(archive, 11, WEIGHT_VALUES, random_init=5, seed=3,
+                                      batch_size=batch_size)
+        return [t for _ in range(16 // batch_size) for t in emitter.ask()]
+
+    one_by_one = asked(1)
+    assert one_by_one == asked(8)
+    assert len(set(one_by_one[11:16])) == 5, "R_M random vectors, not repeats"
+
+
+def _log(winner, rounds, mine, theirs):
+    seat = {"score": 0, "techs": 0, "techs_fraction": 0.0, "cities": 1, "production": 2,
+            "attacks": 0, "defender_spawns": 0, "support_ranged_minus_melee": 0,
+            "research_slope": 0.0, "tile_slope": 0.0}
+    return {"winner": winner, "rounds": rounds,
+            "win_round": rounds if winner is not None else None,
+            "seats": [seat | mine, seat | theirs]}
+
+
+def test_features_are_the_evolved_seats_means_and_its_win_round():
+    logs = [_log(0, 12, {"attacks": 4, "score": 100}, {"attacks": 9, "score": 900}),
+            _log(0, 30, {"attacks": 9, "score": 500}, {"attacks": 2, "score": 300}),
+            _log(None, 50, {"attacks": 1, "score": 700}, {"attacks": 5, "score": 700})]
+    stats = aggregate(logs, seats=[0, 1, 1])  # the evolved player won only the first
+    assert stats["attacks"] == (4 + 2 + 5) / 3 and stats["score"] == (100 + 300 + 700) / 3
+    assert stats["win_rate"] == 1 / 3 and stats["win_round"] == 12.0
+    never = aggregate(logs[1:], seats=[1, 0])  # no win: the longest game's length
+    assert never["win_rate"] == 0.0 and never["win_round"] == 50.0
+
+
+def test_a_game_line_cut_by_a_kill_is_played_and_logged_again(tmp_path):
+    score = WeightsScore({"turn_limit": 1, "levels": [0]}, "mcts:4", ["attacks", "tile_slope"],
+                         matches=2, seed=1, out=tmp_path)
+    text = vector_text([1.0] + [0.0] * 10)
+    first = score(text)
+    lines = (tmp_path / GAMES_LOG).read_text().splitlines()
+    assert len(lines) == 2 and {json.loads(x)["rules_version"] for x in lines} == {RULES_VERSION}
+    (tmp_path / GAMES_LOG).write_text(lines[0] + "\n" + lines[1][:30])
+    again = WeightsScore({"turn_limit": 1, "levels": [0]}, "mcts:4", ["attacks", "tile_slope"],
+                         matches=2, seed=1, out=tmp_path)
+    assert again(text) == first
+    assert (tmp_path / GAMES_LOG).read_text().splitlines() == lines
+
+
 def test_qd_tribes_writes_archive_heatmap_and_per_game_features(tmp_path):
     out = tmp_path / "run"
     assert main([*TINY, "--evaluations", "3", "--out", str(out)]) == 0
@@ -51,6 +99,7 @@ def test_qd_tribes_writes_archive_heatmap_and_per_game_features(tmp_path):
     archive = json.loads((out / "archive.json").read_text())
     assert archive["features"] == ["attacks", "support_ranged_minus_melee"]
     assert (out / "heatmap.png").stat().st_size > 0
+    assert main([*TINY, "--evaluations", "3", "--out", str(out)]) == 2, "never overwritten"
     rows = read_log(out / "log.csv")
     assert [r["program"] for r in rows] == [vector_text(np.eye(11)[i]) for i in range(3)]
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]

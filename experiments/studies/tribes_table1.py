@@ -1,7 +1,7 @@
 """Seed 002 Table I in Tribes: Portfolio MCTS variants against MCTS and RHEA.
 
-    python -m experiments.studies.tribes_table1 --out experiments/results/tribes/table1 \\
-        --levels 0-24 --games-per-level 4 --budget 2000
+    python -m experiments.studies.tribes_table1 --levels 0-9 --games-per-level 10 \\
+        --budget 2000 --max-seconds 780
 
 Each pairing plays ``games-per-level`` games on every level, seats alternating; every
 finished game is appended to ``games.jsonl`` (rerunning the command skips games
@@ -9,6 +9,12 @@ already there, so a killed run resumes), and ``table1.md`` / ``table1.json`` are
 rewritten after each game: win rate of the first agent, its mean final score,
 technologies (% of 24), cities and production, with standard errors in brackets.
 One process; ``--max-seconds`` stops cleanly between games.
+
+Each game's line records the Tribes ``RULES_VERSION`` it was played under (a line
+without one: version 1, the rules before the framework fixes). The default ``--out``
+is named by budget and rules version, and the script refuses to add games to a
+``games.jsonl`` that holds games of another rules version, so a table never mixes
+two rule sets.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from pathlib import Path
 
 from games.tribes import MCTS, RHEA, PortfolioMCTS, Tribes
 from games.tribes.gamelog import play_logged
+from games.tribes.rules import RULES_VERSION
 
 PAIRINGS = (("pmcts", "mcts"), ("pmcts-b", "mcts"), ("pmcts-pu", "mcts"), ("mcts", "rhea"),
             ("pmcts", "rhea"), ("pmcts-b", "rhea"), ("pmcts-pu", "rhea"))
@@ -85,8 +92,18 @@ def summarise(rows: list[dict]) -> list[dict]:
     return out
 
 
+def rules_version(row: dict) -> int:
+    """The rules a logged game was played under (no record: version 1)."""
+    return int(row.get("rules_version", 1))
+
+
+def default_out(budget: int) -> Path:
+    return Path("experiments/results/tribes") / f"table1_budget{budget}_rules_v{RULES_VERSION}"
+
+
 def markdown(table: list[dict], budget: int) -> str:
-    lines = [f"Budget {budget} forward-model calls per decision; standard errors in brackets.",
+    lines = [f"Budget {budget} forward-model calls per decision, Tribes rules version "
+             f"{RULES_VERSION}; standard errors in brackets.",
              "", "| agent | vs | games (levels) | wins % | seed 002 wins % | score | techs % "
              "| cities | production |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in table:
@@ -101,7 +118,9 @@ def markdown(table: list[dict], budget: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--out", default=None,
+                        help="run folder (default: experiments/results/tribes/"
+                        "table1_budget<BUDGET>_rules_v<RULES_VERSION>)")
     parser.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS),
                         help="comma-separated AGENT:OPPONENT (default: the 7 rows of Table I)")
     parser.add_argument("--levels", default="0-24")
@@ -120,16 +139,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--pairings / --levels: bad value (pairings known: "
               f"{', '.join(f'{a}:{b}' for a, b in PAIRINGS)})", file=sys.stderr)
         return 2
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = Path(args.out) if args.out is not None else default_out(args.budget)
     path = out / "games.jsonl"
     rows = []
     if path.exists():
         text = path.read_text()
+        rows = [json.loads(line) for line in text.splitlines(keepends=True)
+                if line.endswith("\n")]  # a line cut by a kill is played again
+        other = sorted({rules_version(r) for r in rows} - {RULES_VERSION})
+        if other:
+            print(f"{path}: holds games of Tribes rules version {other[0]}, not the current "
+                  f"{RULES_VERSION}; give a fresh --out", file=sys.stderr)
+            return 2
         if text and not text.endswith("\n"):
-            text = text[: text.rfind("\n") + 1] if "\n" in text else ""
-            path.write_text(text)
-        rows = [json.loads(line) for line in text.splitlines()]
+            path.write_text(text[: text.rfind("\n") + 1] if "\n" in text else "")
+    out.mkdir(parents=True, exist_ok=True)
     done = {(tuple(r["agents"]), r["level"], r["rep"], r["budget"]) for r in rows}
     game = Tribes(turn_limit=args.turn_limit)
     started = time.perf_counter()
@@ -153,8 +177,8 @@ def main(argv: list[str] | None = None) -> int:
             log = play_logged(game, players, seed=args.seed * 1_000_003 + level * 1009
                               + rep, level=level)
             row = {"agents": [first, second], "level": level, "rep": rep, "seat": seat,
-                   "budget": args.budget, "seconds": round(time.perf_counter() - t0, 1),
-                   "log": log}
+                   "budget": args.budget, "rules_version": RULES_VERSION,
+                   "seconds": round(time.perf_counter() - t0, 1), "log": log}
             fh.write(json.dumps(row) + "\n")
             fh.flush()
             rows.append(row)

@@ -22,17 +22,46 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from qd.vectors import VectorSpace, parse_vector
 
 from .gamelog import play_logged
-from .map_elites import USE_CASES, WEIGHT_NAMES, WEIGHT_VALUES, aggregate
-from .portfolio import EVOLVED_SCRIPTS, weights_with
-from .rules import Tribes
+from .portfolio import EVOLVED_SCRIPTS, script_name, weights_with
+from .rules import RULES_VERSION, Tribes
+
+WEIGHT_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
+WEIGHT_NAMES = tuple(script_name(s) for s in EVOLVED_SCRIPTS)
+
+USE_CASES: dict[str, dict[str, tuple[float, float]]] = {
+    # I: attacks per game and ranged-minus-melee support spawns (archers + catapults
+    # − swordsmen − knights)
+    "I": {"attacks": (0, 20), "support_ranged_minus_melee": (-5, 5)},
+    # II: defender spawns and the mean round of the evolved player's wins
+    "II": {"defender_spawns": (0, 10), "win_round": (0, 50)},
+    # III: research-progress and tile-dominance slopes (per round)
+    "III": {"research_slope": (0, 2), "tile_slope": (0, 2)},
+}
+"""Seed 002's three pairs of features (``--features`` takes any two of them), with
+the archive ranges of its figures."""
 
 FEATURE_RANGES: dict[str, tuple[float, float]] = {
-    name: rng for uc in USE_CASES.values() for name, rng in zip(uc.features, uc.ranges)}
-"""Use case I: attacks × support_ranged_minus_melee; II: defender_spawns × win_round;
-III: research_slope × tile_slope (ranges as seed 002's figures)."""
+    name: rng for features in USE_CASES.values() for name, rng in features.items()}
+
+SEAT_MEANS = ("score", "techs", "techs_fraction", "cities", "production", "attacks",
+              "defender_spawns", "support_ranged_minus_melee", "research_slope", "tile_slope")
+
+
+def aggregate(logs: Sequence[dict], seats: Sequence[int]) -> dict[str, float]:
+    """Mean features of the evolved player over its games (its seat in each); a player
+    that never wins gets the latest round (the game's length) as its win round."""
+    wins = [log for log, seat in zip(logs, seats) if log["winner"] == seat]
+    mine = [log["seats"][seat] for log, seat in zip(logs, seats)]
+    out = {key: float(np.mean([m[key] for m in mine])) for key in SEAT_MEANS}
+    out["win_rate"] = len(wins) / len(logs)
+    out["win_round"] = (float(np.mean([log["win_round"] for log in wins])) if wins
+                        else float(max(log["rounds"] for log in logs)))
+    return out
 
 DEFAULT_BUDGET = 2000
 """Forward-model calls of the evolved player when the target has no budget."""
@@ -93,7 +122,8 @@ def play_match(game_params: dict, target: str, seed: int, job: tuple[str, int]) 
     seats = [opponent, opponent]
     seats[seat] = me
     log = play_logged(game, seats, seed=seed * 7919 + i, level=level)
-    return {"solution": text, "match": i, "level": level, "seat": seat, "log": log}
+    return {"solution": text, "match": i, "level": level, "seat": seat,
+            "rules_version": RULES_VERSION, "log": log}
 
 
 class WeightsScore:

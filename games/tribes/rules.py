@@ -171,6 +171,13 @@ from .constants import (
 )
 from .levels import DEFAULT_SIZE, NUM_LEVELS, Level, generate_level
 
+RULES_VERSION = 2
+"""Which rule set games are played under; bump it with any change that changes play, so
+result files never mix games of two rule sets. 1: before the framework fixes of commit
+a34b11f (level-up first and alone, idle units recover at the end of the turn, an
+occupied city yields no stars, the full turn-limit ranking); 2: since. A logged game
+without a version was played under version 1."""
+
 MONUMENT_INDEX = {m: i for i, m in enumerate(MONUMENTS)}
 UNAVAILABLE, AVAILABLE, BUILT = 0, 1, 2
 STAT_ATTACKS = 8

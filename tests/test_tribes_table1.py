@@ -1,0 +1,50 @@
+"""Seed 002 Table I runner: resume, summary, and no mixing of two Tribes rule sets."""
+
+from __future__ import annotations
+
+import json
+
+from experiments.studies.tribes_table1 import main as table1
+from games.tribes.rules import RULES_VERSION
+
+TINY = ["--pairings", "pmcts-pu:mcts", "--levels", "0-1", "--games-per-level", "2",
+        "--budget", "5", "--turn-limit", "1"]
+
+
+def test_table1_runner_resumes_and_summarises(tmp_path):
+    argv = ["--out", str(tmp_path), *TINY]
+    assert table1(argv) == 0
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 4 and {json.loads(x)["seat"] for x in lines} == {0, 1}
+    assert {json.loads(x)["rules_version"] for x in lines} == {RULES_VERSION}
+    (tmp_path / "games.jsonl").write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])
+    assert table1(argv) == 0
+    again = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(again) == 4 and again[:2] == lines[:2]
+    assert [json.loads(x)["log"] for x in again] == [json.loads(x)["log"] for x in lines]
+    table = json.loads((tmp_path / "table1.json").read_text())
+    assert table[0]["games"] == 4 and table[0]["seed_win_rate"] == 68.6
+    summary = (tmp_path / "table1.md").read_text()
+    assert "| pmcts-pu | mcts | 4 (2) |" in summary
+    assert f"rules version {RULES_VERSION}" in summary
+    assert table1(["--out", str(tmp_path), "--pairings", "x:y"]) == 2
+
+
+def test_table1_refuses_to_add_games_to_another_rule_sets_folder(tmp_path, capsys):
+    assert table1(["--out", str(tmp_path), *TINY]) == 0
+    path = tmp_path / "games.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    del rows[0]["rules_version"]  # a game logged before versions were recorded: version 1
+    old = "".join(json.dumps(r) + "\n" for r in rows[:2])
+    path.write_text(old)
+    assert table1(["--out", str(tmp_path), *TINY]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "rules version 1" in err and str(path) in err
+    assert path.read_text() == old, "nothing added"
+
+
+def test_table1_default_folder_is_named_by_budget_and_rules(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert table1(TINY[:4] + ["--games-per-level", "1", "--budget", "5", "--turn-limit", "1"]) == 0
+    folder = tmp_path / f"experiments/results/tribes/table1_budget5_rules_v{RULES_VERSION}"
+    assert len((folder / "games.jsonl").read_text().splitlines()) == 2
