@@ -36,7 +36,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "synth": {**COMMON, "kind": "synth", "method": "sa", "fitness": "psi", "score": None,
               "data": None, "initial": None, "sketch_share": None,
               "rollout_evaluations": None, "population": None, "remeasure_restarts": False,
-              "sketch_schedule": "text", "paper": False, "clock": "wall"},
+              "sketch_schedule": "text", "paper": False, "clock": "wall",
+              "restart_random": False},
     "qd": {**COMMON, "kind": "qd", "matches": 200, "features": None, "dims": None,
            "cells": 100, "batch": 8},
 }
@@ -66,6 +67,7 @@ def _sa_on_psi(settings: dict[str, Any]) -> bool:
 
 PAPER_APPLIES = {
     "remeasure_restarts": _sa_on_psi,
+    "restart_random": lambda settings: (settings.get("method") or "sa") == "sa",
     "sketch_schedule": lambda settings: settings.get("method") == "sketch-sa",
 }
 """Paper settings that only some methods have: key -> does it apply to these settings."""

@@ -61,6 +61,9 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
             config.get("fitness") not in (None, "psi") or method not in ("sa", "sketch-sa")):
         raise ValueError(f"{where}: remeasure_restarts re-measures Ψ of SA restarts: it needs "
                          "method sa or sketch-sa and fitness psi")
+    if config.get("restart_random") and method != "sa":
+        raise ValueError(f"{where}: restart_random is plain SA's restart rule in seed 000's "
+                         f"reference code: it needs method sa, not {method}")
     check_references(config, where)
 
 
@@ -167,6 +170,8 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
         options["mu"] = options["lambda_"] = config["population"]
     if config.get("remeasure_restarts"):
         options["restart_metric"] = "psi-fresh"
+    if config.get("restart_random"):
+        options["restart_random"] = True
     with make_backend(config.get("backend"), config.get("workers", 0),
                       config.get("scheduler")) as backend:
         evaluator = Evaluator(build_metrics(config, backend, run_dir), dsl.to_text, budget, run_dir,
@@ -255,6 +260,9 @@ def add_parsers(sub) -> None:
     synth.add_argument("--rollout-evaluations", dest="rollout_evaluations", type=positive,
                        default=None, help="UCT: cap on evaluations per SA rollout")
     synth.add_argument("--population", type=positive, default=None, help="GP: mu = lambda")
+    synth.add_argument("--restart-random", dest="restart_random", action="store_true",
+                       default=None, help="SA: while the best value is 0, restart each "
+                       "schedule from a new random program (seed 000's reference code)")
     synth.add_argument("--remeasure-restarts", dest="remeasure_restarts", action="store_true",
                        default=None, help="SA: measure the program each schedule restarts "
                        "from again, on fresh matches (seed 000's reference code)")

@@ -3,9 +3,13 @@
 Start from a random program (or a given one); a neighbour regrows a uniformly
 chosen subtree; accept with min(1, exp(β(v(p') − v(p)) / T_j)), T_j = T1 / (1 + α·j);
 when T < ε, restart from the best program while the budget lasts.
-Defaults α = 0.9, β = 200, T1 = 100, ε = 1. With ``restart_metric`` (e.g.
-``psi-fresh``) the program a schedule restarts from is first measured again on
-fresh matches, as seed 000's reference code does, and carries that value.
+Defaults α = 0.9, β = 200, T1 = 100, ε = 1. Two behaviours of seed 000's
+reference code, each a switch: with ``restart_metric`` (e.g. ``psi-fresh``) the
+program a schedule restarts from is first measured again on fresh matches, and the
+schedule starts from that value (the best stays the best value ever measured, as
+there); with ``restart_fresh`` a schedule restarts from a new random program
+while the best value is still 0 (in the reference's grammar most programs fail
+and score 0).
 
 Candidates need not be bare trees: UCT's rollouts anneal only the holes of a
 partial program, so the neighbour function and ``tree_of`` are parameters.
@@ -28,11 +32,13 @@ def _identity(candidate: Any) -> Any:
 class SimulatedAnnealing:
     def __init__(self, evaluator: Evaluator, rng: random.Random, metric: str = "psi",
                  alpha: float = 0.9, beta: float = 200.0, t1: float = 100.0,
-                 epsilon: float = 1.0, restart_metric: str | None = None) -> None:
+                 epsilon: float = 1.0, restart_metric: str | None = None,
+                 restart_fresh: Callable[[random.Random], Any] | None = None) -> None:
         self.evaluator = evaluator
         self.rng = rng
         self.metric = metric
         self.restart_metric = restart_metric
+        self.restart_fresh = restart_fresh
         self.alpha, self.beta, self.t1, self.epsilon = alpha, beta, t1, epsilon
 
     def temperature(self, j: int) -> float:
@@ -77,9 +83,13 @@ class SimulatedAnnealing:
                     j += 1
                 if not restart:
                     break
-                if self.restart_metric is not None:  # the best's value, on fresh matches
-                    best_value = self.evaluator.score(tree_of(best), self.restart_metric)
-                current, current_value = best, best_value
+                if self.restart_fresh is not None and best_value <= 0:
+                    current = self.restart_fresh(self.rng)
+                    current_value = score(current)
+                elif self.restart_metric is not None:  # the best, on fresh matches
+                    current, current_value = best, score(best, self.restart_metric)
+                else:
+                    current, current_value = best, best_value
         except BudgetSpent:
             pass
         return best, best_value

@@ -47,8 +47,9 @@ class SynthesisJob:
 def run_sa(job: SynthesisJob) -> None:
     rng = random.Random(job.seed)
     start = job.initial if job.initial is not None else job.dsl.random_program(rng)
-    SimulatedAnnealing(job.evaluator, rng, restart_metric=job.options.get("restart_metric")).run(
-        start, partial(mutSubtree, dsl=job.dsl))
+    fresh = job.dsl.random_program if job.options.get("restart_random") else None
+    SimulatedAnnealing(job.evaluator, rng, restart_metric=job.options.get("restart_metric"),
+                       restart_fresh=fresh).run(start, partial(mutSubtree, dsl=job.dsl))
 
 
 def run_uct(job: SynthesisJob) -> None:

@@ -44,7 +44,7 @@ register_game(GameSpec(
     cloning={"A": "gp.cloning:action_cloning", "O": "games.cantstop.cloning:observation_cloning"},
     fast_engine="games.cantstop.kernel",
     paper_settings={"dsl": "sketch-paper", "sketch_schedule": "reference",
-                    "remeasure_restarts": True},
+                    "remeasure_restarts": True, "restart_random": True},
 ))
 
 __all__ = [
