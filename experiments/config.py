@@ -36,7 +36,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "synth": {**COMMON, "kind": "synth", "method": "sa", "fitness": "psi", "score": None,
               "data": None, "initial": None, "sketch_share": None,
               "rollout_evaluations": None, "population": None, "remeasure_restarts": False,
-              "sketch_schedule": "text", "paper": False, "clock": "wall"},
+              "sketch_schedule": "text", "paper": False, "clock": "wall", "paired": False,
+              "margin_weight": None},
     "qd": {**COMMON, "kind": "qd", "matches": 200, "features": None, "dims": None,
            "cells": 100, "batch": 8},
 }
