@@ -149,3 +149,18 @@ def test_paired_synthesis_is_the_same_in_two_processes(tmp_path):
         assert json.loads((run / "config.json").read_text())["paired"] is True
         runs.append(search_of(run))
     assert len(runs[0]) == 8 and runs[0] == runs[1]
+
+
+def test_a_toml_comparison_accepts_paired_and_the_margin_weight(tmp_path):
+    from experiments.runner import load_config
+
+    path = tmp_path / "compare.toml"
+    path.write_text('[experiment]\nout = "runs"\ngame = "expendibots"\npaired = true\n'
+                    '[[methods]]\nmethod = "sa"\nmargin_weight = 0.01\n'
+                    '[[methods]]\nmethod = "gp"\npaired = false\n')
+    experiment, methods = load_config(path)
+    assert experiment["paired"] is True and methods[0]["margin_weight"] == 0.01
+    path.write_text('[experiment]\nout = "runs"\ngame = "expendibots"\n'
+                    '[[methods]]\nmethod = "sa"\npairs = true\n')
+    with pytest.raises(ValueError, match="unknown field 'pairs'"):
+        load_config(path)
