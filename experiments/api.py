@@ -85,7 +85,8 @@ def synthesize(game: str, *, out: str | Path, method: str = "sa",
         backend: ``serial``, ``pool`` or ``dask`` (default by ``workers``).
         **settings: any other run setting: ``target``, ``matches``, ``dsl``,
             ``game_params``, ``data``, ``score``, ``initial``, ``sketch_share``,
-            ``rollout_evaluations``, ``population``, ``scheduler``.
+            ``rollout_evaluations``, ``population``, ``scheduler``, ``paired``,
+            ``margin_weight``.
     """
     from .synth import start_run
 

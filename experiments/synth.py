@@ -65,6 +65,30 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
         raise ValueError(f"{where}: restart_random is plain SA's restart rule in seed 000's "
                          f"reference code: it needs method sa, not {method}")
     check_references(config, where)
+    check_psi_options(config, where)
+
+
+def check_psi_options(config: dict[str, Any], where: str) -> None:
+    """``paired`` needs whole pairs of matches; ``margin_weight`` a game with a margin
+    and a weight below half of Ψ's step (and no second tie-break: psi+c has one)."""
+    from gp.fitness import check_margin_weight
+
+    matches = config.get("matches") or game_spec(config["game"]).default_matches
+    if config.get("paired") and matches % 2:
+        raise ValueError(f"{where}: paired matches come in colour-swapped pairs: matches must "
+                         f"be even, got {matches}")
+    weight = config.get("margin_weight")
+    if weight is None:
+        return
+    if config.get("fitness") == "psi+c":
+        raise ValueError(f"{where}: margin_weight breaks ties of Ψ; fitness psi+c already "
+                         "breaks them with C")
+    game = game_of(config)
+    step = (0.5 if getattr(game, "draw_value", 0.0) else 1.0) / matches
+    try:
+        check_margin_weight(game, float(weight), step)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{where}: {err}") from None
 
 
 def check_references(config: dict[str, Any], where: str) -> None:
@@ -109,7 +133,9 @@ def build_metrics(config: dict[str, Any], backend, run_dir: Path | None = None) 
     target = make_player(config["game"], config.get("target") or spec.default_target)
     psi = WinRate(game, target, cls, matches=config.get("matches") or spec.default_matches,
                   seed=config["seed"], map=backend,
-                  failure_log=None if run_dir is None else Path(run_dir) / "failures.log")
+                  failure_log=None if run_dir is None else Path(run_dir) / "failures.log",
+                  paired=bool(config.get("paired")),
+                  margin_weight=config.get("margin_weight") or 0.0)
     metrics: dict[str, Any] = {}
     if config.get("data"):
         metrics["c"] = resolve(spec.cloning[config["score"]])(config["data"], game, cls, psi)
@@ -254,6 +280,12 @@ def add_parsers(sub) -> None:
                        help="dask scheduler address (default: a LocalCluster)")
     synth.add_argument("--fitness", default=None,
                        help="psi (default), psi+c, c, or package.module:function")
+    synth.add_argument("--paired", action="store_true", default=None,
+                       help="Ψ's matches in colour-swapped pairs on one opening/dice seed "
+                       "each (an even --matches): a copy of the target scores ½")
+    synth.add_argument("--margin-weight", dest="margin_weight", type=float, default=None,
+                       help="tie-break: Ψ plus this times the mean final margin of the "
+                       "game (its margin(state, seat)); below half of Ψ's step")
     synth.add_argument("--initial", default=None, help="program file to start from")
     synth.add_argument("--sketch-share", dest="sketch_share", type=float, default=None,
                        help="share of the budget for the sketch-search")

@@ -2,7 +2,12 @@
 
 Seeds: match ``k`` of a batch seeded ``seed`` draws its dice and its players'
 randomness from ``SeedSequence(seed, spawn_key=(k,))``, so a batch gives the same
-results whatever the backend, worker count or chunking.
+results whatever the backend, worker count or chunking. Paired matches
+(``paired=True``) come in colour-swapped pairs: matches 2k and 2k+1 both draw
+from ``SeedSequence(seed, spawn_key=(k,))`` (``opening_index``), so they share
+the chance seed (the dice, a random opening) and each seat's seed, and only the
+players swap seats; a deterministic program against an identical copy then wins
+exactly one match of each pair.
 
 A strategy that raises or returns an illegal action forfeits the match (it is
 logged, counted as a loss for that player, and the batch goes on): synthesized
@@ -31,6 +36,18 @@ def match_seeds(seed: int, index: int) -> tuple[int, int, int]:
     return int(words[0]), int(words[1]), int(words[2])
 
 
+def opening_index(index: int, paired: bool = False) -> int:
+    """The index whose seeds match ``index`` plays: itself, or its pair's (``index // 2``)."""
+    return index // 2 if paired else index
+
+
+def check_paired(n: int, paired: bool) -> None:
+    """Paired matches need whole pairs: refuse an odd number of matches."""
+    if paired and n % 2:
+        raise ValueError(f"paired matches come in colour-swapped pairs: the number of matches "
+                         f"must be even, got {n}")
+
+
 @dataclass
 class MatchResult:
     """Outcome of one match, by seat."""
@@ -52,10 +69,12 @@ def _reset(player: Strategy, seed: int) -> None:
 
 
 def play_match(game: Game, seats: Sequence[Strategy], seed: int, index: int = 0,
-               record: bool = False, behavior: dict | None = None) -> MatchResult:
+               record: bool = False, behavior: dict | None = None,
+               paired: bool = False) -> MatchResult:
     """Play one match; ``seats[i]`` plays seat i. ``record`` keeps (seat, state, action);
-    ``behavior`` (name -> function(state, seat)) reads features off the final state."""
-    chance_seed, seed0, seed1 = match_seeds(seed, index)
+    ``behavior`` (name -> function(state, seat)) reads features off the final state;
+    ``paired``: match ``index`` plays on the seeds of ``index // 2``."""
+    chance_seed, seed0, seed1 = match_seeds(seed, opening_index(index, paired))
     _reset(seats[0], seed0)
     _reset(seats[1], seed1)
     state = game.new_initial_state(random.Random(chance_seed))
@@ -141,13 +160,21 @@ def seats_for(index: int) -> tuple[int, int]:
     return (1, 0) if index % 2 else (0, 1)
 
 
+def job_paired(job: tuple) -> bool:
+    """Whether a ``_play_chunk`` job plays paired matches (its optional 7th field)."""
+    return len(job) > 6 and bool(job[6])
+
+
 def _play_chunk(job: tuple) -> MatchSummary:
-    game, players, seed, start, stop, behavior = job
+    """Matches ``start..stop-1`` of a job ``(game, players, seed, start, stop, behavior[,
+    paired])``, summarised per player."""
+    game, players, seed, start, stop, behavior = job[:6]
+    paired = job_paired(job)
     summary = MatchSummary()
     for index in range(start, stop):
         order = seats_for(index)
         result = play_match(game, (players[order[0]], players[order[1]]), seed, index,
-                            behavior=behavior)
+                            behavior=behavior, paired=paired)
         if result.behavior is not None:
             for seat in (0, 1):
                 sums = summary.feature_sums[order[seat]]
@@ -171,7 +198,7 @@ def _play_chunk(job: tuple) -> MatchSummary:
 def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
                  map: Callable[[Callable, list], list] | None = None,
                  chunks: int | None = None, behavior: dict | None = None,
-                 fast: bool = False) -> MatchSummary:
+                 fast: bool = False, paired: bool = False) -> MatchSummary:
     """Play ``n`` matches between ``players[0]`` and ``players[1]``, alternating seats.
 
     ``map`` is any ``map(func, jobs)`` (see ``games.backends``); the matches are cut
@@ -181,14 +208,16 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
     not once per match. ``behavior`` (a game's ``FEATURES``) averages behaviour
     features per player over the same matches. ``fast`` plays on the game's fast
     engine where it has one (``GameSpec.fast_engine``), with the same results.
+    ``paired`` plays colour-swapped pairs on shared seeds (``opening_index``); ``n``
+    must then be even.
     """
-    return play_many(game, [players], n, [seed], map, chunks, behavior, fast)[0]
+    return play_many(game, [players], n, [seed], map, chunks, behavior, fast, paired)[0]
 
 
 def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
               seeds: Sequence[int], map: Callable[[Callable, list], list] | None = None,
               chunks: int | None = None, behavior: dict | None = None,
-              fast: bool = False) -> list[MatchSummary]:
+              fast: bool = False, paired: bool = False) -> list[MatchSummary]:
     """``play_matches`` for several pairings at once, through one ``map`` call.
 
     Why: one call per pairing ends in a barrier where workers wait for the last
@@ -199,6 +228,7 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     """
     if n < 0:
         raise ValueError(f"number of matches must be >= 0, got {n}")
+    check_paired(n, paired)
     if len(pairings) != len(seeds):
         raise ValueError(f"{len(pairings)} pairings but {len(seeds)} seeds")
     for players in pairings:
@@ -206,6 +236,9 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
             raise ValueError(f"two players needed, got {len(players)}")
     runner = getattr(game, "play_matches", None)
     if runner is not None:  # a game with its own engine (microRTS)
+        if paired:
+            raise ValueError(f"game '{getattr(game, 'name', game)}' plays whole matches on its "
+                             "own engine, which has no paired (colour-swapped) matches")
         return [runner(players, n, seed, map=map, behavior=behavior)
                 for players, seed in zip(pairings, seeds)]
     started = time.perf_counter()
@@ -220,7 +253,7 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     for k, (players, seed) in enumerate(zip(pairings, seeds)):
         for start, stop in zip(bounds, bounds[1:]):
             if start < stop:
-                jobs.append((game, tuple(players), seed, start, stop, behavior))
+                jobs.append((game, tuple(players), seed, start, stop, behavior, paired))
                 owners.append(k)
     engine = fast_engine(game) if fast else None
     if engine is None:
@@ -248,8 +281,8 @@ def fast_engine(game: Game):
     """The module of the game's fast engine (``GameSpec.fast_engine``), or None.
 
     A fast engine gives the reference engine's results: it has ``play_chunk(job)``
-    (``_play_chunk``'s job and summary) and ``play_chunks(jobs)``, and hands back to
-    ``_play_chunk`` the players it cannot run."""
+    (``_play_chunk``'s job and summary, paired jobs included: ``job_paired``) and
+    ``play_chunks(jobs)``, and hands back to ``_play_chunk`` the players it cannot run."""
     import importlib
 
     from .spec import _REGISTRY

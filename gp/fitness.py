@@ -6,6 +6,17 @@ evaluation's seed is derived from the run seed and the program text, never from
 the worker, so results do not depend on the backend; values are cached by
 program text.
 
+Paired Ψ (``paired=True``) plays the matches in colour-swapped pairs on one
+opening (``games.match.opening_index``): matches 2k and 2k+1 share the chance
+seed (dice, random opening plies) with the seats swapped, so a program that plays
+as its opponent does scores exactly the game's ½ on a deterministic game, and the
+luck of the openings cancels within each pair. With one opening per match, a copy
+of the target can score far from ½ (a deterministic agent scored 0.69 against
+itself over 8 matches). ``margin_weight`` > 0 adds that times the program's mean
+final margin, the game object's ``margin(state, seat)`` in [-1, 1] (e.g. a
+material lead), as a tie-break among equal Ψ: the weight must stay below half of
+Ψ's step (``resolution``), so that it never reorders programs whose Ψ differ.
+
 A language whose programs may fail at run time and that scores such a program 0,
 as seed 000's reference code does (its strategy class sets
 ``failure_scores_zero``), gets Ψ = 0 from any evaluation in which the program
@@ -21,7 +32,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from games.match import MatchSummary, play_many
+from games.match import MatchSummary, check_paired, play_many
 
 log = logging.getLogger("stratsynth.fitness")
 
@@ -45,16 +56,26 @@ def program_seed(run_seed: int, text: str) -> int:
     return int.from_bytes(digest[:8], "little") >> 1
 
 
+MARGIN = "_margin"
+"""Behaviour-feature key under which Ψ averages the game's ``margin`` (tie-break)."""
+
+
 class WinRate:
-    """Ψ: wins of the program (seat-alternating) over ``matches`` against ``target``."""
+    """Ψ: wins of the program (seat-alternating) over ``matches`` against ``target``;
+    ``paired``: in colour-swapped pairs on one opening each; ``margin_weight``: plus
+    that times the mean final ``game.margin`` (a tie-break below Ψ's step)."""
 
     name = "psi"
 
     def __init__(self, game, target, strategy_class, matches: int = 1000, seed: int = 0,
                  map: Callable | None = None, behavior: dict | None = None,
-                 fast: bool | None = None, failure_log: Any = None) -> None:
+                 fast: bool | None = None, failure_log: Any = None, paired: bool = False,
+                 margin_weight: float = 0.0, common_openings: bool = False) -> None:
         if matches < 1:
             raise ValueError(f"matches must be >= 1, got {matches}")
+        check_paired(matches, paired)
+        self.paired = paired
+        self.common_openings = common_openings  # every program on the run seed's matches
         self.game = game
         self.target = target
         self.strategy_class = strategy_class
@@ -67,11 +88,34 @@ class WinRate:
         self.evaluations = 0
         self.failure_log = failure_log  # a file to append failing programs to, or None
         self.failures = 0
+        self.margin_weight = float(margin_weight)
+        if self.margin_weight:
+            check_margin_weight(game, self.margin_weight, self.resolution)
 
     @property
     def resolution(self) -> float:
         """Smallest step of Ψ: 1/matches, half that where a draw scores ½."""
         return (0.5 if getattr(self.game, "draw_value", 0.0) else 1.0) / self.matches
+
+    def features(self) -> dict | None:
+        """Behaviour features the matches average: the caller's, and the game's margin
+        when it breaks ties."""
+        if not self.margin_weight:
+            return self.behavior
+        return {**(self.behavior or {}), MARGIN: (self.game.margin, (-1.0, 1.0))}
+
+    def seed_of(self, text: str) -> int:
+        """A program's batch seed: from the run seed and its text, or with
+        ``common_openings`` the run seed itself (every program meets the same openings
+        and dice: common random numbers)."""
+        return self.seed if self.common_openings else program_seed(self.seed, text)
+
+    def play_seeded(self, players: list, seeds: list[int]) -> list[MatchSummary]:
+        """Each player's matches against the target on its own batch seed, through one
+        ``map`` call, paired and with the margin as configured."""
+        return play_many(self.game, [(p, self.target) for p in players], self.matches, seeds,
+                         map=self.map, behavior=self.features(), fast=self.fast,
+                         paired=self.paired)
 
     def play(self, program: Any) -> MatchSummary:
         """The program's matches, cached by program text (cloning scores and behaviour
@@ -87,9 +131,7 @@ class WinRate:
             if player.text not in self.cache:
                 fresh.setdefault(player.text, player)
         if fresh:
-            summaries = play_many(self.game, [(p, self.target) for p in fresh.values()],
-                                  self.matches, [program_seed(self.seed, t) for t in fresh],
-                                  map=self.map, behavior=self.behavior, fast=self.fast)
+            summaries = self.play_seeded(list(fresh.values()), [self.seed_of(t) for t in fresh])
             self.cache.update(zip(fresh, summaries))
             self.evaluations += len(fresh)
             for text, summary in zip(fresh, summaries):
@@ -104,6 +146,9 @@ class WinRate:
         """Ψ of a program's matches: 0 if it failed in any (where its language says so)."""
         if summary.forfeits[0] and self.failure_scores_zero:
             return 0.0
+        if self.margin_weight:
+            return score_of(self.game, summary) + \
+                self.margin_weight * summary.behavior(0)[MARGIN]
         return score_of(self.game, summary)
 
     def note_failure(self, text: str, summary: MatchSummary, metric: str) -> None:
@@ -124,6 +169,17 @@ class WinRate:
     def many(self, programs: list) -> list[float]:
         """Ψ of several programs at once: a population keeps every worker busy."""
         return [self.value(summary) for summary in self.play_many(programs)]
+
+
+def check_margin_weight(game, weight: float, resolution: float) -> None:
+    """A margin tie-break needs the game's ``margin`` hook and a weight below half
+    of Ψ's step (the margin is in [-1, 1]: two programs' tie-breaks differ by < step)."""
+    if not callable(getattr(game, "margin", None)):
+        raise ValueError(f"margin_weight: game '{getattr(game, 'name', game)}' has no "
+                         "margin(state, seat) to break ties with")
+    if not 0 < weight < resolution / 2:
+        raise ValueError(f"margin_weight must be in (0, {resolution / 2:g}) (half of Ψ's step "
+                         f"{resolution:g}), got {weight:g}")
 
 
 def score_of(game, summary) -> float:
@@ -158,9 +214,7 @@ class FreshWinRate:
         player = self.psi.strategy_class(program)
         call = self.calls.get(player.text, 0) + 1
         self.calls[player.text] = call
-        summary = play_many(self.psi.game, [(player, self.psi.target)], self.psi.matches,
-                            [self.seed_for(player.text, call)], map=self.psi.map,
-                            fast=self.psi.fast)[0]
+        summary = self.psi.play_seeded([player], [self.seed_for(player.text, call)])[0]
         self.psi.note_failure(player.text, summary, self.name)
         return self.psi.value(summary)
 

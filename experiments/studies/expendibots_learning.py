@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from games.expendibots.players import HAND_WEIGHTS_BLACK, HAND_WEIGHTS_WHITE
-from games.expendibots.rules import Expendibots, tokens
+from games.expendibots.rules import Expendibots
 from games.match import play_match
 
 RESULTS = Path("experiments/results/expendibots")
@@ -72,80 +72,6 @@ def cmd_tdleaf(args) -> int:
 
 
 # ---- GP -----------------------------------------------------------------------------------
-def token_lead(state, seat: int) -> float:
-    """The player's token lead at the end of a match, / 12 (a behaviour feature)."""
-    white, black = tokens(state.board)
-    return (white - black if seat == 0 else black - white) / 12
-
-
-class ScoreRate:
-    """(wins + draws/2) / matches of a program against the target, both colours;
-    ``lead_weight`` > 0 adds that times the mean final token lead (in [-1, 1]) as a
-    tie-break among equal scores (kept below half a draw's step: draws alone left
-    most programs on one plateau)."""
-
-    name = "psi"
-
-    def __init__(self, win_rate, lead_weight: float = 0.0) -> None:
-        self.win_rate = win_rate
-        self.lead_weight = lead_weight
-        if lead_weight:
-            win_rate.behavior = {"lead": (token_lead, (-1.0, 1.0))}
-
-    def many(self, programs: list) -> list[float]:
-        out = []
-        for summary in self.win_rate.play_many(programs):
-            even = summary.draws + summary.capped
-            value = (summary.wins[0] + even / 2) / summary.matches
-            if self.lead_weight:
-                value += self.lead_weight * summary.behavior(0).get("lead", 0.0)
-            out.append(value)
-        return out
-
-    def __call__(self, program) -> float:
-        return self.many([program])[0]
-
-
-class PairedScore:
-    """Like ``ScoreRate``, but the matches come in pairs on the same random opening with
-    colours swapped (match k opens with index k // 2), as in the tournament: two equal
-    programs then score exactly ½, so a score above ½ is a real edge on these openings.
-    (``WinRate`` draws a new opening per match; with deterministic players that made a
-    copy of seed 003 score 0.69 against itself over 8 matches.)"""
-
-    name = "psi"
-
-    def __init__(self, game, target, strategy, matches: int, seed: int,
-                 lead_weight: float = 0.0) -> None:
-        if matches % 2:
-            raise ValueError("paired matches need an even number of matches")
-        self.game, self.target, self.strategy = game, target, strategy
-        self.matches, self.seed, self.lead_weight = matches, seed, lead_weight
-        self.cache: dict[str, float] = {}
-
-    def score(self, program) -> float:
-        player = self.strategy(program)
-        if player.text in self.cache:
-            return self.cache[player.text]
-        points = lead = 0.0
-        for k in range(self.matches):
-            seat = k % 2
-            seats = [player, self.target] if seat == 0 else [self.target, player]
-            result = play_match(self.game, seats, self.seed, index=k // 2,
-                                behavior={"lead": (token_lead, (-1.0, 1.0))})
-            points += 0.5 if result.winner is None else float(result.winner == seat)
-            lead += result.behavior[seat]["lead"]
-        value = points / self.matches + self.lead_weight * lead / self.matches
-        self.cache[player.text] = value
-        return value
-
-    def many(self, programs: list) -> list[float]:
-        return [self.score(p) for p in programs]
-
-    def __call__(self, program) -> float:
-        return self.score(program)
-
-
 def cmd_gp(args) -> int:
     from games.expendibots.seed003 import Seed003Player
     from gp.evaluator import Budget, Evaluator
@@ -158,13 +84,12 @@ def cmd_gp(args) -> int:
     game = Expendibots(opening_plies=4, turn_limit=args.turn_limit)
     target = Seed003Player(depth=args.depth, name=f"seed003-depth{args.depth}")
     strategy = functools.partial(EvaluationProgramPlayer, depth=args.depth, agent=1, book=1)
-    if args.lead_weight >= 1 / (2 * args.matches) / 2:
-        raise ValueError("--lead-weight must stay below a quarter of 1/matches")
-    if args.paired:
-        psi = PairedScore(game, target, strategy, args.matches, args.seed, args.lead_weight)
-    else:
-        psi = ScoreRate(WinRate(game, target, strategy, matches=args.matches, seed=args.seed),
-                        lead_weight=args.lead_weight)
+    # draws score ½ (Expendibots.draw_value); the tie-break is the final token lead
+    # (Expendibots.margin). Paired runs put every program on the run seed's openings,
+    # as the recorded runs did (common random numbers); unpaired runs, on its own.
+    psi = WinRate(game, target, strategy, matches=args.matches, seed=args.seed,
+                  paired=args.paired, margin_weight=args.lead_weight,
+                  common_openings=args.paired)
     resume = (out / "log.csv").exists()
     settings = GPSettings(mu=args.mu, lambda_=args.mu)
     (out / "config.json").write_text(json.dumps({

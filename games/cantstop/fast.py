@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..api import RandomStrategy
-from ..match import MatchSummary, _play_chunk, seats_for
+from ..match import MatchSummary, _play_chunk, job_paired, seats_for
 from .players import HeuristicParams, HeuristicPlayer
 from .rules import (
     HEIGHTS,
@@ -183,6 +183,16 @@ def match_seed_arrays(seed: int, start: int, stop: int) -> np.ndarray:
         words.append(value ^ (value >> np.uint64(16)))
     return np.stack([words[2 * i] | (words[2 * i + 1] << np.uint64(32)) for i in range(3)],
                     axis=1)
+
+
+def group_seed_arrays(seed: int, start: int, stop: int, paired: bool = False) -> np.ndarray:
+    """``match_seed_arrays`` of matches ``start..stop-1``; ``paired``: match k plays on
+    the seeds of ``k // 2`` (``games.match.opening_index``)."""
+    if not paired:
+        return match_seed_arrays(seed, start, stop)
+    first = start // 2
+    deals = match_seed_arrays(seed, first, (stop + 1) // 2)
+    return deals[np.arange(start, stop) // 2 - first]
 
 
 def _uniforms(rng: random.Random, count: int) -> np.ndarray:
@@ -375,9 +385,10 @@ class StateView:
 class Batch(StateView):
     """Matches of one or more pairings, seat-alternating, stepped together.
 
-    ``groups`` lists ``(pair, seed, start, stop)``: matches ``start..stop-1`` of
-    ``seed`` between ``strategies[pair[0]]`` and ``strategies[pair[1]]`` (the
-    players of ``play_matches``); rows follow the groups in order. Several
+    ``groups`` lists ``(pair, seed, start, stop[, paired])``: matches ``start..stop-1``
+    of ``seed`` between ``strategies[pair[0]]`` and ``strategies[pair[1]]`` (the
+    players of ``play_matches``; ``paired``: on the seeds of ``k // 2``,
+    ``games.match.opening_index``); rows follow the groups in order. Several
     pairings in one batch (a GP population against GA) share every array
     operation of the rules and of the common opponent.
 
@@ -398,23 +409,22 @@ class Batch(StateView):
     def __init__(self, game: CantStop, players: Sequence, strategies: Sequence,
                  groups: Sequence[tuple[tuple[int, int], int, int, int]],
                  tail_rows: int = TAIL_ROWS) -> None:
-        index = np.concatenate([np.arange(start, stop) for _, _, start, stop in groups])
+        index = np.concatenate([np.arange(g[2], g[3]) for g in groups])
         n = len(index)
         self.players = list(players)
         self.tail_rows = tail_rows
         self.max_moves = game.max_moves
         self.strategies = list(strategies)
         self.index = index  # match index within its pairing's batch (seats_for)
-        seeds = np.concatenate([match_seed_arrays(seed, start, stop)
-                                for _, seed, start, stop in groups])
+        seeds = np.concatenate([group_seed_arrays(*g[1:5]) for g in groups])
         self.S = np.zeros((STATE_ROWS, n), dtype=np.int64)
         self._views()
         self.cl[:] = -1
         self.id[:] = np.arange(n)
         # seat s of match i holds players[s ^ (i & 1)] (games.match.seats_for)
         self.fl[:] = index & 1
-        self.st[:] = np.concatenate([np.repeat(np.array(pair)[:, None], stop - start, 1)
-                                     for pair, _, start, stop in groups], axis=1)
+        self.st[:] = np.concatenate([np.repeat(np.array(g[0])[:, None], g[3] - g[2], 1)
+                                     for g in groups], axis=1)
         seat_strategy = np.stack([self.st[0] * (1 - self.fl) + self.st[1] * self.fl,
                                   self.st[1] * (1 - self.fl) + self.st[0] * self.fl], 1)
         self.seat_strategy = seat_strategy  # (n, 2) by match offset
@@ -846,7 +856,7 @@ def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
                     where[id(player)] = len(players)
                     players.append(player)
                 pair.append(where[id(player)])
-            groups.append((tuple(pair), jobs[k][2], jobs[k][3], jobs[k][4]))
+            groups.append((tuple(pair), *jobs[k][2:5], job_paired(jobs[k])))
         batch = Batch(game, players, [vectorize(p) for p in players], groups).run()
         offset = 0
         for k in take:

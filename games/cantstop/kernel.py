@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..api import RandomStrategy
-from ..match import MatchSummary
+from ..match import MatchSummary, job_paired
 from . import fast
 from .features import bust_rate, markers_per_stop, outer_preference, turns
 from .players import HeuristicPlayer
@@ -134,7 +134,7 @@ def runs(game) -> bool:
 class KernelBatch:
     """Matches of one or more pairings, seat-alternating, played by the kernel.
 
-    ``groups`` lists ``(pair, seed, start, stop)`` as ``fast.Batch``: matches
+    ``groups`` lists ``(pair, seed, start, stop[, paired])`` as ``fast.Batch``: matches
     ``start..stop-1`` of ``seed`` between ``players[pair[0]]`` and
     ``players[pair[1]]``. ``final[i]`` is match ``i``'s final state vector
     (``kernel_jit`` layout); ``winner``, ``capped``, ``moves`` by match offset.
@@ -144,13 +144,12 @@ class KernelBatch:
                  groups: Sequence[tuple[tuple[int, int], int, int, int]]) -> None:
         K = jit()
         self.max_moves = game.max_moves
-        self.index = np.concatenate([np.arange(start, stop, dtype=np.int64)
-                                     for _, _, start, stop in groups])
+        self.index = np.concatenate([np.arange(g[2], g[3], dtype=np.int64) for g in groups])
         n = len(self.index)
         seeds = _seed_arrays(groups)
         words = np.stack([seeds & np.uint64(0xFFFFFFFF), seeds >> np.uint64(32)], axis=2)
-        pairs = np.concatenate([np.repeat(np.array(pair, dtype=np.int64)[None], stop - start, 0)
-                                for pair, _, start, stop in groups]) if n else \
+        pairs = np.concatenate([np.repeat(np.array(g[0], dtype=np.int64)[None], g[3] - g[2], 0)
+                                for g in groups]) if n else \
             np.zeros((0, 2), dtype=np.int64)
         flip = self.index & 1  # odd matches swap seats (games.match.seats_for)
         seat_strategy = np.where(flip[:, None] == 1, pairs[:, ::-1], pairs)
@@ -238,17 +237,20 @@ class KernelBatch:
 
 def _seed_arrays(groups) -> np.ndarray:
     """``match_seeds`` of every match of the groups, (n, 3) uint64; one call for each run
-    of groups with one seed and adjacent matches (the chunks of one pairing)."""
+    of groups with one seed, adjacent matches and one pairing mode (the chunks of one
+    pairing); ``paired`` groups play on the seeds of ``k // 2`` (``fast.group_seed_arrays``)."""
     parts, run = [], None
-    for _, seed, start, stop in groups:
-        if run is not None and run[0] == seed and run[2] == start:
+    for group in groups:
+        seed, start, stop = group[1:4]
+        paired = len(group) > 4 and bool(group[4])
+        if run is not None and run[0] == seed and run[2] == start and run[3] == paired:
             run[2] = stop
             continue
         if run is not None:
-            parts.append(fast.match_seed_arrays(*run))
-        run = [seed, start, stop]
+            parts.append(fast.group_seed_arrays(*run))
+        run = [seed, start, stop, paired]
     if run is not None:
-        parts.append(fast.match_seed_arrays(*run))
+        parts.append(fast.group_seed_arrays(*run))
     return np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.uint64)
 
 
@@ -328,7 +330,7 @@ def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
                     where[id(player)] = len(players)
                     players.append(player)
                 pair.append(where[id(player)])
-            groups.append((tuple(pair), jobs[k][2], jobs[k][3], jobs[k][4]))
+            groups.append((tuple(pair), *jobs[k][2:5], job_paired(jobs[k])))
         batch = KernelBatch(game, players, encode(players), groups)
         offset = 0
         for k in take:

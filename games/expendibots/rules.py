@@ -268,6 +268,15 @@ class Expendibots:
 
     name = "expendibots"
     num_players = 2
+    draw_value = 0.5
+    """Ψ scores a draw (turn limit, repeated state) ½, as the learning runs and the
+    tournaments of ``experiments/studies/expendibots_learning.py`` do."""
+
+    def margin(self, state: ExpendibotsState, seat: int) -> float:
+        """The seat's token lead at the end of a match, / 12, in [-1, 1]: Ψ's
+        tie-break among equal scores (``gp.fitness.WinRate``'s ``margin_weight``)."""
+        white, black = tokens(state.board)
+        return (white - black if seat == 0 else black - white) / 12
 
     def __init__(self, turn_limit: int = TURN_LIMIT, opening_plies: int = 0) -> None:
         if turn_limit < 1 or opening_plies < 0:
