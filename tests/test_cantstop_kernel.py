@@ -19,7 +19,7 @@ from games.api import RandomStrategy
 from games.cantstop import fast, glenn_aloi_player, kernel, rule_of_28_player
 from games.cantstop.features import FEATURES
 from games.cantstop.players import HeuristicParams, HeuristicPlayer
-from games.match import _play_chunk, match_seeds, play_many, seats_for
+from games.match import _play_chunk, play_many
 from gp.fitness import WinRate
 from gp.languages.cantstop import (
     APPENDIX_CONSTANTS_DSL,
@@ -32,32 +32,11 @@ from gp.languages.cantstop import (
 )
 from gp.languages.cantstop_kernel import kernel_program
 
+from .cantstop_engines import reference_states, snapshot
+
 GAME = load_game("cantstop")
 GA_TEXT = open("experiments/programs/cantstop_ga.txt").read()
 BEST = sorted(glob.glob("experiments/results/cantstop-30min/runs/*/seed*/best.txt"))
-
-
-def reference_states(game, players, seed: int, start: int, stop: int) -> list:
-    """Final states of the reference engine, exactly as ``play_match`` plays them."""
-    out = []
-    for index in range(start, stop):
-        order = seats_for(index)
-        seats = (players[order[0]], players[order[1]])
-        chance, *player_seeds = match_seeds(seed, index)
-        for player, player_seed in zip(seats, player_seeds):
-            if hasattr(player, "reset"):
-                player.reset(player_seed)
-        state = game.new_initial_state(random.Random(chance))
-        while state.current_player() >= 0:
-            state.apply_action(seats[state.current_player()](state))
-        out.append(state)
-    return out
-
-
-def snapshot(state) -> dict:
-    return dict(state.to_dict(), turns=state.turns, busts=state.busts, stops=state.stops,
-                banked=state.banked, advances=state.advances, outer=state.outer,
-                last_player=state.last_player, claims=state.claims)
 
 
 def assert_same_matches(players, seed: int, n: int, start: int = 0, game=GAME) -> None:

@@ -820,6 +820,39 @@ def play_chunk(job: tuple) -> MatchSummary:
     return play_chunks([job])[0]
 
 
+def _same_game_and_features(first: tuple, job: tuple) -> bool:
+    return job[0] is first[0] and job[5] is first[5]
+
+
+def next_batch(jobs: Sequence[tuple], pending: list[int],
+               fits: Callable[[tuple, tuple], bool]) -> tuple[list[int], list[int], list, list]:
+    """The jobs of ``pending`` played in one batch with the first of them: those that
+    ``fits(first, job)``, up to ``MAX_BATCH_ROWS`` matches. Returns (taken, still
+    pending, the distinct players, one group per taken job: (player indexes, seed,
+    start, stop, paired))."""
+    first = jobs[pending[0]]
+    take, rows, rest = [], 0, []
+    for k in pending:
+        size = jobs[k][4] - jobs[k][3]
+        if fits(first, jobs[k]) and (not take or rows + size <= MAX_BATCH_ROWS):
+            take.append(k)
+            rows += size
+        else:
+            rest.append(k)
+    players: list = []
+    where: dict[int, int] = {}
+    groups = []
+    for k in take:
+        pair = []
+        for player in jobs[k][1]:
+            if id(player) not in where:
+                where[id(player)] = len(players)
+                players.append(player)
+            pair.append(where[id(player)])
+        groups.append((tuple(pair), *jobs[k][2:5], job_paired(jobs[k])))
+    return take, rest, players, groups
+
+
 def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
     """Summaries of ``_play_chunk`` jobs, each what ``_play_chunk`` gives it.
 
@@ -836,27 +869,7 @@ def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
             batch_jobs.append(k)
     while batch_jobs:
         game, behavior = jobs[batch_jobs[0]][0], jobs[batch_jobs[0]][5]
-        take, rows, rest = [], 0, []
-        for k in batch_jobs:
-            size = jobs[k][4] - jobs[k][3]
-            if (jobs[k][0] is game and jobs[k][5] is behavior
-                    and (not take or rows + size <= MAX_BATCH_ROWS)):
-                take.append(k)
-                rows += size
-            else:
-                rest.append(k)
-        batch_jobs = rest
-        players: list = []
-        where: dict[int, int] = {}
-        groups = []
-        for k in take:
-            pair = []
-            for player in jobs[k][1]:
-                if id(player) not in where:
-                    where[id(player)] = len(players)
-                    players.append(player)
-                pair.append(where[id(player)])
-            groups.append((tuple(pair), *jobs[k][2:5], job_paired(jobs[k])))
+        take, batch_jobs, players, groups = next_batch(jobs, batch_jobs, _same_game_and_features)
         batch = Batch(game, players, [vectorize(p) for p in players], groups).run()
         offset = 0
         for k in take:

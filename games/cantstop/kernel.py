@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..api import RandomStrategy
-from ..match import MatchSummary, job_paired
+from ..match import MatchSummary
 from . import fast
 from .features import bust_rate, markers_per_stop, outer_preference, turns
 from .players import HeuristicPlayer
@@ -47,9 +47,6 @@ cannot run this program (then the batch goes to the numpy engine)."""
 PARAMETER_LIMIT = 1 << 40
 """Heuristic players' constants must stay below this for int64 scores to be exact
 (a score adds up to 3 x 14 progress terms and 4 bonuses)."""
-
-MAX_BATCH_ROWS = 16384
-"""Matches per kernel call at most (their final states: 720 bytes each)."""
 
 _JIT: list = []
 
@@ -287,10 +284,14 @@ def play_chunk(job: tuple) -> MatchSummary:
     return play_chunks([job])[0]
 
 
+def _same_game(first: tuple, job: tuple) -> bool:
+    return job[0] is first[0]
+
+
 def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
     """Summaries of ``_play_chunk`` jobs, each what ``_play_chunk`` gives it.
 
-    Jobs of one game are played by one kernel call (up to ``MAX_BATCH_ROWS``
+    Jobs of one game are played by one kernel call (up to ``fast.MAX_BATCH_ROWS``
     matches: every pairing of a GP population at once); jobs the kernel cannot
     run go to the numpy engine (``fast.play_chunks``)."""
     if engine() != "kernel":
@@ -311,26 +312,7 @@ def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
             out[k] = summary
     while kernel_jobs:
         game = jobs[kernel_jobs[0]][0]
-        take, rows, left = [], 0, []
-        for k in kernel_jobs:
-            size = jobs[k][4] - jobs[k][3]
-            if jobs[k][0] is game and (not take or rows + size <= MAX_BATCH_ROWS):
-                take.append(k)
-                rows += size
-            else:
-                left.append(k)
-        kernel_jobs = left
-        players: list = []
-        where: dict[int, int] = {}
-        groups = []
-        for k in take:
-            pair = []
-            for player in jobs[k][1]:
-                if id(player) not in where:
-                    where[id(player)] = len(players)
-                    players.append(player)
-                pair.append(where[id(player)])
-            groups.append((tuple(pair), *jobs[k][2:5], job_paired(jobs[k])))
+        take, kernel_jobs, players, groups = fast.next_batch(jobs, kernel_jobs, _same_game)
         batch = KernelBatch(game, players, encode(players), groups)
         offset = 0
         for k in take:

@@ -1,0 +1,35 @@
+"""The reference engine's matches, as the fast engines' tests compare them."""
+
+from __future__ import annotations
+
+import random
+
+from games.match import match_seeds, seats_for
+
+
+def reference_states(game, players, seed: int, start: int, stop: int) -> list:
+    """Final states of the reference engine, exactly as ``play_match`` plays them."""
+    out = []
+    for index in range(start, stop):
+        order = seats_for(index)
+        seats = (players[order[0]], players[order[1]])
+        chance, *player_seeds = match_seeds(seed, index)
+        for player, player_seed in zip(seats, player_seeds):
+            if hasattr(player, "reset"):
+                player.reset(player_seed)
+        state = game.new_initial_state(random.Random(chance))
+        while state.current_player() >= 0:
+            state.apply_action(seats[state.current_player()](state))
+        out.append(state)
+    return out
+
+
+def snapshot(state, claims: bool = True) -> dict:
+    """Everything a match leaves: board, neutral order, dice, phase, per-seat counters
+    (``claims``: the columns' claim order, which the numpy engine does not keep)."""
+    out = dict(state.to_dict(), turns=state.turns, busts=state.busts, stops=state.stops,
+               banked=state.banked, advances=state.advances, outer=state.outer,
+               last_player=state.last_player)
+    if claims:
+        out["claims"] = state.claims
+    return out
