@@ -210,8 +210,9 @@ class SketchStrategy(ProgramPlayer):
 
     LANGUAGE = CANTSTOP_DSL
 
-    def __init__(self, program, dsl: DSL = CANTSTOP_DSL, name: str | None = None) -> None:
-        self.dsl = dsl
+    def __init__(self, program, dsl: DSL | None = None, name: str | None = None) -> None:
+        self.dsl = dsl or self.LANGUAGE
+        dsl = self.dsl
         self.tree = dsl.parse(program) if isinstance(program, str) else program
         self.text = dsl.to_text(self.tree)
         self.name = name or "program"
@@ -233,7 +234,7 @@ class SketchStrategy(ProgramPlayer):
         self.__init__(data["text"], DSLS[data["dsl"]], data["name"])
 
     def __repr__(self) -> str:
-        return f"SketchStrategy({self.name})"
+        return f"{type(self).__name__}({self.name})"
 
 
 APPENDIX_CONSTANTS_DSL = build_dsl("cantstop-01", constants=(0, 1))
@@ -246,10 +247,6 @@ class AppendixConstantsSketch(SketchStrategy):
 
     LANGUAGE = APPENDIX_CONSTANTS_DSL
 
-    def __init__(self, program, dsl: DSL = APPENDIX_CONSTANTS_DSL,
-                 name: str | None = None) -> None:
-        super().__init__(program, dsl, name)
-
 
 REFERENCE_SECURED_DSL = build_dsl("cantstop-reference", constants=(0, 1), secured="reference")
 """The appendix's constants and the reference code's ``secured``."""
@@ -260,9 +257,5 @@ class ReferenceSecuredSketch(SketchStrategy):
     programs play on the reference engine (the fast engine knows our ``secured``)."""
 
     LANGUAGE = REFERENCE_SECURED_DSL
-
-    def __init__(self, program, dsl: DSL = REFERENCE_SECURED_DSL,
-                 name: str | None = None) -> None:
-        super().__init__(program, dsl, name)
 # registers programs with the numpy engine and the compiled kernel
 from . import cantstop_compile, cantstop_kernel  # noqa: E402,F401

@@ -73,10 +73,10 @@ from games.cantstop.reference_rules import (
     positions_player_has_secured,
 )
 from games.cantstop.rules import HEIGHTS, PHASE_ROLL_OR_STOP, ROLL, STOP
-from gp.dsl import DSL, ProgramPlayer
+from gp.dsl import DSL
 from gp.syntax import Syntax
 
-from .cantstop import DSLS, MOVE_VALUE, PROGRESS_VALUE, THRESHOLD
+from .cantstop import DSLS, MOVE_VALUE, PROGRESS_VALUE, THRESHOLD, SketchStrategy
 
 
 class PaperProgram:
@@ -423,7 +423,7 @@ def build_paper_dsl(name: str = "cantstop-paper", constants=(0, 1), max_size: in
 PAPER_DSL = build_paper_dsl()
 
 
-class PaperSketch(ProgramPlayer):
+class PaperSketch(SketchStrategy):
     """The reference's sketch (``Rule_of_28_Player_Double_Program``) over ``PAPER_DSL``:
     ``--dsl sketch-paper``. A run-time failure raises ``ProgramFailure`` (the match
     runner counts a forfeit); Ψ and the cloning scores are 0 for a program that
@@ -431,13 +431,6 @@ class PaperSketch(ProgramPlayer):
 
     LANGUAGE = PAPER_DSL
     failure_scores_zero = True
-
-    def __init__(self, program, dsl: DSL = PAPER_DSL, name: str | None = None) -> None:
-        self.dsl = dsl
-        self.tree = dsl.parse(program) if isinstance(program, str) else program
-        self.text = dsl.to_text(self.tree)
-        self.name = name or "program"
-        self._score, self._column = dsl.compile(self.tree)
 
     def __call__(self, state):
         try:
@@ -452,15 +445,6 @@ class PaperSketch(ProgramPlayer):
             return legal[self._column(Env(state, legal, paper_neutrals(state)))]
         except Exception as err:
             raise ProgramFailure(f"{type(err).__name__}: {err}") from None
-
-    def __getstate__(self):
-        return {"text": self.text, "name": self.name, "dsl": self.dsl.name}
-
-    def __setstate__(self, data):
-        self.__init__(data["text"], DSLS[data["dsl"]], data["name"])
-
-    def __repr__(self) -> str:
-        return f"PaperSketch({self.name})"
 
 
 from . import cantstop_paper_compile  # noqa: E402,F401  registers programs with the fast engine
