@@ -1,5 +1,6 @@
 """Simplified programs read better and act the same, decision by decision."""
 
+import json
 import random
 from pathlib import Path
 
@@ -33,7 +34,9 @@ def test_dead_branches_and_constants_go():
 
 
 def committed_programs() -> list[str]:
-    files = sorted(ROOT.glob("experiments/results/cantstop-*/runs/*/seed*/best.txt"))
+    """Best programs of the committed Can't Stop runs in the default language."""
+    files = [f for f in sorted(ROOT.glob("experiments/results/cantstop-*/runs/*/seed*/best.txt"))
+             if json.loads((f.parent / "config.json").read_text()).get("dsl") in (None, "sketch")]
     return [f.read_text() for f in files] + [(ROOT / "experiments/programs/cantstop_ga.txt")
                                              .read_text()]
 
