@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "qd": "experiments.qd_cli:cmd_qd",
     "selfplay": "experiments.qd_cli:cmd_selfplay",
     "qd-check": "experiments.qd_cli:cmd_qd_check",
+    "select": "experiments.selection:cmd_select",
 }
 """Command -> ``module:handler(args) -> exit code``; games add their own (``GameSpec.commands``)."""
 
@@ -87,7 +88,7 @@ def _match_parsers(sub) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import games_cli, qd_cli, report, runner, synth
+    from . import games_cli, qd_cli, report, runner, selection, synth
     from .regret import experiment as regret
 
     parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0],
@@ -98,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_parsers(sub)
     runner.add_parsers(sub)
     report.add_parsers(sub, positive)
+    selection.add_parsers(sub)
     games_cli.add_parsers(sub)
     regret.add_parsers(sub, positive)
     qd_cli.add_parsers(sub)
