@@ -36,6 +36,9 @@ public final class ProgramAI extends AbstractionLayerAI {
 
     private final UnitTypeTable utt;
 
+    /** When not null, every step appends "cycle player-action" (the tests compare traces). */
+    public List<String> trace;
+
     public ProgramAI(UnitTypeTable utt) {
         super(new AStarPathFinding());
         this.utt = utt;
@@ -123,7 +126,11 @@ public final class ProgramAI extends AbstractionLayerAI {
                     break;
             }
         }
-        return translateActions(player, gs);
+        PlayerAction action = translateActions(player, gs);
+        if (trace != null) {
+            trace.add(gs.getTime() + " " + action);
+        }
+        return action;
     }
 
     /** Train toward a direction when that cell is free, else where Train would. */
