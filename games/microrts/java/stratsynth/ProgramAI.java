@@ -40,8 +40,26 @@ public final class ProgramAI extends AbstractionLayerAI {
     public List<String> trace;
 
     public ProgramAI(UnitTypeTable utt) {
-        super(new AStarPathFinding());
+        super(new GridPathFinding());
         this.utt = utt;
+    }
+
+    /**
+     * The path finder by name: "grid" (the default, {@link GridPathFinding}: the
+     * engine's A* with the same results, cheaper) or "engine" (AStarPathFinding itself).
+     */
+    public void usePathFinding(String name) {
+        switch (name) {
+            case "grid":
+                setPathFinding(new GridPathFinding());
+                break;
+            case "engine":
+                setPathFinding(new AStarPathFinding());
+                break;
+            default:
+                throw new IllegalArgumentException("unknown path finding '" + name
+                        + "' (grid or engine)");
+        }
     }
 
     /**
@@ -126,7 +144,18 @@ public final class ProgramAI extends AbstractionLayerAI {
                     break;
             }
         }
-        PlayerAction action = translateActions(player, gs);
+        GridPathFinding grid = pf instanceof GridPathFinding ? (GridPathFinding) pf : null;
+        PlayerAction action;
+        if (grid != null) {
+            grid.begin(gs);  // the state does not change while the orders are translated
+        }
+        try {
+            action = translateActions(player, gs);
+        } finally {
+            if (grid != null) {
+                grid.end();
+            }
+        }
         if (trace != null) {
             trace.add(gs.getTime() + " " + action);
         }
