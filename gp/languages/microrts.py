@@ -141,10 +141,14 @@ def _seq(first, second):
         return second
     if second is _noop:
         return first
+    # One closure runs the whole flattened sequence (programs nest ``seq`` to the right,
+    # one level per statement: calling through the nesting cost more than the statements).
+    parts = getattr(first, "parts", (first,)) + getattr(second, "parts", (second,))
 
     def run(cycle, u):
-        first(cycle, u)
-        second(cycle, u)
+        for part in parts:
+            part(cycle, u)
+    run.parts = parts
     return _stable(run) if _is_stable(first) and _is_stable(second) else run
 
 
@@ -213,12 +217,15 @@ def _unit_test(fn, *args):
 
 
 def _command(fn, *args):
+    # Every command gives nothing to a unit that already has an action this run (its
+    # first test), so that test is made here, before the call.
     def command(cycle, u):
         if u is not None:
-            fn(cycle, u, *args)
+            if u.id not in cycle.assigned:
+                fn(cycle, u, *args)
             return
         for unit in cycle.own:  # outside a for: the first unit that takes it
-            if fn(cycle, unit, *args):
+            if unit.id not in cycle.assigned and fn(cycle, unit, *args):
                 return
     return command if "Random" in args else _stable(command)
 
@@ -247,9 +254,8 @@ class MicroRTSLanguage(DSL):
             self.primitive(name, args, B, Syntax("call", text),
                            _boolean_builder(fn, player_level))
             self.calls[(B, text.removeprefix("u."))] = name
-        for name, (args, text, fn) in COMMANDS.items():
-            if fn in (rt.build, rt.train):
-                fn = partial(_with_kinds, fn)
+        for name, (args, text, fn) in COMMANDS.items():  # build and train read the
+            # unit types from cycle.kinds_by_name
             self.primitive(name, args, C, Syntax("call", text), partial(_command, fn))
             self.calls[(C, text.removeprefix("u."))] = name
         self.literals: dict[tuple[type, str], str] = {}
@@ -411,10 +417,6 @@ class MicroRTSLanguage(DSL):
     def canonical(self, tree: Sequence) -> gp.PrimitiveTree:
         """The tree with sequences nested to the right (what parsing its text gives)."""
         return self.parse(self.to_text(tree))
-
-
-def _with_kinds(fn, cycle, u, *args):
-    return fn(cycle, u, *args, cycle.kinds_by_name)
 
 
 MICRORTS_DSL = MicroRTSLanguage()
