@@ -30,7 +30,7 @@ from functools import partial
 from deap import gp
 
 from games.microrts import interpreter as rt
-from games.microrts.program_bot import ProgramBot
+from games.microrts.program_bot import ProgramBot, java_program_ai
 from gp.dsl import DSL, ProgramPlayer, ProgramSyntaxError, Syntax, node_depth, subtree_end
 
 
@@ -430,14 +430,23 @@ class MicroRTSProgramPlayer(ProgramPlayer):
     """
 
     LANGUAGE = MICRORTS_DSL
+    EVALUATORS = ("java", "python")
+    """Where the program runs: ``java`` (``stratsynth.ProgramInterpreter``, the default:
+    no Python call in a match; programs with the ``Random`` criterion run in Python, whose
+    generator draws their choices) or ``python`` (``games.microrts.interpreter``). Both
+    give the same orders (``tests/test_microrts_speed.py``)."""
 
-    def __init__(self, program, name: str | None = None, seed: int = 0) -> None:
+    def __init__(self, program, name: str | None = None, seed: int = 0,
+                 evaluator: str = "java") -> None:
         if isinstance(program, str):
             program = self.LANGUAGE.parse(program)
+        if evaluator not in self.EVALUATORS:
+            raise ValueError(f"evaluator must be one of {self.EVALUATORS}, got '{evaluator}'")
         self.tree = gp.PrimitiveTree(program)
         self.text = self.LANGUAGE.to_text(self.tree)
         self.name = name or "program"
         self.seed = seed
+        self.evaluator = evaluator
 
     @classmethod
     def parse_program(cls, text: str, source: str = "<program>") -> gp.PrimitiveTree:
@@ -450,14 +459,25 @@ class MicroRTSProgramPlayer(ProgramPlayer):
         return cls.LANGUAGE.parse(text, source)
 
     def __getstate__(self):
-        return {"text": self.text, "name": self.name, "seed": self.seed}
+        return {"text": self.text, "name": self.name, "seed": self.seed,
+                "evaluator": self.evaluator}
 
     def __setstate__(self, state) -> None:
-        self.__init__(state["text"], state["name"], state["seed"])
+        self.__init__(state["text"], state["name"], state["seed"],
+                      state.get("evaluator", "java"))
 
     def reset(self, seed: int) -> None:
         """Seed of the ``Random`` criterion for the next match."""
         self.seed = seed
 
-    def build(self, utt) -> ProgramBot:
+    def runs_in_java(self) -> bool:
+        """Whether ``build`` gives the Java interpreter (see ``EVALUATORS``)."""
+        return (self.evaluator == "java" and self.LANGUAGE is MICRORTS_DSL
+                and not any(node.name == "Op_Random" for node in self.tree))
+
+    def build(self, utt):
+        """The match's AI: a Java ``stratsynth.ProgramAI`` running the program, or a
+        Python ``ProgramBot`` (see ``EVALUATORS``)."""
+        if self.runs_in_java():
+            return java_program_ai([node.name for node in self.tree], utt)
         return ProgramBot(self.LANGUAGE.compile(self.tree), utt, self.seed)

@@ -39,9 +39,23 @@ public final class ProgramAI extends AbstractionLayerAI {
     /** When not null, every step appends "cycle player-action" (the tests compare traces). */
     public List<String> trace;
 
+    /** The program, when it runs in Java (null: orders come from Python through step). */
+    private final ProgramInterpreter program;
+    private final String[] prefix;
+
     public ProgramAI(UnitTypeTable utt) {
+        this(utt, null);
+    }
+
+    /**
+     * A program player that needs no Python call: the program (its tree's prefix list of
+     * node names, see {@link ProgramInterpreter}) runs in {@link #getAction}.
+     */
+    public ProgramAI(UnitTypeTable utt, String[] prefix) {
         super(new GridPathFinding());
         this.utt = utt;
+        this.prefix = prefix;
+        this.program = prefix == null ? null : new ProgramInterpreter(prefix, utt);
     }
 
     /**
@@ -203,14 +217,26 @@ public final class ProgramAI extends AbstractionLayerAI {
         }
     }
 
+    /**
+     * With a program: its orders when one of the player's units is free to act (the
+     * engine ignores orders for busy units, and the program runs from scratch, so other
+     * cycles change nothing), else no action; as stratsynth's Python ProgramBot.
+     */
     @Override
     public PlayerAction getAction(int player, GameState gs) {
-        throw new UnsupportedOperationException("ProgramAI is driven by stratsynth's step()");
+        if (program == null) {
+            throw new UnsupportedOperationException("ProgramAI without a program is driven by "
+                    + "stratsynth's step()");
+        }
+        if (!gs.canExecuteAnyAction(player)) {
+            return new PlayerAction();
+        }
+        return step(gs, player, program.run(gs, player));
     }
 
     @Override
     public AI clone() {
-        return new ProgramAI(utt);
+        return new ProgramAI(utt, prefix);
     }
 
     @Override
