@@ -7,8 +7,10 @@ child, matches against COAC of Java's WorkerRush and of each program are interle
 (same JVM, same load), seats alternating, engine seeded per match; before timing,
 every side plays one match from each seat on the map (the JVM compiles the engine's
 hot paths per map: first matches run several times slower). In this tree every
-program plays twice, with the engine's A* (``AStarPathFinding``) and with our
-``GridPathFinding`` (same results, ``tests/test_microrts_speed.py``).
+program plays three times: with the engine's A* (``AStarPathFinding``) and with our
+``GridPathFinding`` (same results), and with the program run by the Python interpreter and by
+``stratsynth.ProgramInterpreter`` in Java (same orders; ``tests/test_microrts_speed.py``
+checks both claims).
 
 Per row: CPU seconds of the whole process (all JVM threads: the engine, both players,
 the JIT compilers, the garbage collector) per cycle, and its ratio to Java
@@ -55,25 +57,27 @@ if cpu_clocks:
     match.use_cpu_clocks()
 
 
-class WithPathFinding:
-    def __init__(self, player, name):
-        self.player, self.name = player, name
+class Variant:
+    def __init__(self, text, evaluator, finder):
+        self.player = MicroRTSProgramPlayer(text, evaluator=evaluator)
+        self.finder = finder
 
     def build(self, utt):
         bot = self.player.build(utt)
-        bot.ai.usePathFinding(self.name)
+        (bot.ai if hasattr(bot, "ai") else bot).usePathFinding(self.finder)
         return bot
 
 
 sides = {"Java WorkerRush": BotSpec("workerrush")}
 for file in files:
-    player = MicroRTSProgramPlayer(Path(file).read_text(), name=Path(file).name)
+    text = Path(file).read_text()
     label = Path(file).stem.removeprefix("microrts_")
     if cpu_clocks:
-        for finder in ("engine", "grid"):
-            sides[label + " [" + finder + " A*]"] = WithPathFinding(player, finder)
+        for evaluator, finder in (("python", "engine"), ("python", "grid"), ("java", "grid")):
+            sides[label + " [" + evaluator + ", " + finder + " A*]"] = Variant(text, evaluator,
+                                                                              finder)
     else:
-        sides[label] = player
+        sides[label] = MicroRTSProgramPlayer(text, name=Path(file).name)
 coac = BotSpec("coac")
 for side in sides.values():
     for seats in ((side, coac), (coac, side)):
@@ -124,7 +128,7 @@ def table(map_name: str, tree: str, rows: dict, matches: int) -> list[str]:
         cpu, decide = row["cpu"] / cycles, row["decide"] / cycles
         decide_cols = (f"{1000 * decide:>10.4f} {decide / java_decide:>9.2f}"
                        if decide == decide else f"{'—':>10} {'—':>9}")  # nan: not measured
-        out.append(f"{map_name:<6} {tree:<4} {name:<38} {matches:>7} {1000 * cpu:>12.4f} "
+        out.append(f"{map_name:<6} {tree:<4} {name:<44} {matches:>7} {1000 * cpu:>12.4f} "
                    f"{cpu / java_cpu:>9.2f} {decide_cols} {row['cycles'] / matches:>7.0f} "
                    f"{row['wins']:>5}")
     return out
@@ -144,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     files = [path.resolve() for path in args.programs]
     print(f"# load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           f"old = {args.baseline}, new = this tree", flush=True)
-    print(f"{'map':<6} {'tree':<4} {'player vs COAC':<38} {'matches':>7} {'cpu ms/cycle':>12} "
+    print(f"{'map':<6} {'tree':<4} {'player vs COAC':<44} {'matches':>7} {'cpu ms/cycle':>12} "
           f"{'x Java WR':>9} {'decide ms':>10} {'x Java WR':>9} {'cycles':>7} {'wins':>5}",
           flush=True)
     with tempfile.TemporaryDirectory() as tmp:
