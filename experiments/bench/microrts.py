@@ -7,10 +7,10 @@ child, matches against COAC of Java's WorkerRush and of each program are interle
 (same JVM, same load), seats alternating, engine seeded per match; before timing,
 every side plays one match from each seat on the map (the JVM compiles the engine's
 hot paths per map: first matches run several times slower). In this tree every
-program plays three times: with the engine's A* (``AStarPathFinding``) and with our
-``GridPathFinding`` (same results), and with the program run by the Python interpreter and by
-``stratsynth.ProgramInterpreter`` in Java (same orders; ``tests/test_microrts_speed.py``
-checks both claims).
+program plays three times: Python interpreter with the engine's A*
+(``AStarPathFinding``), Python interpreter with our ``GridPathFinding`` (same
+results), and ``stratsynth.ProgramInterpreter`` in Java (same orders) with
+``GridPathFinding``, the default; ``tests/test_microrts_speed.py`` checks both claims.
 
 Per row: CPU seconds of the whole process (all JVM threads: the engine, both players,
 the JIT compilers, the garbage collector) per cycle, and its ratio to Java

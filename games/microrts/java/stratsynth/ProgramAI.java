@@ -18,11 +18,14 @@ import rts.units.UnitType;
 import rts.units.UnitTypeTable;
 
 /**
- * The abstraction-layer AI that stratsynth's Python DSL interpreter drives.
+ * The abstraction-layer AI of stratsynth's DSL program players.
  *
- * Crossing from Python into the JVM costs microseconds per call, so a cycle makes
- * one call to read every unit ({@link #units}) and one call to hand over every
- * order ({@link #step}); the orders go to AbstractionLayerAI's own
+ * With a program ({@link ProgramInterpreter}, the default) it is an ordinary Java AI:
+ * getAction runs the program and translates its orders, no Python call. Driven by
+ * the Python interpreter instead, a cycle makes one call to read every unit
+ * ({@link #units}) and one call to hand over every order ({@link #step}) (crossing
+ * from Python into the JVM costs microseconds per call). The orders go to
+ * AbstractionLayerAI's own
  * move/harvest/attack/build/train/idle, and translateActions turns them into unit
  * actions (A* path finding, resource checks, NONE for idle units). As in the
  * reference interpreter of the DSL, abstract actions last one cycle: the program
