@@ -45,7 +45,7 @@ class _Broken:
     name = "broken"
 
     def build(self, utt):
-        bot = MicroRTSProgramPlayer("pass").build(utt)
+        bot = MicroRTSProgramPlayer("pass", evaluator="python").build(utt)
 
         def decide(player, rows):
             raise ZeroDivisionError("the program divided by zero")

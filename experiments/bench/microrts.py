@@ -1,91 +1,166 @@
-"""Speed of DSL programs on the real microRTS engine, side by side with a Java bot.
+"""CPU cost per game cycle of the committed synthesized microRTS programs, beside a
+Java WorkerRush measured in the same process, for this tree and an older one.
 
-For each map, matches against COAC of Java's WorkerRush and of each DSL program —
-WorkerRush written in the DSL (``experiments/programs/microrts_workerrush.txt``) and
-the committed synthesized programs (``experiments/programs/microrts_coac_*.txt``) —
-are interleaved in one process (same JVM, same load), seats alternating. Each DSL
-program plays under both match loops: ``python`` (the engine driven from Python,
-five or six JVM calls per cycle) and ``java`` (``stratsynth.MatchRunner``: one JVM
-call per cycle in which the program acts). Before timing a map, every side plays one
-match from each seat there (the JVM compiles the engine's hot paths per map: the
-first matches run several times slower). We report CPU seconds of the process (all
-JVM threads included; fairer than wall time on a shared machine) per match and per
-cycle, wall seconds per cycle, and each row's CPU per cycle over Java WorkerRush's.
-Under the java loop we also report the player's own decision time per cycle (its
-program and the translation of its orders, or the Java bot's getAction; COAC's
-time and the engine's excluded) and its ratio to Java WorkerRush's.
+For each map, one child process per tree (the older one first, from ``git archive``),
+the two in turn map by map so that the shared machine's load hits both alike. In a
+child, matches against COAC of Java's WorkerRush and of each program are interleaved
+(same JVM, same load), seats alternating, engine seeded per match; before timing,
+every side plays one match from each seat on the map (the JVM compiles the engine's
+hot paths per map: first matches run several times slower). In this tree every
+program plays three times: Python interpreter with the engine's A*
+(``AStarPathFinding``), Python interpreter with our ``GridPathFinding`` (same
+results), and ``stratsynth.ProgramInterpreter`` in Java (same orders) with
+``GridPathFinding``, the default; ``tests/test_microrts_speed.py`` checks both claims.
 
-Run with ``python -m experiments.bench.microrts [MATCHES] [MAP ...]``.
+Per row: CPU seconds of the whole process (all JVM threads: the engine, both players,
+the JIT compilers, the garbage collector) per cycle, and its ratio to Java
+WorkerRush's in the same child; and the player's own decision CPU time per cycle
+(its program and the translation of its orders into unit actions, or the Java bot's
+``getAction``; thread CPU clocks, this tree only) and its ratio to WorkerRush's.
+A program that plays differently makes COAC play differently (more units, longer
+matches, more path finding), so the first ratio mixes the program's cost with COAC's;
+the second isolates the program's.
+
+    python -m experiments.bench.microrts                 # 8 matches per row, 4 maps
+    python -m experiments.bench.microrts 8 --maps 24x24 32x32 --baseline none
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import subprocess
 import sys
-import time
+import tarfile
+import tempfile
+from io import BytesIO
 from pathlib import Path
 
-from games.match import seats_for
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAMS = ROOT / "experiments" / "programs"
+BASELINE = "43de670"
+"""The commit before the speed work (engine A*, the earlier interpreter)."""
+MAPS = ("16x16", "24x24", "32x32", "64x64")
+
+CHILD = """
+import json, sys, time
+from pathlib import Path
 from games.microrts import BotSpec
-from games.microrts.engine import PAPER_MAPS
 from games.microrts.match import play_microrts_match
 from gp.languages.microrts import MicroRTSProgramPlayer
+import games.microrts.match as match
 
-PROGRAMS = Path(__file__).resolve().parents[1] / "programs"
-DSL_PROGRAMS = ("microrts_workerrush.txt", "microrts_coac_16x16.txt", "microrts_coac_24x24.txt")
-
-
-def _sides() -> dict[str, tuple[object, str]]:
-    sides: dict[str, tuple[object, str]] = {"Java WorkerRush": (BotSpec("workerrush"), "java")}
-    for file in DSL_PROGRAMS:
-        program = MicroRTSProgramPlayer((PROGRAMS / file).read_text(), name=file)
-        label = file.removeprefix("microrts_").removesuffix(".txt")
-        for loop in ("python", "java"):
-            sides[f"{label} [{loop} loop]"] = (program, loop)
-    return sides
+map_name, matches, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+cpu_clocks = hasattr(match, "use_cpu_clocks")
+if cpu_clocks:
+    match.use_cpu_clocks()
 
 
-def run_microrts_bench(matches: int = 4, maps=PAPER_MAPS) -> None:
-    sides = _sides()
-    coac = BotSpec("coac")
-    warm = sides["Java WorkerRush"][0]
-    play_microrts_match("16x16", (warm, coac), max_cycles=200)  # JVM start and JIT warm-up
-    print(f"{'map':<6} {'player vs COAC':<28} {'matches':>7} {'cpu s/match':>11} "
-          f"{'cpu ms/cycle':>12} {'wall ms/cycle':>13} {'cycles':>7} {'wins':>5} "
-          f"{'x Java WR':>9}")
-    for map_name in maps:
-        for player, loop in sides.values():  # per-map JIT warm-up
-            for seats in ((player, coac), (coac, player)):
-                play_microrts_match(map_name, seats, loop=loop)
-        totals = {name: [0.0, 0.0, 0, 0, 0.0] for name in sides}  # cpu, wall, cycles, wins,
-        # and the player's decision seconds
-        for index in range(matches):
-            order = seats_for(index)
-            for name, (player, loop) in sides.items():
-                seats = [player, coac] if order == (0, 1) else [coac, player]
-                cpu, wall = time.process_time(), time.perf_counter()
-                result = play_microrts_match(map_name, seats, loop=loop,
-                                             seeds=(index, index, index))
-                totals[name][0] += time.process_time() - cpu
-                totals[name][1] += time.perf_counter() - wall
-                totals[name][2] += result["cycles"]
-                totals[name][3] += result["winner"] == order[0]
-                if "decision_seconds" in result:
-                    totals[name][4] += result["decision_seconds"][order.index(0)]
-        java_cpu, _, java_cycles, _, java_decide = totals["Java WorkerRush"]
-        java_per_cycle = java_cpu / max(java_cycles, 1)
-        java_decide_per_cycle = java_decide / max(java_cycles, 1)
-        for name, (cpu, wall, cycles, wins, decide) in totals.items():
-            per_cycle = cpu / max(cycles, 1)
-            decide_per_cycle = decide / max(cycles, 1)
-            decide_cols = (f"{1000 * decide_per_cycle:>15.4f} "
-                           f"{decide_per_cycle / java_decide_per_cycle:>9.2f}"
-                           if sides[name][1] == "java" else f"{'—':>15} {'—':>9}")
-            print(f"{map_name:<6} {name:<28} {matches:>7} {cpu / matches:>11.3f} "
-                  f"{1000 * per_cycle:>12.3f} {1000 * wall / max(cycles, 1):>13.3f} "
-                  f"{cycles / matches:>7.0f} {wins:>5} {per_cycle / java_per_cycle:>9.2f} "
-                  f"{decide_cols}", flush=True)
+class Variant:
+    def __init__(self, text, evaluator, finder):
+        self.player = MicroRTSProgramPlayer(text, evaluator=evaluator)
+        self.finder = finder
+
+    def build(self, utt):
+        bot = self.player.build(utt)
+        (bot.ai if hasattr(bot, "ai") else bot).usePathFinding(self.finder)
+        return bot
+
+
+sides = {"Java WorkerRush": BotSpec("workerrush")}
+for file in files:
+    text = Path(file).read_text()
+    label = Path(file).stem.removeprefix("microrts_")
+    if cpu_clocks:
+        for evaluator, finder in (("python", "engine"), ("python", "grid"), ("java", "grid")):
+            sides[label + " [" + evaluator + ", " + finder + " A*]"] = Variant(text, evaluator,
+                                                                              finder)
+    else:
+        sides[label] = MicroRTSProgramPlayer(text, name=Path(file).name)
+coac = BotSpec("coac")
+for side in sides.values():
+    for seats in ((side, coac), (coac, side)):
+        play_microrts_match(map_name, seats)
+rows = {name: {"cpu": 0.0, "cycles": 0, "wins": 0, "decide": 0.0} for name in sides}
+for index in range(matches):
+    seat = index % 2
+    for name, side in sides.items():
+        seats = (side, coac) if seat == 0 else (coac, side)
+        started = time.process_time()
+        result = play_microrts_match(map_name, seats, seeds=(index, index, index))
+        row = rows[name]
+        row["cpu"] += time.process_time() - started
+        row["cycles"] += result["cycles"]
+        row["wins"] += result["winner"] == seat
+        row["decide"] += result["decision_seconds"][seat] if cpu_clocks else float("nan")
+print(json.dumps(rows))
+"""
+
+
+def extract(revision: str, into: Path) -> Path:
+    """The tree of ``revision`` (``git archive``) in a fresh directory."""
+    into.mkdir(parents=True, exist_ok=True)
+    data = subprocess.run(["git", "archive", revision], cwd=ROOT, capture_output=True,
+                          check=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def measure(tree: Path, map_name: str, matches: int, files: list[Path]) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    done = subprocess.run([sys.executable, "-c", CHILD, map_name, str(matches),
+                           *map(str, files)], cwd=tree, env=env, capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"bench child in {tree} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def table(map_name: str, tree: str, rows: dict, matches: int) -> list[str]:
+    java = rows["Java WorkerRush"]
+    java_cpu = java["cpu"] / java["cycles"]
+    java_decide = java["decide"] / java["cycles"]
+    out = []
+    for name, row in rows.items():
+        cycles = max(row["cycles"], 1)
+        cpu, decide = row["cpu"] / cycles, row["decide"] / cycles
+        decide_cols = (f"{1000 * decide:>10.4f} {decide / java_decide:>9.2f}"
+                       if decide == decide else f"{'—':>10} {'—':>9}")  # nan: not measured
+        out.append(f"{map_name:<6} {tree:<4} {name:<44} {matches:>7} {1000 * cpu:>12.4f} "
+                   f"{cpu / java_cpu:>9.2f} {decide_cols} {row['cycles'] / matches:>7.0f} "
+                   f"{row['wins']:>5}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("matches", nargs="?", type=int, default=8,
+                        help="matches per row (seats alternating)")
+    parser.add_argument("--maps", nargs="+", default=list(MAPS))
+    parser.add_argument("--baseline", default=BASELINE,
+                        help="git revision to compare with ('none': this tree only)")
+    parser.add_argument("--programs", nargs="+", type=Path,
+                        default=sorted(PROGRAMS.glob("microrts_coac_*.txt")),
+                        help="program files (default: the committed synthesized programs)")
+    args = parser.parse_args(argv)
+    files = [path.resolve() for path in args.programs]
+    print(f"# load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+          f"old = {args.baseline}, new = this tree", flush=True)
+    print(f"{'map':<6} {'tree':<4} {'player vs COAC':<44} {'matches':>7} {'cpu ms/cycle':>12} "
+          f"{'x Java WR':>9} {'decide ms':>10} {'x Java WR':>9} {'cycles':>7} {'wins':>5}",
+          flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        old_tree = None if args.baseline == "none" else extract(args.baseline, Path(tmp) / "old")
+        for map_name in args.maps:
+            for label, tree in (("old", old_tree), ("new", ROOT)):
+                if tree is not None:
+                    rows = measure(tree, map_name, args.matches, files)
+                    print("\n".join(table(map_name, label, rows, args.matches)), flush=True)
+    print(f"# load average at end {os.getloadavg()[0]:.1f}", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 4
-    run_microrts_bench(count, tuple(sys.argv[2:]) or PAPER_MAPS)
+    sys.exit(main())

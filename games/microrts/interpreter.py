@@ -80,6 +80,15 @@ class Unit:
         self.kind = kinds[kind]
         self.busy = bool(busy)
 
+    @classmethod
+    def from_fields(cls, uid, player, kind, x, y, hp, resources, busy) -> Unit:
+        """The same as ``Unit(row, kinds)`` with ``kind`` already looked up (a cycle makes
+        one per unit: this is the cheap path)."""
+        unit = cls.__new__(cls)
+        unit.id, unit.player, unit.kind, unit.x, unit.y = uid, player, kind, x, y
+        unit.hp, unit.resources, unit.busy = hp, resources, bool(busy)
+        return unit
+
 
 def manhattan(a: Unit, b: Unit) -> int:
     return abs(a.x - b.x) + abs(a.y - b.y)
@@ -106,12 +115,14 @@ class Cycle:
         self.enemies: list[Unit] = []
         self.minerals: list[Unit] = []
         self.occupied: set[tuple[int, int]] = set()
-        for i in range(0, len(rows), FIELDS):
-            unit = Unit(rows[i:i + FIELDS], kinds)
-            self.occupied.add((unit.x, unit.y))
-            if unit.player == me:
+        make = Unit.from_fields
+        fields = iter(rows)
+        for uid, player, kind, x, y, hp, res, busy in zip(*[fields] * FIELDS):
+            unit = make(uid, player, kinds[kind], x, y, hp, res, busy)
+            self.occupied.add((x, y))
+            if player == me:
                 self.own.append(unit)
-            elif unit.player >= 0:
+            elif player >= 0:
                 self.enemies.append(unit)
             else:
                 self.minerals.append(unit)
@@ -124,6 +135,12 @@ class Cycle:
         self.orders: list[int] = []
         self._own_counts: dict[str, int] | None = None
         self._enemy_counts: dict[str, int] | None = None
+        # Answers that depend on the snapshot only (not on this run's assignments), kept
+        # for the rest of the run: a program asks them again for every unit and loop.
+        self._in_own_range: dict[int, bool] = {}
+        self._bases: list[Unit] | None = None
+        self._harvest_targets: dict[int, tuple[Unit, Unit]] = {}
+        self.kinds_by_name: dict[str, UnitKind] = {}
 
     # ---- counts ------------------------------------------------------------------------
     def own_count(self, type_name: str) -> int:
@@ -139,6 +156,36 @@ class Cycle:
     def own_with_pending(self, type_name: str) -> int:
         return (self.own_count(type_name) + self.pending_build.get(type_name, 0)
                 + self.pending_train.get(type_name, 0))
+
+    def enemy_in_own_range(self, u: Unit) -> bool:
+        """Some enemy within ``u``'s attack range (Euclidean, as ``within``)."""
+        known = self._in_own_range.get(u.id)
+        if known is None:
+            r2 = u.kind.attack_range * u.kind.attack_range
+            x, y = u.x, u.y
+            known = False
+            for e in self.enemies:
+                if (e.x - x) * (e.x - x) + (e.y - y) * (e.y - y) <= r2:
+                    known = True
+                    break
+            self._in_own_range[u.id] = known
+        return known
+
+    def bases(self) -> list[Unit]:
+        """Own stockpiles (bases), in unit order."""
+        if self._bases is None:
+            self._bases = [b for b in self.own if b.kind.is_stockpile]
+        return self._bases
+
+    def harvest_targets(self, u: Unit) -> tuple[Unit, Unit]:
+        """The resource and the own base nearest ``u`` (first in unit order on ties);
+        only called when both exist."""
+        known = self._harvest_targets.get(u.id)
+        if known is None:
+            known = (min(self.minerals, key=lambda r: manhattan(u, r)),
+                     min(self.bases(), key=lambda b: manhattan(u, b)))
+            self._harvest_targets[u.id] = known
+        return known
 
     # ---- cells -------------------------------------------------------------------------
     def free_cell(self, x: int, y: int) -> bool:
@@ -259,14 +306,15 @@ def in_opponent_range(cycle: Cycle, u: Unit) -> bool:
 
 
 def opponent_in_range(cycle: Cycle, u: Unit) -> bool:
-    return any(within(u, e, u.kind.attack_range) for e in cycle.enemies)
+    return cycle.enemy_in_own_range(u)
 
 
 # ---- commands (C) --------------------------------------------------------------------------
 # Each returns True if it gave ``u`` an action.
 
-def build(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int, kinds_by_name) -> bool:
-    kind = kinds_by_name[type_name]
+def build(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int,
+          kinds_by_name=None) -> bool:
+    kind = (kinds_by_name or cycle.kinds_by_name)[type_name]
     if (u.id in cycle.assigned or u.kind.name != "Worker" or type_name not in u.kind.produces
             or cycle.resources < kind.cost):
         return False
@@ -288,8 +336,9 @@ def build(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int, kinds_b
     return cycle.order(BUILD, u, kind.id, cell[0], cell[1])
 
 
-def train(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int, kinds_by_name) -> bool:
-    kind = kinds_by_name[type_name]
+def train(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int,
+          kinds_by_name=None) -> bool:
+    kind = (kinds_by_name or cycle.kinds_by_name)[type_name]
     if (u.id in cycle.assigned or u.kind.can_move or type_name not in u.kind.produces
             or cycle.resources < kind.cost):
         return False
@@ -304,11 +353,9 @@ def train(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int, kinds_b
 def harvest(cycle: Cycle, u: Unit, n: int) -> bool:
     if u.id in cycle.assigned or not u.kind.can_harvest or cycle.harvesting >= n:
         return False
-    bases = [b for b in cycle.own if b.kind.is_stockpile]
-    if not cycle.minerals or not bases:
+    if not cycle.minerals or not cycle.bases():
         return False
-    resource = min(cycle.minerals, key=lambda r: manhattan(u, r))
-    base = min(bases, key=lambda b: manhattan(u, b))
+    resource, base = cycle.harvest_targets(u)
     cycle.harvesting += 1
     return cycle.order(HARVEST, u, resource.id, base.id)
 
@@ -341,7 +388,7 @@ def move_to_unit(cycle: Cycle, u: Unit, side: str, criterion: str) -> bool:
 def idle(cycle: Cycle, u: Unit) -> bool:
     if u.id in cycle.assigned or not u.kind.can_attack:
         return False
-    if not any(within(u, e, u.kind.attack_range) for e in cycle.enemies):
+    if not cycle.enemy_in_own_range(u):
         return False
     return cycle.order(IDLE, u)
 
@@ -349,7 +396,7 @@ def idle(cycle: Cycle, u: Unit) -> bool:
 def move_away(cycle: Cycle, u: Unit) -> bool:
     if u.id in cycle.assigned or not u.kind.can_move:
         return False
-    bases = [b for b in cycle.own if b.kind.is_stockpile]
+    bases = cycle.bases()
     if not bases:
         return False
     base = min(bases, key=lambda b: manhattan(u, b))

@@ -233,8 +233,22 @@ DSL program acts, none otherwise; the default; the result also gives each seat's
 ``decision_seconds``: its program or getAction, and its orders' translation) and
 ``python`` (five or six JVM calls every cycle; any Python AI with ``getAction``).
 Both play the same cycles."""
+DECISION_CLOCK = time.perf_counter
+"""Clock of the ``java`` loop's ``decision_seconds`` on the Python side; see
+``use_cpu_clocks``."""
 PAUSE_CYCLES = 200
 """Java-only cycles between wall-clock checks of the ``java`` loop."""
+
+
+def use_cpu_clocks(on: bool = True) -> None:
+    """Time ``decision_seconds`` by this thread's CPU clock (Python and Java sides) instead
+    of the wall clock: the benchmark's choice on a loaded machine."""
+    global DECISION_CLOCK
+    import jpype
+
+    start_jvm()
+    DECISION_CLOCK = time.thread_time if on else time.perf_counter
+    jpype.JClass("stratsynth.MatchRunner").threadCpuClock = on
 
 
 def _forfeit(result: dict, seat: int, seats, err) -> None:
@@ -302,13 +316,13 @@ def _java_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
         rows = reply[1:]
         orders = {}
         for seat in acting:
-            decided = time.perf_counter()
+            decided = DECISION_CLOCK()
             try:
                 orders[seat] = python[seat].decide(seat, rows)
             except Exception as err:  # a broken program loses the match
                 _forfeit(result, seat, seats, err)
                 break
-            python_seconds[seat] += time.perf_counter() - decided
+            python_seconds[seat] += DECISION_CLOCK() - decided
         if result["forfeit"] is not None:
             break
         for seat in acting[:-1]:  # both programs act: the first hands its action over

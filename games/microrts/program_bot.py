@@ -68,3 +68,20 @@ class ProgramBot:
         self.program(cycle, None)
         self.runs += 1
         return self.int_array(cycle.orders)
+
+
+def java_program_ai(node_names: list[str], utt):
+    """A ``stratsynth.ProgramAI`` that runs the program in Java (``ProgramInterpreter``:
+    the same orders as ``ProgramBot``, no Python call per cycle); ``node_names`` is the
+    program tree's prefix list of node names."""
+    import jpype
+
+    from games.microrts.engine import EngineError
+
+    try:
+        program_ai = jpype.JClass("stratsynth.ProgramAI")
+    except Exception:
+        raise EngineError("the microRTS DSL bridge (stratsynth.ProgramAI) is not on the "
+                          "class path: a JDK with javac is needed to compile it") from None
+    return program_ai(utt, jpype.JArray(jpype.JString)(node_names))
+

@@ -30,7 +30,7 @@ from functools import partial
 from deap import gp
 
 from games.microrts import interpreter as rt
-from games.microrts.program_bot import ProgramBot
+from games.microrts.program_bot import ProgramBot, java_program_ai
 from gp.dsl import DSL, ProgramPlayer, ProgramSyntaxError, Syntax, node_depth, subtree_end
 
 
@@ -141,10 +141,14 @@ def _seq(first, second):
         return second
     if second is _noop:
         return first
+    # One closure runs the whole flattened sequence (programs nest ``seq`` to the right,
+    # one level per statement: calling through the nesting cost more than the statements).
+    parts = getattr(first, "parts", (first,)) + getattr(second, "parts", (second,))
 
     def run(cycle, u):
-        first(cycle, u)
-        second(cycle, u)
+        for part in parts:
+            part(cycle, u)
+    run.parts = parts
     return _stable(run) if _is_stable(first) and _is_stable(second) else run
 
 
@@ -213,12 +217,15 @@ def _unit_test(fn, *args):
 
 
 def _command(fn, *args):
+    # Every command gives nothing to a unit that already has an action this run (its
+    # first test), so that test is made here, before the call.
     def command(cycle, u):
         if u is not None:
-            fn(cycle, u, *args)
+            if u.id not in cycle.assigned:
+                fn(cycle, u, *args)
             return
         for unit in cycle.own:  # outside a for: the first unit that takes it
-            if fn(cycle, unit, *args):
+            if unit.id not in cycle.assigned and fn(cycle, unit, *args):
                 return
     return command if "Random" in args else _stable(command)
 
@@ -247,9 +254,8 @@ class MicroRTSLanguage(DSL):
             self.primitive(name, args, B, Syntax("call", text),
                            _boolean_builder(fn, player_level))
             self.calls[(B, text.removeprefix("u."))] = name
-        for name, (args, text, fn) in COMMANDS.items():
-            if fn in (rt.build, rt.train):
-                fn = partial(_with_kinds, fn)
+        for name, (args, text, fn) in COMMANDS.items():  # build and train read the
+            # unit types from cycle.kinds_by_name
             self.primitive(name, args, C, Syntax("call", text), partial(_command, fn))
             self.calls[(C, text.removeprefix("u."))] = name
         self.literals: dict[tuple[type, str], str] = {}
@@ -413,10 +419,6 @@ class MicroRTSLanguage(DSL):
         return self.parse(self.to_text(tree))
 
 
-def _with_kinds(fn, cycle, u, *args):
-    return fn(cycle, u, *args, cycle.kinds_by_name)
-
-
 MICRORTS_DSL = MicroRTSLanguage()
 
 
@@ -428,14 +430,23 @@ class MicroRTSProgramPlayer(ProgramPlayer):
     """
 
     LANGUAGE = MICRORTS_DSL
+    EVALUATORS = ("java", "python")
+    """Where the program runs: ``java`` (``stratsynth.ProgramInterpreter``, the default:
+    no Python call in a match; programs with the ``Random`` criterion run in Python, whose
+    generator draws their choices) or ``python`` (``games.microrts.interpreter``). Both
+    give the same orders (``tests/test_microrts_speed.py``)."""
 
-    def __init__(self, program, name: str | None = None, seed: int = 0) -> None:
+    def __init__(self, program, name: str | None = None, seed: int = 0,
+                 evaluator: str = "java") -> None:
         if isinstance(program, str):
             program = self.LANGUAGE.parse(program)
+        if evaluator not in self.EVALUATORS:
+            raise ValueError(f"evaluator must be one of {self.EVALUATORS}, got '{evaluator}'")
         self.tree = gp.PrimitiveTree(program)
         self.text = self.LANGUAGE.to_text(self.tree)
         self.name = name or "program"
         self.seed = seed
+        self.evaluator = evaluator
 
     @classmethod
     def parse_program(cls, text: str, source: str = "<program>") -> gp.PrimitiveTree:
@@ -448,14 +459,25 @@ class MicroRTSProgramPlayer(ProgramPlayer):
         return cls.LANGUAGE.parse(text, source)
 
     def __getstate__(self):
-        return {"text": self.text, "name": self.name, "seed": self.seed}
+        return {"text": self.text, "name": self.name, "seed": self.seed,
+                "evaluator": self.evaluator}
 
     def __setstate__(self, state) -> None:
-        self.__init__(state["text"], state["name"], state["seed"])
+        self.__init__(state["text"], state["name"], state["seed"],
+                      state.get("evaluator", "java"))
 
     def reset(self, seed: int) -> None:
         """Seed of the ``Random`` criterion for the next match."""
         self.seed = seed
 
-    def build(self, utt) -> ProgramBot:
+    def runs_in_java(self) -> bool:
+        """Whether ``build`` gives the Java interpreter (see ``EVALUATORS``)."""
+        return (self.evaluator == "java" and self.LANGUAGE is MICRORTS_DSL
+                and not any(node.name == "Op_Random" for node in self.tree))
+
+    def build(self, utt):
+        """The match's AI: a Java ``stratsynth.ProgramAI`` running the program, or a
+        Python ``ProgramBot`` (see ``EVALUATORS``)."""
+        if self.runs_in_java():
+            return java_program_ai([node.name for node in self.tree], utt)
         return ProgramBot(self.LANGUAGE.compile(self.tree), utt, self.seed)

@@ -18,11 +18,14 @@ import rts.units.UnitType;
 import rts.units.UnitTypeTable;
 
 /**
- * The abstraction-layer AI that stratsynth's Python DSL interpreter drives.
+ * The abstraction-layer AI of stratsynth's DSL program players.
  *
- * Crossing from Python into the JVM costs microseconds per call, so a cycle makes
- * one call to read every unit ({@link #units}) and one call to hand over every
- * order ({@link #step}); the orders go to AbstractionLayerAI's own
+ * With a program ({@link ProgramInterpreter}, the default) it is an ordinary Java AI:
+ * getAction runs the program and translates its orders, no Python call. Driven by
+ * the Python interpreter instead, a cycle makes one call to read every unit
+ * ({@link #units}) and one call to hand over every order ({@link #step}) (crossing
+ * from Python into the JVM costs microseconds per call). The orders go to
+ * AbstractionLayerAI's own
  * move/harvest/attack/build/train/idle, and translateActions turns them into unit
  * actions (A* path finding, resource checks, NONE for idle units). As in the
  * reference interpreter of the DSL, abstract actions last one cycle: the program
@@ -36,9 +39,44 @@ public final class ProgramAI extends AbstractionLayerAI {
 
     private final UnitTypeTable utt;
 
+    /** When not null, every step appends "cycle player-action" (the tests compare traces). */
+    public List<String> trace;
+
+    /** The program, when it runs in Java (null: orders come from Python through step). */
+    private final ProgramInterpreter program;
+    private final String[] prefix;
+
     public ProgramAI(UnitTypeTable utt) {
-        super(new AStarPathFinding());
+        this(utt, null);
+    }
+
+    /**
+     * A program player that needs no Python call: the program (its tree's prefix list of
+     * node names, see {@link ProgramInterpreter}) runs in {@link #getAction}.
+     */
+    public ProgramAI(UnitTypeTable utt, String[] prefix) {
+        super(new GridPathFinding());
         this.utt = utt;
+        this.prefix = prefix;
+        this.program = prefix == null ? null : new ProgramInterpreter(prefix, utt);
+    }
+
+    /**
+     * The path finder by name: "grid" (the default, {@link GridPathFinding}: the
+     * engine's A* with the same results, cheaper) or "engine" (AStarPathFinding itself).
+     */
+    public void usePathFinding(String name) {
+        switch (name) {
+            case "grid":
+                setPathFinding(new GridPathFinding());
+                break;
+            case "engine":
+                setPathFinding(new AStarPathFinding());
+                break;
+            default:
+                throw new IllegalArgumentException("unknown path finding '" + name
+                        + "' (grid or engine)");
+        }
     }
 
     /**
@@ -123,7 +161,22 @@ public final class ProgramAI extends AbstractionLayerAI {
                     break;
             }
         }
-        return translateActions(player, gs);
+        GridPathFinding grid = pf instanceof GridPathFinding ? (GridPathFinding) pf : null;
+        PlayerAction action;
+        if (grid != null) {
+            grid.begin(gs);  // the state does not change while the orders are translated
+        }
+        try {
+            action = translateActions(player, gs);
+        } finally {
+            if (grid != null) {
+                grid.end();
+            }
+        }
+        if (trace != null) {
+            trace.add(gs.getTime() + " " + action);
+        }
+        return action;
     }
 
     /** Train toward a direction when that cell is free, else where Train would. */
@@ -167,14 +220,26 @@ public final class ProgramAI extends AbstractionLayerAI {
         }
     }
 
+    /**
+     * With a program: its orders when one of the player's units is free to act (the
+     * engine ignores orders for busy units, and the program runs from scratch, so other
+     * cycles change nothing), else no action; as stratsynth's Python ProgramBot.
+     */
     @Override
     public PlayerAction getAction(int player, GameState gs) {
-        throw new UnsupportedOperationException("ProgramAI is driven by stratsynth's step()");
+        if (program == null) {
+            throw new UnsupportedOperationException("ProgramAI without a program is driven by "
+                    + "stratsynth's step()");
+        }
+        if (!gs.canExecuteAnyAction(player)) {
+            return new PlayerAction();
+        }
+        return step(gs, player, program.run(gs, player));
     }
 
     @Override
     public AI clone() {
-        return new ProgramAI(utt);
+        return new ProgramAI(utt, prefix);
     }
 
     @Override

@@ -1,0 +1,185 @@
+"""The speed work on microRTS program players changes no action.
+
+``tests/fixtures/microrts_program_traces.json`` holds, per match, a digest of every
+player action a DSL program gave (cycle and ``PlayerAction`` text, from
+``ProgramAI.trace``), the cycles and the winner, recorded against deterministic Java
+bots (WorkerRush, LightRush) on fixed seeds with the engine's own path finding
+(``AStarPathFinding``) and the interpreter as they were before the speed work. The
+players of today must reproduce them exactly, under both path finders and both match
+loops. Rewrite the fixture only for an intended change of behaviour:
+``python -m tests.test_microrts_speed --write``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.backends import PoolMap
+
+pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAMS = ROOT / "experiments" / "programs"
+FIXTURE = Path(__file__).parent / "fixtures" / "microrts_program_traces.json"
+MAX_CYCLES = 1500
+CASES = [  # (program file, map, opponent, program's seat)
+    (program, map_name, opponent, seat)
+    for program in ("microrts_coac_16x16.txt", "microrts_coac_24x24.txt",
+                    "microrts_coac_32x32.txt", "microrts_coac_32x32_one_start.txt",
+                    "microrts_workerrush.txt")
+    for map_name, opponent, seat in (("16x16", "lightrush", 0), ("24x24", "workerrush", 1),
+                                     ("32x32", "lightrush", 1), ("64x64", "workerrush", 0))
+]
+FAST_CASES = [CASES[16], CASES[5], CASES[10], CASES[7]]
+"""One per map, for the fast suite; the slow test plays them all."""
+
+
+class _Traced:
+    """A program player whose bridge records every player action it hands over."""
+
+    def __init__(self, text: str, path_finding: str | None, evaluator: str) -> None:
+        from gp.languages.microrts import MicroRTSProgramPlayer
+
+        self.player = MicroRTSProgramPlayer(text, evaluator=evaluator)
+        self.path_finding = path_finding
+        self.bridge = None
+
+    def build(self, utt):
+        import jpype
+
+        bot = self.player.build(utt)
+        self.bridge = bot.ai if hasattr(bot, "ai") else bot  # Python ProgramBot or Java
+        if self.path_finding is not None:
+            self.bridge.usePathFinding(self.path_finding)
+        self.bridge.trace = jpype.JClass("java.util.ArrayList")()
+        return bot
+
+
+def _trace(case, path_finding: str | None = None, loop: str = "java",
+           evaluator: str = "python") -> dict:
+    from games.microrts import BotSpec
+    from games.microrts.match import play_microrts_match
+
+    program, map_name, opponent, seat = case
+    traced = _Traced((PROGRAMS / program).read_text(), path_finding, evaluator)
+    seats = [BotSpec(opponent), BotSpec(opponent)]
+    seats[seat] = traced
+    result = play_microrts_match(map_name, seats, max_cycles=MAX_CYCLES, loop=loop,
+                                 seeds=(11, 12, 13))
+    lines = [str(line) for line in traced.bridge.trace]
+    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:24]
+    return {"case": "/".join(map(str, case)), "digest": digest, "steps": len(lines),
+            "cycles": result["cycles"], "winner": result["winner"]}
+
+
+def _traces(job) -> list[dict]:
+    cases, path_finding, loop, evaluator = job
+    return [_trace(case, path_finding, loop, evaluator) for case in cases]
+
+
+def _expected(cases) -> list[dict]:
+    recorded = {entry["case"]: entry for entry in json.loads(FIXTURE.read_text())["matches"]}
+    return [recorded["/".join(map(str, case))] for case in cases]
+
+
+def _check(cases, variants) -> None:
+    expected = _expected(cases)
+    with PoolMap(1) as pool:
+        runs = pool(_traces, [(cases, *variant) for variant in variants])
+    for variant, got in zip(variants, runs):
+        for want, have in zip(expected, got):
+            assert have == want, "path finding {}, {} loop, {} interpreter".format(*variant)
+    assert any(entry["steps"] > 50 for entry in expected)
+
+
+def test_programs_give_the_recorded_actions_one_match_per_map():
+    _check(FAST_CASES, [("engine", "java", "python"), ("grid", "java", "java")])
+
+
+@pytest.mark.slow
+def test_programs_give_the_recorded_actions_on_every_map_and_loop():
+    _check(CASES, [("engine", "java", "python"), ("grid", "java", "python"),
+                   ("grid", "python", "python"), ("grid", "java", "java"),
+                   ("engine", "python", "java")])
+
+
+if __name__ == "__main__" and "--write" in sys.argv:
+    FIXTURE.write_text(json.dumps({
+        "recorded_with": "python -m tests.test_microrts_speed --write",
+        "max_cycles": MAX_CYCLES, "seeds": [11, 12, 13],
+        "matches": _traces((CASES, None, "java", "python"))}, indent=1) + "\n")
+    print(f"wrote {FIXTURE}")
+
+
+class _Checker:
+    """Plays a committed program (Python interpreter) and, on every state where it acts,
+    asks random programs for their orders from both interpreters."""
+
+    def __init__(self, text: str, programs: list) -> None:
+        self.text = text
+        self.programs = programs
+        self.states = 0
+        self.mismatches: list[str] = []
+        self.nonempty = 0
+
+    def build(self, utt):
+        import jpype
+
+        from gp.languages.microrts import MicroRTSProgramPlayer
+
+        self.bot = MicroRTSProgramPlayer(self.text, evaluator="python").build(utt)
+        names = jpype.JArray(jpype.JString)
+        interpreter = jpype.JClass("stratsynth.ProgramInterpreter")
+        self.pairs = [(MicroRTSProgramPlayer(tree, evaluator="python").build(utt),
+                       interpreter(names([node.name for node in tree]), utt), tree)
+                      for tree in self.programs]
+        return self
+
+    def getAction(self, player, gs):  # noqa: N802  (the engine's AI interface)
+        import numpy as np
+
+        if gs.canExecuteAnyAction(player):
+            self.states += 1
+            rows = np.asarray(self.bot.java.units(gs)).tolist()
+            for python, java, tree in self.pairs:
+                python.read_walls(gs)
+                want = list(python.decide(player, rows))
+                have = list(java.run(gs, player))
+                self.nonempty += bool(want)
+                if want != have:
+                    self.mismatches.append(f"{tree}: python {want} java {have}")
+        return self.bot.getAction(player, gs)
+
+
+def _random_programs_agree(job) -> tuple[int, int, list[str]]:
+    import random
+
+    from games.microrts import BotSpec
+    from games.microrts.match import play_microrts_match
+    from gp.languages.microrts import MICRORTS_DSL
+
+    seed, map_name, count = job
+    rng = random.Random(seed)
+    programs = []
+    while len(programs) < count:
+        tree = MICRORTS_DSL.random_program(rng)
+        if not any(node.name == "Op_Random" for node in tree):
+            programs.append(tree)
+    checker = _Checker((PROGRAMS / "microrts_coac_24x24.txt").read_text(), programs)
+    play_microrts_match(map_name, (checker, BotSpec("lightrush")), max_cycles=1200,
+                        loop="python", seeds=(seed, seed, seed))
+    return checker.states, checker.nonempty, checker.mismatches[:5]
+
+
+def test_java_and_python_interpreters_give_the_same_orders_for_random_programs():
+    with PoolMap(1) as pool:
+        runs = pool(_random_programs_agree, [(1, "24x24", 60), (3, "32x32", 60),
+                                             (4, "64x64", 40)])
+    for states, nonempty, mismatches in runs:
+        assert mismatches == []
+        assert states > 50 and nonempty > 1000
