@@ -210,14 +210,17 @@ _PARENT_BIT = tuple((1 << TECH_PARENT[t]) if t in TECH_PARENT else 0 for t in ra
 _SPAWN_REQ = tuple((ut, UNIT_COST[ut], (1 << UNIT_TECH[ut]) if UNIT_TECH[ut] >= 0 else 0)
                    for ut in SPAWNABLE)
 _NUM_MONUMENTS = len(MONUMENTS)
-_ECON_ACTIONS = frozenset((BUILD_ROAD, BUILD, RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST,
+_ECON_ACTIONS = frozenset((BUILD, RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST,
                            DESTROY, CAPTURE, EXAMINE))
-"""Actions that change what the cached tile actions depend on (besides stars and techs)."""
+"""Actions that change what the cached tile actions depend on (besides stars and techs);
+a road changes only its own candidate, which ``_execute`` takes out of the cache."""
 
 
 _RESEARCH_MEMO: dict[tuple[int, bool, bool, bool], tuple] = {}
 _SPAWN_MEMO: dict[tuple[int, int], tuple] = {}
 _MAX_UNIT_COST = max(cost for _, cost, _ in _SPAWN_REQ)
+_SEGMENT_TECHS = (1 << CLIMBING) | (1 << FREE_SPIRIT) | (1 << SAILING) | (1 << NAVIGATION)
+"""The technologies a unit's actions depend on."""
 
 
 def _research_actions(techs: int, stars: int, ncities: int) -> tuple:
@@ -309,8 +312,9 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "explored", "n_explored", "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city",
           "u_kills", "u_vet", "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
           "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
-          "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng", "_legal",
-          "_legal_set", "stats", "econ", "_tile_cache", "_territory", "_tiles_shared")
+          "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng",
+          "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
+          "_tiles_shared", "_segs", "_segs_next")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
@@ -347,7 +351,8 @@ class TribesState:
         s.monuments = [UNAVAILABLE] * (2 * len(MONUMENTS))
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
-        s._legal = s._legal_set = None
+        s._legal_list = s._legal_set = None
+        s._segs = s._segs_next = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
@@ -385,10 +390,22 @@ class TribesState:
         s.kills, s.pacifist, s.monuments = self.kills[:], self.pacifist[:], self.monuments[:]
         s.turn, s.player, s.moves = self.turn, self.player, self.moves
         s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
-        s._legal, s._legal_set = self._legal, self._legal_set  # immutable once built
+        s._legal_list, s._legal_set = self._legal_list, self._legal_set  # immutable once built
+        s._segs, s._segs_next = self._segs, self._segs_next  # likewise
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         return s
+
+    @property
+    def _legal(self) -> list[tuple] | None:
+        return self._legal_list
+
+    @_legal.setter
+    def _legal(self, value: list[tuple] | None) -> None:
+        """Code outside the forward model that edits a state by hand resets ``_legal``
+        (and ``_legal_set``) to None; that must drop the carried unit segments too."""
+        self._legal_list = value
+        self._segs = self._segs_next = None
 
     # ---- API --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -412,9 +429,9 @@ class TribesState:
     def legal_actions(self) -> list[tuple]:
         if self.over:
             return []
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal
+        if self._legal_list is None:
+            self._legal_list = self._generate()
+        return self._legal_list
 
     def is_legal(self, action) -> bool:
         if self.over:
@@ -439,7 +456,8 @@ class TribesState:
             ok = False
         if not ok:
             raise ValueError(f"illegal action {action!r} for player {self.player}")
-        self._legal = self._legal_set = None
+        self._segs_next = self._carry_segments(action) if self._legal_list is not None else None
+        self._legal_list = self._legal_set = None
         self.moves += 1
         self._execute(action)
 
@@ -447,7 +465,8 @@ class TribesState:
         """``apply_action`` for an action taken from this state's ``legal_actions()``
         (the searches do nothing else): the same effect without the membership check,
         which costs a set of the legal list per step of a rollout."""
-        self._legal = self._legal_set = None
+        self._segs_next = self._carry_segments(action) if self._legal_list is not None else None
+        self._legal_list = self._legal_set = None
         self.moves += 1
         self._execute(action)
 
@@ -637,6 +656,7 @@ class TribesState:
         c_level, c_pop = self.c_level, self.c_pop
         for c in my_cities:  # a city that can level up must do so first, and alone
             if c_pop[c] >= c_level[c] + 1:
+                self._segs = self._segs_next = None
                 return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
         acts: list[tuple] = [(END_TURN,)]
         stars = self.stars[p]
@@ -659,72 +679,156 @@ class TribesState:
         econ = self.econ
         cached = self._tile_cache[p]
         if cached is None or cached[0] != econ or cached[1] != techs:
-            cached = self._tile_cache[p] = (econ, techs, self._tile_candidates(p, techs, my_cities),
-                                            stars, None)
-        if cached[4] is None or cached[3] != stars:
-            cached = self._tile_cache[p] = (econ, techs, cached[2], stars,
+            candidates = self._tile_candidates(p, techs, my_cities)
+            cached = self._tile_cache[p] = (econ, techs, candidates,
+                                            max([need for _, need in candidates], default=0),
+                                            None, None)
+        # the affordable ones depend on the stars only up to the dearest candidate's cost
+        key = stars if stars < cached[3] else cached[3]
+        if cached[4] != key:
+            cached = self._tile_cache[p] = (econ, techs, cached[2], cached[3], key,
                                             tuple(a for a, need in cached[2] if need <= stars))
-        acts.extend(cached[4])
-        # units
-        resource = self.resource
-        u_hp, u_base, u_vet = self.u_hp, self.u_base, self.u_vet
-        u_type, u_tribe, u_status, u_pos = self.u_type, self.u_tribe, self.u_status, self.u_pos
-        unit_at = self.unit_at
-        enemy_adj = None
-        within = b.within
+        acts.extend(cached[5])
+        # units: each unit's actions are one segment, carried over from the parent state
+        # for the units an action cannot have affected (``_carry_segments``)
+        u_tribe, u_status = self.u_tribe, self.u_status
+        carried = self._segs_next
+        self._segs_next = None
+        if carried is None:
+            segs: list = [None] * len(u_tribe)
+            radii = [0] * len(u_tribe)
+            enemy_adj = None
+        else:
+            segs, radii, enemy_adj = carried
+            if len(segs) < len(u_tribe):  # spawned units
+                segs = segs + [None] * (len(u_tribe) - len(segs))
+                radii = radii + [0] * (len(u_tribe) - len(radii))
         for u, tribe in enumerate(u_tribe):
-            if tribe != p:
+            if tribe != p or u_status[u] == FINISHED:
                 continue
-            status = u_status[u]
-            if status == FINISHED:
-                continue
-            ut = u_type[u]
-            pos = u_pos[u]
-            if status == FRESH:
+            seg = segs[u]
+            if seg is None:
                 if enemy_adj is None:
                     enemy_adj = self._enemy_adjacent(p)
-                acts.extend([(MOVE, u, t)
-                             for t in self._reachable(u, ut, pos, p, techs, enemy_adj)])
-            if UNIT_ATK[ut] > 0 and status != ATTACKED:
-                reach = UNIT_RANGE[ut]
-                if reach == 1:  # a melee unit has targets only if an enemy is adjacent
-                    if enemy_adj is None:
-                        enemy_adj = self._enemy_adjacent(p)
-                    if not enemy_adj[pos]:
-                        reach = 0
-                if reach:
-                    for t in within[reach][pos]:
-                        v = unit_at[t]
-                        if v >= 0 and u_tribe[v] != p:
-                            acts.append((ATTACK, u, v))
-            city = b.city_at[pos]
-            if status == FRESH and city >= 0 and c_tribe[city] != p and ut not in NAVAL:
-                acts.append((CAPTURE, u))
-            if status == FRESH and u_hp[u] < UNIT_HP[u_base[u]] + VETERAN_PLUS_HP * u_vet[u]:
-                acts.append((RECOVER, u))
-            if resource[pos] == RUINS and ut not in NAVAL:
-                acts.append((EXAMINE, u))
-            if ut == MIND_BENDER:
-                if status == FRESH:
-                    for t in b.nbr[pos]:
-                        v = unit_at[t]
-                        if v >= 0 and u_tribe[v] == p and self.u_hp[v] < self.max_hp(v):
-                            acts.append((HEAL_OTHERS, u))
-                            break
-                if status != ATTACKED:
-                    for t in b.nbr[pos]:
-                        v = unit_at[t]
-                        if v >= 0 and u_tribe[v] != p:
-                            acts.append((CONVERT, u, v))
-            if ut == BOAT and stars >= UNIT_COST[SHIP] and techs >> SAILING & 1:
-                acts.append((UPGRADE, u))
-            elif ut == SHIP and stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
-                acts.append((UPGRADE, u))
-            if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT:
-                acts.append((MAKE_VETERAN, u))
-            if status == FRESH and techs >> FREE_SPIRIT & 1:
-                acts.append((DISBAND, u))
+                seg, radii[u] = self._unit_actions(u, p, stars, techs, enemy_adj)
+                segs[u] = seg
+            acts.extend(seg)
+        self._segs = (segs, radii, enemy_adj)
         return acts
+
+    def _unit_actions(self, u: int, p: int, stars: int, techs: int, enemy_adj) -> tuple:
+        """The legal actions of unit ``u`` (not finished) of the player to move, in the
+        order of the legal list, and how far from the unit a change of the board's units,
+        terrain or roads could change them (its moves' search radius; 1 for the
+        neighbours a mind bender heals)."""
+        b = self.b
+        unit_at, u_tribe = self.unit_at, self.u_tribe
+        status = self.u_status[u]
+        ut = self.u_type[u]
+        pos = self.u_pos[u]
+        acts: list[tuple] = []
+        radius = 1
+        if status == FRESH:
+            tiles, radius = self._reachable(u, ut, pos, p, techs, enemy_adj)
+            acts = [(MOVE, u, t) for t in tiles]
+        if UNIT_ATK[ut] > 0 and status != ATTACKED:
+            reach = UNIT_RANGE[ut]
+            if reach == 1 and not enemy_adj[pos]:  # melee: targets only next to an enemy
+                reach = 0
+            if reach:
+                for t in b.within[reach][pos]:
+                    v = unit_at[t]
+                    if v >= 0 and u_tribe[v] != p:
+                        acts.append((ATTACK, u, v))
+        city = b.city_at[pos]
+        if status == FRESH and city >= 0 and self.c_tribe[city] != p and ut not in NAVAL:
+            acts.append((CAPTURE, u))
+        if status == FRESH and self.u_hp[u] < self.max_hp(u):
+            acts.append((RECOVER, u))
+        if self.resource[pos] == RUINS and ut not in NAVAL:
+            acts.append((EXAMINE, u))
+        if ut == MIND_BENDER:
+            if status == FRESH:
+                for t in b.nbr[pos]:
+                    v = unit_at[t]
+                    if v >= 0 and u_tribe[v] == p and self.u_hp[v] < self.max_hp(v):
+                        acts.append((HEAL_OTHERS, u))
+                        break
+            if status != ATTACKED:
+                for t in b.nbr[pos]:
+                    v = unit_at[t]
+                    if v >= 0 and u_tribe[v] != p:
+                        acts.append((CONVERT, u, v))
+        if ut == BOAT and stars >= UNIT_COST[SHIP] and techs >> SAILING & 1:
+            acts.append((UPGRADE, u))
+        elif ut == SHIP and stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
+            acts.append((UPGRADE, u))
+        if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT:
+            acts.append((MAKE_VETERAN, u))
+        if status == FRESH and techs >> FREE_SPIRIT & 1:
+            acts.append((DISBAND, u))
+        return tuple(acts), radius
+
+    def _carry_segments(self, action: tuple):
+        """The unit segments of this state's legal list that stay exact after
+        ``action`` (called before it is executed), as fresh lists (segments, radii) with
+        the enemy-adjacency map; None when the action may change too much.
+
+        A unit's actions depend on its own fields, on enemy units, on stars (upgrades of
+        boats and ships), on four technologies (Climbing, Free Spirit, Sailing,
+        Navigation), on the hit points of friends next to it (a mind bender's healing)
+        and, for its moves, on the board's units, terrain and roads within its search
+        radius. A move of unit u from a to b changes u and the occupancy of a and b; a
+        spawn the occupancy of the city tile and the stars; a road one tile's road and
+        the stars; a research the stars (and, for those four, the technologies); a
+        recovery u's hit points and status. Other actions drop every segment."""
+        segs = self._segs
+        if segs is None:
+            return None
+        kind = action[0]
+        mover = -1
+        tile_a = tile_b = -1
+        stars_change = False
+        if kind == MOVE:
+            mover = action[1]
+            tile_a, tile_b = self.u_pos[mover], action[2]
+        elif kind == SPAWN:
+            tile_a = self.b.city_pos[action[1]]
+            stars_change = True
+        elif kind == BUILD_ROAD:
+            tile_a = action[1]
+            stars_change = True
+        elif kind == RESEARCH:
+            if _TECH_BIT[action[1]] & _SEGMENT_TECHS:
+                return None
+            stars_change = True
+        elif kind == RECOVER:
+            mover = action[1]
+            tile_a = self.u_pos[mover]  # friends next to it may heal it: radius >= 1
+        else:
+            return None
+        old, old_radii, enemy_adj = segs
+        kept = old[:]
+        dist, u_pos, u_type = self.b.dist, self.u_pos, self.u_type
+        row_a = dist[tile_a] if tile_a >= 0 else None
+        row_b = dist[tile_b] if tile_b >= 0 else None
+        for w, seg in enumerate(old):
+            if seg is None:
+                continue
+            if w == mover:
+                kept[w] = None
+                continue
+            if stars_change:
+                ut = u_type[w]
+                if ut == BOAT or ut == SHIP:
+                    kept[w] = None
+                    continue
+            if row_a is not None:
+                pos = u_pos[w]
+                radius = old_radii[w]
+                if row_a[pos] <= radius or (row_b is not None and row_b[pos] <= radius):
+                    kept[w] = None
+        return kept, old_radii[:], enemy_adj
 
     def _tile_actions(self, p: int, stars: int, techs: int, my_cities: list[int]) -> tuple:
         """Roads and the tile actions of cities (uncached; ``_generate`` caches them)."""
@@ -808,8 +912,10 @@ class TribesState:
         return mark
 
     def _reachable(self, u: int, ut: int, start: int, p: int, techs: int,
-                   enemy_adj: bytearray) -> list[int]:
-        """Tiles unit ``u`` can end a move on (half-steps: 1 along roads, 2 otherwise)."""
+                   enemy_adj: bytearray) -> tuple[list[int], int]:
+        """Tiles unit ``u`` can end a move on (half-steps: 1 along roads, 2 otherwise),
+        and the distance from ``start`` within which the search read the board (the
+        neighbours of the tiles it expanded): a change farther away cannot change it."""
         nbr = self.b.nbr
         terrain, road, unit_at = self.terrain, self.road, self.unit_at
         naval = ut in NAVAL
@@ -826,7 +932,7 @@ class TribesState:
                     continue
                 out.append(t)
             out.sort()
-            return out
+            return out, 1
         best = {start: 2 * UNIT_MOV[ut]}
         frontier = [start]
         while frontier:
@@ -870,8 +976,10 @@ class TribesState:
                 if best.get(t, -1) < left:
                     best[t] = left
                     frontier.append(t)
+        row = self.b.dist[start]
+        radius = 1 + max([row[t] for t, left in best.items() if left > 0])
         del best[start]
-        return sorted(best)
+        return sorted(best), radius
 
     # ---- action execution -------------------------------------------------------------
     def _execute(self, a: tuple) -> None:
@@ -885,8 +993,17 @@ class TribesState:
         elif kind == RESEARCH:
             self._research(p, a[1], pay=True)
         elif kind == BUILD_ROAD:
+            self._own_tiles()
             self.stars[p] -= ROAD_COST
             self.road[a[1]] = 1
+            # a road changes no candidate but its own (cities' tile actions ignore roads)
+            cached = self._tile_cache[p]
+            if cached is not None and cached[0] == self.econ and cached[1] == self.techs[p]:
+                candidates = tuple(c for c in cached[2] if c[0] != a)
+                self._tile_cache[p] = (cached[0], cached[1], candidates,
+                                       max([need for _, need in candidates], default=0),
+                                       None, None)
+            self._tile_cache[1 - p] = None
         elif kind == BUILD:
             self._build(p, a[1], a[2], a[3])
         elif kind == SPAWN:
@@ -1324,7 +1441,8 @@ class Tribes:
             raise ValueError(f"bad tribes snapshot: {err!r}") from None
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
             raise ValueError("bad tribes snapshot: board size does not match its level")
-        s._legal = s._legal_set = None
+        s._legal_list = s._legal_set = None
+        s._segs = s._segs_next = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         return s
