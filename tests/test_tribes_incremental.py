@@ -1,4 +1,5 @@
-"""Tribes' incremental legal actions equal a cold regeneration, order included.
+"""Tribes' incremental legal actions equal a cold regeneration, order included, and
+their groups by (type, actor) equal a grouping of the list.
 
 The forward model carries each unit's actions from a state to the next when the
 action played cannot have changed them (games/tribes/rules.py ``_carry_segments``) and
@@ -14,6 +15,7 @@ import random
 
 from games.tribes import Tribes
 from games.tribes.constants import BUILD_ROAD, FRESH, MOVE, RECOVER, RESEARCH, SPAWN
+from games.tribes.rules import group_actions
 
 CARRIED = (MOVE, SPAWN, BUILD_ROAD, RESEARCH, RECOVER)
 
@@ -38,6 +40,7 @@ def test_carried_legal_actions_equal_a_cold_regeneration():
         while not state.is_terminal():
             legal = state.legal_actions()
             assert legal == _cold_legal(game, state), (level, state.moves)
+            assert state.legal_groups() == group_actions(legal)
             if rng.random() < 0.3:  # a side branch on a clone, as a tree search plays it
                 branch = state.clone()
                 for _ in range(3):
@@ -45,6 +48,7 @@ def test_carried_legal_actions_equal_a_cold_regeneration():
                         break
                     branch.apply_legal(_pick(branch.legal_actions(), rng))
                     assert branch.legal_actions() == _cold_legal(game, branch)
+                    assert branch.legal_groups() == group_actions(branch.legal_actions())
                     checked += 1
             state.apply_legal(_pick(legal, rng))
             checked += 1
@@ -61,8 +65,8 @@ def test_a_state_edited_by_hand_drops_its_carried_actions():
         if move is not None:
             after = state.clone()
             after.apply_legal(move)
-            kept = [w for w, seg in enumerate(after._segs_next[0])
-                    if seg and after.u_status[w] == FRESH] if after._segs_next else []
+            kept = [w for w in after._segs_next[1] if after.u_status[w] == FRESH] \
+                if after._segs_next else []
             if kept:
                 break
         state.apply_legal(legal[rng.randrange(len(legal))])

@@ -430,7 +430,7 @@ def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
     p = state.current_player()
     ctx = Context(state, p)
     out = []
-    for (kind, actor), actions in _groups(state.legal_actions()).items():
+    for kind, actor, actions in state.legal_groups():
         for sid in BY_TYPE[kind]:
             w = weights[sid]
             if sid in WRAPPERS:
@@ -488,24 +488,14 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
     wrapper and action by action, then its script slots); the first draw is located
     in that numbering without building the list, which is built only if a script
     offers nothing (the rare case), so the draws are the same as over the full list.
-    Groups are collected and slots counted in one pass over the legal actions (every
-    action type has one wrapper or none: upgrades have σ6 for boats and σ7 otherwise)."""
+    The groups come from the state (``legal_groups``, built from the per-unit pieces
+    of its legal list); every action type has one wrapper or none (upgrades have σ6
+    for boats and σ7 otherwise)."""
     p = state.current_player()
-    groups: dict[int, list] = {}
-    order = []  # (kind, actor, actions) by first appearance, as _groups orders them
+    order = state.legal_groups()
     total = 0
-    get = groups.get
-    for a in state.legal_actions():
-        k = a[0]
-        key = (k << 20) | (a[1] + 1) if k > BUILD_ROAD else k << 20
-        g = get(key)
-        if g is None:
-            g = groups[key] = [a]
-            order.append((k, a[1] if k > BUILD_ROAD else -1, g))
-            total += _N_SLOTS[k]
-        else:
-            g.append(a)
-            total += _N_WRAPPERS[k]
+    for k, _, g in order:
+        total += _N_SLOTS[k] + _N_WRAPPERS[k] * (len(g) - 1)
     i = int(rng.random() * total)
     for kind, actor, actions in order:
         n_wrapped = _N_WRAPPERS[kind] * len(actions)

@@ -248,6 +248,44 @@ def _spawnable(techs: int, stars: int) -> tuple:
     return types
 
 
+_SPAWN_ACTS: dict[tuple[int, tuple], tuple] = {}
+
+
+def _spawn_actions(city: int, types: tuple) -> tuple:
+    """The spawn actions of ``city`` for these unit types (memoised)."""
+    key = (city, types)
+    acts = _SPAWN_ACTS.get(key)
+    if acts is None:
+        acts = _SPAWN_ACTS[key] = tuple((SPAWN, city, ut) for ut in types)
+    return acts
+
+
+def group_actions(actions) -> list[tuple]:
+    """Actions by (type, actor) as [(type, actor, actions)], in order of first appearance
+    (actor −1 for END_TURN, RESEARCH and BUILD_ROAD, else ``action[1]``)."""
+    groups: dict[tuple[int, int], list] = {}
+    for a in actions:
+        k = a[0]
+        key = (k, a[1]) if k > BUILD_ROAD else (k, -1)
+        g = groups.get(key)
+        if g is None:
+            groups[key] = [a]
+        else:
+            g.append(a)
+    return [(k, actor, tuple(g)) for (k, actor), g in groups.items()]
+
+
+def _runs(seg: tuple, u: int) -> tuple:
+    """The groups of one unit's actions, whose types come in runs."""
+    out = []
+    start = 0
+    for i in range(1, len(seg) + 1):
+        if i == len(seg) or seg[i][0] != seg[start][0]:
+            out.append((seg[start][0], u, seg[start:i]))
+            start = i
+    return tuple(out)
+
+
 class Board:
     """Static data of one level, shared by every state of a game (never mutated)."""
 
@@ -314,7 +352,7 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
           "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
-          "_tiles_shared", "_segs", "_segs_next")
+          "_tiles_shared", "_segs", "_segs_next", "_head", "_groups", "_tile_groups")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
@@ -352,7 +390,7 @@ class TribesState:
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
         s._legal_list = s._legal_set = None
-        s._segs = s._segs_next = None
+        s._segs = s._segs_next = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
@@ -392,6 +430,7 @@ class TribesState:
         s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
         s._legal_list, s._legal_set = self._legal_list, self._legal_set  # immutable once built
         s._segs, s._segs_next = self._segs, self._segs_next  # likewise
+        s._head, s._groups, s._tile_groups = self._head, self._groups, self._tile_groups
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         return s
@@ -405,7 +444,7 @@ class TribesState:
         """Code outside the forward model that edits a state by hand resets ``_legal``
         (and ``_legal_set``) to None; that must drop the carried unit segments too."""
         self._legal_list = value
-        self._segs = self._segs_next = None
+        self._segs = self._segs_next = self._head = self._groups = None
 
     # ---- API --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -433,6 +472,42 @@ class TribesState:
             self._legal_list = self._generate()
         return self._legal_list
 
+    def legal_groups(self) -> list[tuple]:
+        """The legal actions by (action type, actor) as [(type, actor, actions)], groups
+        in the order of their first action in ``legal_actions()`` and actions in its
+        order; the actor is −1 for END_TURN, RESEARCH and BUILD_ROAD, else the city or
+        unit of ``action[1]``. Built from the pieces ``_generate`` assembled the list
+        from (the portfolio's scripts work on these groups)."""
+        groups = self._groups
+        if groups is not None:
+            return groups
+        if self.over:
+            return []
+        legal = self.legal_actions()
+        head, parts = self._head, self._segs
+        if head is None or parts is None:
+            self._groups = groups = group_actions(legal)
+            return groups
+        research, spawns, tiles = head
+        groups = [(END_TURN, -1, ((END_TURN,),))]
+        if research:
+            groups.append((RESEARCH, -1, research))
+        groups.extend(spawns)
+        if tiles:
+            cached = self._tile_groups
+            if cached is None or cached[0] is not tiles:
+                cached = self._tile_groups = (tiles, group_actions(tiles))
+            groups.extend(cached[1])
+        active, entries, _ = parts
+        for u in active:
+            entry = entries[u]
+            g = entry[2]
+            if g is None:
+                g = entry[2] = _runs(entry[0], u)
+            groups.extend(g)
+        self._groups = groups
+        return groups
+
     def is_legal(self, action) -> bool:
         if self.over:
             return False
@@ -457,7 +532,7 @@ class TribesState:
         if not ok:
             raise ValueError(f"illegal action {action!r} for player {self.player}")
         self._segs_next = self._carry_segments(action) if self._legal_list is not None else None
-        self._legal_list = self._legal_set = None
+        self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
         self._execute(action)
 
@@ -466,7 +541,7 @@ class TribesState:
         (the searches do nothing else): the same effect without the membership check,
         which costs a set of the legal list per step of a rollout."""
         self._segs_next = self._carry_segments(action) if self._legal_list is not None else None
-        self._legal_list = self._legal_set = None
+        self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
         self._execute(action)
 
@@ -656,14 +731,15 @@ class TribesState:
         c_level, c_pop = self.c_level, self.c_pop
         for c in my_cities:  # a city that can level up must do so first, and alone
             if c_pop[c] >= c_level[c] + 1:
-                self._segs = self._segs_next = None
+                self._segs = self._segs_next = self._head = None
                 return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
         acts: list[tuple] = [(END_TURN,)]
         stars = self.stars[p]
         techs = self.techs[p]
         ncities = len(my_cities)
-        if techs != ALL_TECHS:
-            acts.extend(_research_actions(techs, stars, ncities))
+        research = _research_actions(techs, stars, ncities) if techs != ALL_TECHS else ()
+        acts.extend(research)
+        spawns = []
         if my_cities:
             c_nunits = self.c_nunits
             unit_at = self.unit_at
@@ -673,8 +749,10 @@ class TribesState:
                 if unit_at[b.city_pos[c]] < 0 and c_nunits[c] < level + 1:
                     if spawnable is None:
                         spawnable = _spawnable(techs, stars)
-                    for ut in spawnable:
-                        acts.append((SPAWN, c, ut))
+                    if spawnable:
+                        group = _spawn_actions(c, spawnable)
+                        spawns.append((SPAWN, c, group))
+                        acts.extend(group)
         # tile actions: candidates cached under (econ, techs), the affordable ones under stars
         econ = self.econ
         cached = self._tile_cache[p]
@@ -689,31 +767,31 @@ class TribesState:
             cached = self._tile_cache[p] = (econ, techs, cached[2], cached[3], key,
                                             tuple(a for a, need in cached[2] if need <= stars))
         acts.extend(cached[5])
+        self._head = (research, spawns, cached[5])
         # units: each unit's actions are one segment, carried over from the parent state
         # for the units an action cannot have affected (``_carry_segments``)
         u_tribe, u_status = self.u_tribe, self.u_status
         carried = self._segs_next
         self._segs_next = None
         if carried is None:
-            segs: list = [None] * len(u_tribe)
-            radii = [0] * len(u_tribe)
+            candidates: Any = range(len(u_tribe))
+            entries: dict[int, list] = {}
             enemy_adj = None
-        else:
-            segs, radii, enemy_adj = carried
-            if len(segs) < len(u_tribe):  # spawned units
-                segs = segs + [None] * (len(u_tribe) - len(segs))
-                radii = radii + [0] * (len(u_tribe) - len(radii))
-        for u, tribe in enumerate(u_tribe):
-            if tribe != p or u_status[u] == FINISHED:
+        else:  # no unit becomes active in a carried action
+            candidates, entries, enemy_adj = carried
+        active = []
+        for u in candidates:
+            if u_tribe[u] != p or u_status[u] == FINISHED:
                 continue
-            seg = segs[u]
-            if seg is None:
+            active.append(u)
+            entry = entries.get(u)
+            if entry is None:
                 if enemy_adj is None:
                     enemy_adj = self._enemy_adjacent(p)
-                seg, radii[u] = self._unit_actions(u, p, stars, techs, enemy_adj)
-                segs[u] = seg
-            acts.extend(seg)
-        self._segs = (segs, radii, enemy_adj)
+                seg, radius = self._unit_actions(u, p, stars, techs, enemy_adj)
+                entry = entries[u] = [seg, radius, None]
+            acts.extend(entry[0])
+        self._segs = (active, entries, enemy_adj)
         return acts
 
     def _unit_actions(self, u: int, p: int, stars: int, techs: int, enemy_adj) -> tuple:
@@ -771,8 +849,9 @@ class TribesState:
 
     def _carry_segments(self, action: tuple):
         """The unit segments of this state's legal list that stay exact after
-        ``action`` (called before it is executed), as fresh lists (segments, radii) with
-        the enemy-adjacency map; None when the action may change too much.
+        ``action`` (called before it is executed): the units that had actions, a fresh
+        dict unit -> [actions, radius, groups] of those kept, and the enemy-adjacency
+        map; None when the action may change too much.
 
         A unit's actions depend on its own fields, on enemy units, on stars (upgrades of
         boats and ships), on four technologies (Climbing, Free Spirit, Sailing,
@@ -807,28 +886,26 @@ class TribesState:
             tile_a = self.u_pos[mover]  # friends next to it may heal it: radius >= 1
         else:
             return None
-        old, old_radii, enemy_adj = segs
-        kept = old[:]
+        active, entries, enemy_adj = segs
+        kept = {}
         dist, u_pos, u_type = self.b.dist, self.u_pos, self.u_type
         row_a = dist[tile_a] if tile_a >= 0 else None
         row_b = dist[tile_b] if tile_b >= 0 else None
-        for w, seg in enumerate(old):
-            if seg is None:
-                continue
+        for w in active:
             if w == mover:
-                kept[w] = None
                 continue
             if stars_change:
                 ut = u_type[w]
                 if ut == BOAT or ut == SHIP:
-                    kept[w] = None
                     continue
+            entry = entries[w]
             if row_a is not None:
                 pos = u_pos[w]
-                radius = old_radii[w]
+                radius = entry[1]
                 if row_a[pos] <= radius or (row_b is not None and row_b[pos] <= radius):
-                    kept[w] = None
-        return kept, old_radii[:], enemy_adj
+                    continue
+            kept[w] = entry
+        return active, kept, enemy_adj
 
     def _tile_actions(self, p: int, stars: int, techs: int, my_cities: list[int]) -> tuple:
         """Roads and the tile actions of cities (uncached; ``_generate`` caches them)."""
@@ -1442,7 +1519,7 @@ class Tribes:
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
             raise ValueError("bad tribes snapshot: board size does not match its level")
         s._legal_list = s._legal_set = None
-        s._segs = s._segs_next = None
+        s._segs = s._segs_next = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         return s
