@@ -15,6 +15,7 @@ import random
 
 from games.tribes import Tribes
 from games.tribes.constants import BUILD_ROAD, FRESH, MOVE, RECOVER, RESEARCH, SPAWN
+from games.tribes.portfolio import _PICKS, assignments, default_weights, random_assignment
 from games.tribes.rules import group_actions
 
 CARRIED = (MOVE, SPAWN, BUILD_ROAD, RESEARCH, RECOVER)
@@ -79,3 +80,29 @@ def test_a_state_edited_by_hand_drops_its_carried_actions():
     after._legal = after._legal_set = None
     assert (RECOVER, other) in after.legal_actions()
     assert after.legal_actions() == _cold_legal(game, after)
+
+
+def test_memoised_script_picks_equal_fresh_ones():
+    """Portfolio scripts' picks kept with a unit's carried actions (and the action-only
+    ones memoised) equal the picks on a rebuilt state, where nothing is memoised."""
+    weights = default_weights()
+    checked = 0
+    for level in range(4):
+        game = Tribes(level=level, turn_limit=16)
+        rng = random.Random(200 + level)
+        state = game.new_initial_state(random.Random(level))
+        while not state.is_terminal():
+            _PICKS.clear()
+            expected = assignments(game.state_from_dict(state.to_dict()), weights)
+            _PICKS.clear()
+            assert assignments(state, weights) == expected, state.moves
+            branch = state.clone()
+            for _ in range(2):
+                if branch.is_terminal():
+                    break
+                branch.apply_legal(random_assignment(branch, weights, rng)[0])
+                fresh = game.state_from_dict(branch.to_dict())
+                assert assignments(branch, weights) == assignments(fresh, weights)
+                checked += 1
+            state.apply_legal(_pick(state.legal_actions(), rng))
+    assert checked > 500

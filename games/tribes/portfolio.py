@@ -109,6 +109,12 @@ class Context:
         return [f for _, f in self.friends]
 
     @cached_property
+    def friend_key(self) -> tuple[int, ...]:
+        """Where the friendly units stand: all the spread scripts (σ52, σ53) depend on
+        besides the unit's own actions."""
+        return tuple(self.friend_tiles)
+
+    @cached_property
     def enemies(self) -> list[int]:
         s, p = self.s, self.p
         return [s.u_pos[u] for u in range(len(s.u_type))
@@ -425,6 +431,45 @@ def weights_with(evolved: Sequence[float]) -> list[float]:
     return w
 
 
+_FRIEND_SCRIPTS = frozenset((52, 53))
+_ACTIONS_ONLY = frozenset((15, 16, 17, 18, 19, 24, 25, 36, 37, 38, 39, 40, 41))
+"""Research, level-up and spawn scripts: their pick depends on the offered actions only."""
+_PICKS: dict[tuple, tuple | None] = {}
+
+
+def pick(state: TribesState, p: int, sid: int, kind: int, actor: int, actions: Sequence[tuple],
+         ctx: Context) -> tuple[tuple, float] | None:
+    """Script ``sid``'s pick among ``actions`` (the group of ``kind`` and ``actor``),
+    memoised where that is exact. A unit's scripts read only the unit, enemy units,
+    cities and tiles, which stay the same while the state carries the unit's actions
+    (``TribesState.unit_memo``), so their picks are kept there; the spread scripts also
+    read where the friendly units stand, which is part of their key. Research,
+    level-up and spawn picks depend on the actions alone."""
+    if kind >= MOVE:
+        memo = state.unit_memo(actor)
+        if sid in _FRIEND_SCRIPTS:
+            key = ctx.friend_key
+            hit = memo.get(sid)
+            if hit is not None and hit[0] == key:
+                return hit[1]
+            picked = SCRIPTS[sid][1](state, p, actions, ctx)
+            memo[sid] = (key, picked)
+            return picked
+        if sid in memo:
+            return memo[sid]
+        picked = memo[sid] = SCRIPTS[sid][1](state, p, actions, ctx)
+        return picked
+    if sid in _ACTIONS_ONLY:
+        key = (sid, actions)
+        if key in _PICKS:
+            return _PICKS[key]
+        if len(_PICKS) > 100_000:
+            _PICKS.clear()
+        picked = _PICKS[key] = SCRIPTS[sid][1](state, p, actions, ctx)
+        return picked
+    return SCRIPTS[sid][1](state, p, actions, ctx)
+
+
 def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
     """All action assignments of the player to move, as (action, h, (σ, actor, v, w))."""
     p = state.current_player()
@@ -441,7 +486,7 @@ def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
                 for a in actions:
                     out.append((a, 0.5 * w, (sid, actor, 0.5, w)))
                 continue
-            picked = SCRIPTS[sid][1](state, p, actions, ctx)
+            picked = pick(state, p, sid, kind, actor, actions, ctx)
             if picked is not None:
                 a, v = picked
                 out.append((a, v * w, (sid, actor, v, w)))
@@ -515,7 +560,7 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
     else:  # pragma: no cover - i < total
         raise AssertionError("slot index out of range")
     ctx = Context(state, p)
-    picked = SCRIPTS[sid][1](state, p, actions, ctx)
+    picked = pick(state, p, sid, kind, actor, actions, ctx)
     w = weights[sid]
     if picked is not None:
         a, v = picked
@@ -541,7 +586,7 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
         w = weights[sid]
         if sid <= 10:
             return what, 0.5 * w, (sid, actor, 0.5, w)
-        picked = SCRIPTS[sid][1](state, p, what, ctx)
+        picked = pick(state, p, sid, SCRIPTS[sid][0], actor, what, ctx)
         if picked is not None:
             a, v = picked
             return a, v * w, (sid, actor, v, w)

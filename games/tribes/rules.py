@@ -508,6 +508,20 @@ class TribesState:
         self._groups = groups
         return groups
 
+    def unit_memo(self, u: int) -> dict:
+        """A dict for what a player derives from unit ``u``'s legal actions (u of the
+        player to move, with actions), kept as long as those actions are carried from
+        state to state: over moves, spawns, recoveries of other units, roads and
+        research. Over those, u itself, the enemy units, the cities, the tiles (but
+        roads) and the enemy's technologies stay the same; the player's other units,
+        stars, technologies and roads may change."""
+        self.legal_actions()
+        entry = self._segs[1][u]
+        memo = entry[3]
+        if memo is None:
+            memo = entry[3] = {}
+        return memo
+
     def is_legal(self, action) -> bool:
         if self.over:
             return False
@@ -789,7 +803,7 @@ class TribesState:
                 if enemy_adj is None:
                     enemy_adj = self._enemy_adjacent(p)
                 seg, radius = self._unit_actions(u, p, stars, techs, enemy_adj)
-                entry = entries[u] = [seg, radius, None]
+                entry = entries[u] = [seg, radius, None, None]
             acts.extend(entry[0])
         self._segs = (active, entries, enemy_adj)
         return acts
