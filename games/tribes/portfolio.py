@@ -323,24 +323,49 @@ def move_to_attack_range(s, p, actions, ctx):
     return a, _clip(sc / 3)
 
 
+def _spreads(s, actions, ctx) -> tuple[float, list[tuple[float, int]]] | None:
+    """The unit's mean distance to the other friendly units where it stands and at
+    each move's tile, as (spread, tile) pairs; computed once per state for σ52 and σ53."""
+    u = actions[0][1]
+    memo = ctx._fields.get("spreads")
+    if memo is None:
+        memo = ctx._fields["spreads"] = {}
+    if u in memo:
+        return memo[u]
+    n_friends = len(ctx.friends) - 1
+    if n_friends <= 0:
+        memo[u] = None
+        return None
+    pos = s.u_pos[u]
+    dist = s.b.dist
+    friends = ctx.friend_tiles
+    scale = 1.0 / n_friends
+    here = (sum(map(dist[pos].__getitem__, friends)) - dist[pos][pos]) * scale
+    pairs = []
+    for a in actions:
+        t = a[2]
+        row = dist[t]
+        pairs.append(((sum(map(row.__getitem__, friends)) - row[pos]) * scale, t))
+    memo[u] = got = (here, pairs)
+    return got
+
+
 def move_spread(converge: bool) -> Script:
     def script(s, p, actions, ctx):
-        u = actions[0][1]
-        n_friends = len(ctx.friends) - 1
-        if n_friends <= 0:
+        got = _spreads(s, actions, ctx)
+        if got is None:
             return None
-        pos = s.u_pos[u]
-        dist = s.b.dist
-        scale = 1.0 / n_friends
-
-        def spread(t):  # mean distance to the other friendly units
-            return (ctx.friend_distance(t) - dist[t][pos]) * scale
-        here = spread(pos)
-        if converge:
-            a = min(actions, key=lambda a: (spread(a[2]), a[2]))
-            return a, _clip((here - spread(a[2])) / 2)
-        a = max(actions, key=lambda a: (spread(a[2]), -a[2]))
-        return a, _clip((spread(a[2]) - here) / 2)
+        here, pairs = got
+        if converge:  # the least spread, ties to the lowest tile
+            spread, t = min(pairs)
+            value = _clip((here - spread) / 2)
+        else:  # the most spread, ties to the lowest tile
+            spread, t = max(pairs, key=lambda pair: (pair[0], -pair[1]))
+            value = _clip((spread - here) / 2)
+        for a in actions:
+            if a[2] == t:
+                return a, value
+        raise AssertionError("the picked tile is a move's")  # pragma: no cover
     return script
 
 

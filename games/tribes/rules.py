@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from ..api import two_player_returns
@@ -219,6 +221,10 @@ a road changes only its own candidate, which ``_execute`` takes out of the cache
 _RESEARCH_MEMO: dict[tuple[int, bool, bool, bool], tuple] = {}
 _SPAWN_MEMO: dict[tuple[int, int], tuple] = {}
 _MAX_UNIT_COST = max(cost for _, cost, _ in _SPAWN_REQ)
+_TILE_TECHS = sum(1 << t for t in {ROADS, CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
+                  | {tech for tech, _, _, _ in GATHER.values()}
+                  | {tech for tech in BUILDING_TECH.values() if tech >= 0})
+"""The technologies roads and the tile actions of cities depend on."""
 _SEGMENT_TECHS = (1 << CLIMBING) | (1 << FREE_SPIRIT) | (1 << SAILING) | (1 << NAVIGATION)
 """The technologies a unit's actions depend on."""
 
@@ -248,6 +254,7 @@ def _spawnable(techs: int, stars: int) -> tuple:
     return types
 
 
+_KIND = itemgetter(0)
 _SPAWN_ACTS: dict[tuple[int, tuple], tuple] = {}
 
 
@@ -277,13 +284,7 @@ def group_actions(actions) -> list[tuple]:
 
 def _runs(seg: tuple, u: int) -> tuple:
     """The groups of one unit's actions, whose types come in runs."""
-    out = []
-    start = 0
-    for i in range(1, len(seg) + 1):
-        if i == len(seg) or seg[i][0] != seg[start][0]:
-            out.append((seg[start][0], u, seg[start:i]))
-            start = i
-    return tuple(out)
+    return tuple([(kind, u, tuple(run)) for kind, run in groupby(seg, _KIND)])
 
 
 class Board:
@@ -691,8 +692,6 @@ class TribesState:
                 ex[off + t] = 1
                 gained += 1
         if gained:
-            if self.techs[p] >> ROADS & 1:  # explored tiles only matter to road building
-                self.econ += 1
             self.score[p] += gained * CLEAR_VIEW_POINTS
             self.n_explored[p] += gained
             if self.n_explored[p] == n:
@@ -767,18 +766,22 @@ class TribesState:
                         group = _spawn_actions(c, spawnable)
                         spawns.append((SPAWN, c, group))
                         acts.extend(group)
-        # tile actions: candidates cached under (econ, techs), the affordable ones under stars
-        econ = self.econ
+        # tile actions: candidates cached under (econ, explored, techs), the affordable ones
+        # under stars
+        # (explored tiles matter to the tribe's own roads only; the count of them changes
+        # exactly when they do)
+        econ = self.econ << 16 | (self.n_explored[p] if techs >> ROADS & 1 else 0)
+        tile_techs = techs & _TILE_TECHS
         cached = self._tile_cache[p]
-        if cached is None or cached[0] != econ or cached[1] != techs:
+        if cached is None or cached[0] != econ or cached[1] != tile_techs:
             candidates = self._tile_candidates(p, techs, my_cities)
-            cached = self._tile_cache[p] = (econ, techs, candidates,
+            cached = self._tile_cache[p] = (econ, tile_techs, candidates,
                                             max([need for _, need in candidates], default=0),
                                             None, None)
         # the affordable ones depend on the stars only up to the dearest candidate's cost
         key = stars if stars < cached[3] else cached[3]
         if cached[4] != key:
-            cached = self._tile_cache[p] = (econ, techs, cached[2], cached[3], key,
+            cached = self._tile_cache[p] = (econ, tile_techs, cached[2], cached[3], key,
                                             tuple(a for a, need in cached[2] if need <= stars))
         acts.extend(cached[5])
         self._head = (research, spawns, cached[5])
@@ -927,10 +930,11 @@ class TribesState:
 
     def _tile_candidates(self, p: int, techs: int, my_cities: list[int]) -> tuple:
         """Roads and the tile actions of cities with the stars each needs, in the order
-        the legal list has them. They change only with the technologies and the economy
-        counter ``econ``, so ``_generate`` caches them per player under (econ, techs),
-        and the affordable ones under the stars too: stars change far more often than
-        the rest (every spawn, every turn's income)."""
+        the legal list has them. They change only with the technologies, the economy
+        counter ``econ`` and (roads) the tiles the tribe explored, so ``_generate``
+        caches them per player under (econ, explored count, techs), and the affordable
+        ones under the stars too: stars change far more often than the rest (every
+        spawn, every turn's income)."""
         b = self.b
         c_tribe = self.c_tribe
         acts: list[tuple] = []
@@ -1087,14 +1091,18 @@ class TribesState:
             self._own_tiles()
             self.stars[p] -= ROAD_COST
             self.road[a[1]] = 1
-            # a road changes no candidate but its own (cities' tile actions ignore roads)
-            cached = self._tile_cache[p]
-            if cached is not None and cached[0] == self.econ and cached[1] == self.techs[p]:
-                candidates = tuple(c for c in cached[2] if c[0] != a)
-                self._tile_cache[p] = (cached[0], cached[1], candidates,
-                                       max([need for _, need in candidates], default=0),
-                                       None, None)
-            self._tile_cache[1 - p] = None
+            # a road changes no candidate but its own, for either tribe (cities' tile
+            # actions ignore roads)
+            for tribe in (0, 1):
+                cached = self._tile_cache[tribe]
+                techs = self.techs[tribe]
+                if cached is not None and cached[1] == techs & _TILE_TECHS and cached[0] == (
+                        self.econ << 16 | (self.n_explored[tribe] if techs >> ROADS & 1 else 0)):
+                    candidates = tuple(c for c in cached[2] if c[0] != a)
+                    if len(candidates) < len(cached[2]):
+                        self._tile_cache[tribe] = (
+                            cached[0], cached[1], candidates,
+                            max([need for _, need in candidates], default=0), None, None)
         elif kind == BUILD:
             self._build(p, a[1], a[2], a[3])
         elif kind == SPAWN:
