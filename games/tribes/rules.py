@@ -877,14 +877,20 @@ class TribesState:
         radius. A move of unit u from a to b changes u and the occupancy of a and b; a
         spawn the occupancy of the city tile and the stars; a road one tile's road and
         the stars; a research the stars (and, for those four, the technologies); a
-        recovery u's hit points and status. Other actions drop every segment."""
+        recovery or a promotion to veteran u's hit points and status; a disband u and
+        the occupancy of its tile. An attack of u on v changes u and the occupancy of
+        u's tile, and v's hit points, or v itself and with it the enemy adjacency
+        around v's tile (which reaches one tile farther) and the targets of the units
+        within range of v, and perhaps the occupancy of v's tile by u; units kept over
+        an attack lose their ``unit_memo`` (enemies changed). Other actions drop every
+        segment."""
         segs = self._segs
         if segs is None:
             return None
         kind = action[0]
         mover = -1
         tile_a = tile_b = -1
-        stars_change = False
+        stars_change = attack = False
         if kind == MOVE:
             mover = action[1]
             tile_a, tile_b = self.u_pos[mover], action[2]
@@ -898,12 +904,22 @@ class TribesState:
             if _TECH_BIT[action[1]] & _SEGMENT_TECHS:
                 return None
             stars_change = True
-        elif kind == RECOVER:
+        elif kind == RECOVER or kind == MAKE_VETERAN:
             mover = action[1]
             tile_a = self.u_pos[mover]  # friends next to it may heal it: radius >= 1
+        elif kind == DISBAND:
+            mover = action[1]
+            tile_a = self.u_pos[mover]
+            stars_change = True
+        elif kind == ATTACK:
+            mover = action[1]
+            tile_a, tile_b = self.u_pos[mover], self.u_pos[action[2]]
+            attack = True
         else:
             return None
         active, entries, enemy_adj = segs
+        if attack:
+            enemy_adj = None  # the target may die
         kept = {}
         dist, u_pos, u_type = self.b.dist, self.u_pos, self.u_type
         row_a = dist[tile_a] if tile_a >= 0 else None
@@ -919,7 +935,12 @@ class TribesState:
             if row_a is not None:
                 pos = u_pos[w]
                 radius = entry[1]
-                if row_a[pos] <= radius or (row_b is not None and row_b[pos] <= radius):
+                if attack:
+                    if row_a[pos] <= radius or row_b[pos] <= radius + 1 \
+                            or row_b[pos] <= UNIT_RANGE[u_type[w]]:
+                        continue
+                    entry = [entry[0], radius, entry[2], None]
+                elif row_a[pos] <= radius or (row_b is not None and row_b[pos] <= radius):
                     continue
             kept[w] = entry
         return active, kept, enemy_adj
