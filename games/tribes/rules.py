@@ -353,7 +353,8 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
           "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
-          "_tiles_shared", "_segs", "_segs_next", "_head", "_groups", "_tile_groups")
+          "_tiles_shared", "_segs", "_segs_next", "_head", "_groups", "_tile_groups",
+          "_head_next")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
@@ -391,7 +392,7 @@ class TribesState:
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
         s._legal_list = s._legal_set = None
-        s._segs = s._segs_next = s._head = s._groups = s._tile_groups = None
+        s._segs = s._segs_next = s._head = s._groups = s._tile_groups = s._head_next = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
@@ -432,6 +433,7 @@ class TribesState:
         s._legal_list, s._legal_set = self._legal_list, self._legal_set  # immutable once built
         s._segs, s._segs_next = self._segs, self._segs_next  # likewise
         s._head, s._groups, s._tile_groups = self._head, self._groups, self._tile_groups
+        s._head_next = self._head_next
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         return s
@@ -445,7 +447,7 @@ class TribesState:
         """Code outside the forward model that edits a state by hand resets ``_legal``
         (and ``_legal_set``) to None; that must drop the carried unit segments too."""
         self._legal_list = value
-        self._segs = self._segs_next = self._head = self._groups = None
+        self._segs = self._segs_next = self._head = self._groups = self._head_next = None
 
     # ---- API --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -489,7 +491,7 @@ class TribesState:
         if head is None or parts is None:
             self._groups = groups = group_actions(legal)
             return groups
-        research, spawns, tiles = head
+        research, spawns, tiles, _ = head
         groups = [(END_TURN, -1, ((END_TURN,),))]
         if research:
             groups.append((RESEARCH, -1, research))
@@ -546,7 +548,11 @@ class TribesState:
             ok = False
         if not ok:
             raise ValueError(f"illegal action {action!r} for player {self.player}")
-        self._segs_next = self._carry_segments(action) if self._legal_list is not None else None
+        if self._legal_list is not None:
+            self._segs_next = self._carry_segments(action)
+            self._head_next = self._carry_head(action)
+        else:
+            self._segs_next = self._head_next = None
         self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
         self._execute(action)
@@ -555,7 +561,11 @@ class TribesState:
         """``apply_action`` for an action taken from this state's ``legal_actions()``
         (the searches do nothing else): the same effect without the membership check,
         which costs a set of the legal list per step of a rollout."""
-        self._segs_next = self._carry_segments(action) if self._legal_list is not None else None
+        if self._legal_list is not None:
+            self._segs_next = self._carry_segments(action)
+            self._head_next = self._carry_head(action)
+        else:
+            self._segs_next = self._head_next = None
         self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
         self._execute(action)
@@ -738,34 +748,27 @@ class TribesState:
     # ---- action generation ------------------------------------------------------------
     def _generate(self) -> list[tuple]:
         p = self.player
-        b = self.b
-        c_tribe = self.c_tribe
-        my_cities = [c for c, t in enumerate(c_tribe) if t == p]
-        c_level, c_pop = self.c_level, self.c_pop
-        for c in my_cities:  # a city that can level up must do so first, and alone
-            if c_pop[c] >= c_level[c] + 1:
-                self._segs = self._segs_next = self._head = None
-                return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
-        acts: list[tuple] = [(END_TURN,)]
         stars = self.stars[p]
         techs = self.techs[p]
-        ncities = len(my_cities)
-        research = _research_actions(techs, stars, ncities) if techs != ALL_TECHS else ()
-        acts.extend(research)
-        spawns = []
-        if my_cities:
-            c_nunits = self.c_nunits
-            unit_at = self.unit_at
-            spawnable = None
-            for c in my_cities:
-                level = c_level[c]
-                if unit_at[b.city_pos[c]] < 0 and c_nunits[c] < level + 1:
-                    if spawnable is None:
-                        spawnable = _spawnable(techs, stars)
-                    if spawnable:
-                        group = _spawn_actions(c, spawnable)
-                        spawns.append((SPAWN, c, group))
-                        acts.extend(group)
+        head = self._head_next
+        self._head_next = None
+        if head is not None:  # research and spawns carried from the parent state
+            research, spawns, _, prefix = head
+            acts = list(prefix)
+            my_cities = None
+        else:
+            my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
+            c_level, c_pop = self.c_level, self.c_pop
+            for c in my_cities:  # a city that can level up must do so first, and alone
+                if c_pop[c] >= c_level[c] + 1:
+                    self._segs = self._segs_next = self._head = None
+                    return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
+            research, spawns = self._research_and_spawns(p, stars, techs, my_cities)
+            acts = [(END_TURN,)]
+            acts.extend(research)
+            for _, _, group in spawns:
+                acts.extend(group)
+            prefix = tuple(acts)
         # tile actions: candidates cached under (econ, explored, techs), the affordable ones
         # under stars
         # (explored tiles matter to the tribe's own roads only; the count of them changes
@@ -774,6 +777,8 @@ class TribesState:
         tile_techs = techs & _TILE_TECHS
         cached = self._tile_cache[p]
         if cached is None or cached[0] != econ or cached[1] != tile_techs:
+            if my_cities is None:
+                my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
             candidates = self._tile_candidates(p, techs, my_cities)
             cached = self._tile_cache[p] = (econ, tile_techs, candidates,
                                             max([need for _, need in candidates], default=0),
@@ -784,7 +789,33 @@ class TribesState:
             cached = self._tile_cache[p] = (econ, tile_techs, cached[2], cached[3], key,
                                             tuple(a for a, need in cached[2] if need <= stars))
         acts.extend(cached[5])
-        self._head = (research, spawns, cached[5])
+        self._head = (research, spawns, cached[5], prefix)
+        return self._unit_part(p, stars, techs, acts)
+
+    def _research_and_spawns(self, p: int, stars: int, techs: int, my_cities: list[int]
+                             ) -> tuple[tuple, list]:
+        """The research actions and the spawn groups (SPAWN, city, actions) of the
+        player to move."""
+        research = _research_actions(techs, stars, len(my_cities)) if techs != ALL_TECHS \
+            else ()
+        spawns = []
+        if my_cities:
+            b = self.b
+            c_level = self.c_level
+            c_nunits = self.c_nunits
+            unit_at = self.unit_at
+            spawnable = None
+            for c in my_cities:
+                level = c_level[c]
+                if unit_at[b.city_pos[c]] < 0 and c_nunits[c] < level + 1:
+                    if spawnable is None:
+                        spawnable = _spawnable(techs, stars)
+                    if spawnable:
+                        spawns.append((SPAWN, c, _spawn_actions(c, spawnable)))
+        return research, spawns
+
+    def _unit_part(self, p: int, stars: int, techs: int, acts: list[tuple]) -> list[tuple]:
+        """Append the actions of the player's units to ``acts``."""
         # units: each unit's actions are one segment, carried over from the parent state
         # for the units an action cannot have affected (``_carry_segments``)
         u_tribe, u_status = self.u_tribe, self.u_status
@@ -863,6 +894,22 @@ class TribesState:
         if status == FRESH and techs >> FREE_SPIRIT & 1:
             acts.append((DISBAND, u))
         return tuple(acts), radius
+
+    def _carry_head(self, action: tuple):
+        """This state's research and spawn actions if ``action`` (called before it is
+        executed) leaves them as they are, else None. They depend on the stars, the
+        technologies, the cities, their units and who stands on them, and a pending
+        level-up (population): a move off and onto tiles without a city, a recovery
+        and a promotion change none of these."""
+        kind = action[0]
+        if kind == MOVE:
+            city_at = self.b.city_at
+            if city_at[self.u_pos[action[1]]] < 0 and city_at[action[2]] < 0:
+                return self._head
+            return None
+        if kind == RECOVER or kind == MAKE_VETERAN:
+            return self._head
+        return None
 
     def _carry_segments(self, action: tuple):
         """The unit segments of this state's legal list that stay exact after
@@ -1562,7 +1609,7 @@ class Tribes:
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
             raise ValueError("bad tribes snapshot: board size does not match its level")
         s._legal_list = s._legal_set = None
-        s._segs = s._segs_next = s._head = s._groups = s._tile_groups = None
+        s._segs = s._segs_next = s._head = s._groups = s._tile_groups = s._head_next = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         return s
