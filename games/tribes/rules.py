@@ -221,6 +221,11 @@ a road changes only its own candidate, which ``_execute`` takes out of the cache
 _RESEARCH_MEMO: dict[tuple[int, bool, bool, bool], tuple] = {}
 _SPAWN_MEMO: dict[tuple[int, int], tuple] = {}
 _MAX_UNIT_COST = max(cost for _, cost, _ in _SPAWN_REQ)
+_LAND_BLOCKED = tuple(
+    tuple(1 if ter == DEEP or (ter == MOUNTAIN and not climbing) else 2 if ter == SHALLOW
+          else 0 for ter in range(7)) for climbing in (0, 1))
+"""A land unit's step onto a terrain, by Climbing: 0 free, 1 barred, 2 only onto a port of
+its tribe."""
 _TILE_TECHS = sum(1 << t for t in {ROADS, CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
                   | {tech for tech, _, _, _ in GATHER.values()}
                   | {tech for tech in BUILDING_TECH.values() if tech >= 0})
@@ -294,7 +299,7 @@ class Board:
         self.level = level
         self.size = size = level.size
         self.n = n = size * size
-        self.nbr = tuple(tuple(self._ring(t, 1)) for t in range(n))
+        self.nbr = tuple(tuple(sorted(self._ring(t, 1))) for t in range(n))
         self.within = tuple(tuple(tuple(self._ring(t, r)) for t in range(n)) for r in range(4))
         self.city_pos = tuple(level.capitals) + tuple(level.villages)
         city_at = [-1] * n
@@ -1084,18 +1089,12 @@ class TribesState:
         naval = ut in NAVAL
         climbing = techs >> CLIMBING & 1
         if UNIT_MOV[ut] == 1 and not naval and not road[start] and terrain[start] != CITY:
-            out = []  # one step, no road to run along: the free enterable neighbours
+            # one step, no road to run along: the free enterable neighbours (in tile order)
             building, owner, c_tribe = self.building, self.owner, self.c_tribe
-            for t in nbr[start]:
-                if unit_at[t] >= 0:
-                    continue
-                ter = terrain[t]
-                if ter == DEEP or (ter == MOUNTAIN and not climbing) or (
-                        ter == SHALLOW and (building[t] != PORT or c_tribe[owner[t]] != p)):
-                    continue
-                out.append(t)
-            out.sort()
-            return out, 1
+            blocked = _LAND_BLOCKED[climbing]
+            return [t for t in nbr[start] if unit_at[t] < 0 and (
+                (kind := blocked[terrain[t]]) == 0
+                or (kind == 2 and building[t] == PORT and c_tribe[owner[t]] == p))], 1
         best = {start: 2 * UNIT_MOV[ut]}
         frontier = [start]
         while frontier:
@@ -1148,6 +1147,12 @@ class TribesState:
     def _execute(self, a: tuple) -> None:
         kind = a[0]
         p = self.player
+        if kind == MOVE:  # the most frequent first
+            self._move(p, a[1], a[2])
+            return
+        if kind == ATTACK:
+            self._attack(p, a[1], a[2])
+            return
         if kind in _ECON_ACTIONS:
             self.econ += 1
             self._own_tiles()
@@ -1205,10 +1210,6 @@ class TribesState:
             self.terrain[a[2]] = FOREST
         elif kind == DESTROY:
             self._destroy(a[1], a[2])
-        elif kind == MOVE:
-            self._move(p, a[1], a[2])
-        elif kind == ATTACK:
-            self._attack(p, a[1], a[2])
         elif kind == CAPTURE:
             self._capture(p, a[1])
         elif kind == RECOVER:
