@@ -457,6 +457,10 @@ def weights_with(evolved: Sequence[float]) -> list[float]:
 
 
 _FRIEND_SCRIPTS = frozenset((52, 53))
+_FRIEND_IDS = (52, 53)
+_STEADY_IDS = {kind: tuple(sid for sid in sids if sid not in _FRIEND_SCRIPTS)
+               for kind, sids in BY_TYPE.items()}
+assert BY_TYPE[MOVE][-2:] == _FRIEND_IDS
 _ACTIONS_ONLY = frozenset((15, 16, 17, 18, 19, 24, 25, 36, 37, 38, 39, 40, 41))
 """Research, level-up and spawn scripts: their pick depends on the offered actions only."""
 _PICKS: dict[tuple, tuple | None] = {}
@@ -496,26 +500,50 @@ def pick(state: TribesState, p: int, sid: int, kind: int, actor: int, actions: S
 
 
 def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
-    """All action assignments of the player to move, as (action, h, (σ, actor, v, w))."""
+    """All action assignments of the player to move, as (action, h, (σ, actor, v, w)).
+
+    A unit's assignments but those of the spread scripts are kept with its carried
+    actions (``TribesState.unit_memo``) under the weights they were made with."""
     p = state.current_player()
     ctx = Context(state, p)
-    out = []
+    wkey = tuple(weights)
+    out: list[tuple] = []
     for kind, actor, actions in state.legal_groups():
-        for sid in BY_TYPE[kind]:
-            w = weights[sid]
-            if sid in WRAPPERS:
-                if kind == UPGRADE:
-                    boat = state.u_type[actor] == BOAT
-                    if (sid == 6) != boat:
-                        continue
-                for a in actions:
-                    out.append((a, 0.5 * w, (sid, actor, 0.5, w)))
-                continue
-            picked = pick(state, p, sid, kind, actor, actions, ctx)
-            if picked is not None:
-                a, v = picked
-                out.append((a, v * w, (sid, actor, v, w)))
+        if kind < MOVE:
+            _group_assignments(out, state, p, kind, actor, actions, ctx, weights, BY_TYPE[kind])
+            continue
+        memo = state.unit_memo(actor)
+        hit = memo.get(("assign", kind))
+        if hit is None or hit[0] != wkey:
+            part: list[tuple] = []
+            _group_assignments(part, state, p, kind, actor, actions, ctx, weights,
+                               _STEADY_IDS[kind])
+            hit = memo["assign", kind] = (wkey, part)
+        out.extend(hit[1])
+        if kind == MOVE:  # the spread scripts come last (σ52, σ53)
+            _group_assignments(out, state, p, kind, actor, actions, ctx, weights,
+                               _FRIEND_IDS)
     return out
+
+
+def _group_assignments(out: list, state: TribesState, p: int, kind: int, actor: int,
+                       actions: Sequence[tuple], ctx: Context, weights: Sequence[float],
+                       sids: Sequence[int]) -> None:
+    """Append the assignments of scripts ``sids`` on one group to ``out``."""
+    for sid in sids:
+        w = weights[sid]
+        if sid in WRAPPERS:
+            if kind == UPGRADE:
+                boat = state.u_type[actor] == BOAT
+                if (sid == 6) != boat:
+                    continue
+            for a in actions:
+                out.append((a, 0.5 * w, (sid, actor, 0.5, w)))
+            continue
+        picked = pick(state, p, sid, kind, actor, actions, ctx)
+        if picked is not None:
+            a, v = picked
+            out.append((a, v * w, (sid, actor, v, w)))
 
 
 def _groups(legal: Sequence[tuple]) -> dict[tuple[int, int], list[tuple]]:
