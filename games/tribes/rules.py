@@ -792,7 +792,7 @@ class TribesState:
         key = stars if stars < cached[3] else cached[3]
         if cached[4] != key:
             cached = self._tile_cache[p] = (econ, tile_techs, cached[2], cached[3], key,
-                                            tuple(a for a, need in cached[2] if need <= stars))
+                                            tuple([a for a, need in cached[2] if need <= stars]))
         acts.extend(cached[5])
         self._head = (research, spawns, cached[5], prefix)
         return self._unit_part(p, stars, techs, acts)
@@ -827,7 +827,8 @@ class TribesState:
         carried = self._segs_next
         self._segs_next = None
         if carried is None:
-            candidates: Any = range(len(u_tribe))
+            candidates: Any = [u for u, tribe in enumerate(u_tribe)
+                               if tribe == p and u_status[u] != FINISHED]
             entries: dict[int, list] = {}
             enemy_adj = None
         else:  # no unit becomes active in a carried action
@@ -857,12 +858,23 @@ class TribesState:
         status = self.u_status[u]
         ut = self.u_type[u]
         pos = self.u_pos[u]
-        acts: list[tuple] = []
+        fresh = status == FRESH
+        naval = ut in NAVAL
         radius = 1
-        if status == FRESH:
-            tiles, radius = self._reachable(u, ut, pos, p, techs, enemy_adj)
+        if not fresh:
+            acts: list[tuple] = []
+        elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY:
+            # one step, no road to run along: the free enterable neighbours (in tile order)
+            terrain, building, owner, c_tribe = self.terrain, self.building, self.owner, \
+                self.c_tribe
+            blocked = _LAND_BLOCKED[techs >> CLIMBING & 1]
+            acts = [(MOVE, u, t) for t in b.nbr[pos] if unit_at[t] < 0 and (
+                (kind := blocked[terrain[t]]) == 0
+                or (kind == 2 and building[t] == PORT and c_tribe[owner[t]] == p))]
+        else:
+            tiles, radius = self._reachable(ut, pos, p, techs, enemy_adj)
             acts = [(MOVE, u, t) for t in tiles]
-        if UNIT_ATK[ut] > 0 and status != ATTACKED:
+        if status != ATTACKED and UNIT_ATK[ut] > 0:
             reach = UNIT_RANGE[ut]
             if reach == 1 and not enemy_adj[pos]:  # melee: targets only next to an enemy
                 reach = 0
@@ -871,15 +883,16 @@ class TribesState:
                     v = unit_at[t]
                     if v >= 0 and u_tribe[v] != p:
                         acts.append((ATTACK, u, v))
-        city = b.city_at[pos]
-        if status == FRESH and city >= 0 and self.c_tribe[city] != p and ut not in NAVAL:
-            acts.append((CAPTURE, u))
-        if status == FRESH and self.u_hp[u] < self.max_hp(u):
-            acts.append((RECOVER, u))
-        if self.resource[pos] == RUINS and ut not in NAVAL:
+        if fresh:
+            city = b.city_at[pos]
+            if city >= 0 and self.c_tribe[city] != p and not naval:
+                acts.append((CAPTURE, u))
+            if self.u_hp[u] < UNIT_HP[self.u_base[u]] + VETERAN_PLUS_HP * self.u_vet[u]:
+                acts.append((RECOVER, u))
+        if self.resource[pos] == RUINS and not naval:
             acts.append((EXAMINE, u))
         if ut == MIND_BENDER:
-            if status == FRESH:
+            if fresh:
                 for t in b.nbr[pos]:
                     v = unit_at[t]
                     if v >= 0 and u_tribe[v] == p and self.u_hp[v] < self.max_hp(v):
@@ -890,13 +903,15 @@ class TribesState:
                     v = unit_at[t]
                     if v >= 0 and u_tribe[v] != p:
                         acts.append((CONVERT, u, v))
-        if ut == BOAT and stars >= UNIT_COST[SHIP] and techs >> SAILING & 1:
-            acts.append((UPGRADE, u))
-        elif ut == SHIP and stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
-            acts.append((UPGRADE, u))
+        elif ut == BOAT:
+            if stars >= UNIT_COST[SHIP] and techs >> SAILING & 1:
+                acts.append((UPGRADE, u))
+        elif ut == SHIP:
+            if stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
+                acts.append((UPGRADE, u))
         if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT:
             acts.append((MAKE_VETERAN, u))
-        if status == FRESH and techs >> FREE_SPIRIT & 1:
+        if fresh and techs >> FREE_SPIRIT & 1:
             acts.append((DISBAND, u))
         return tuple(acts), radius
 
@@ -1079,22 +1094,16 @@ class TribesState:
                     mark[t] = 1
         return mark
 
-    def _reachable(self, u: int, ut: int, start: int, p: int, techs: int,
+    def _reachable(self, ut: int, start: int, p: int, techs: int,
                    enemy_adj: bytearray) -> tuple[list[int], int]:
-        """Tiles unit ``u`` can end a move on (half-steps: 1 along roads, 2 otherwise),
-        and the distance from ``start`` within which the search read the board (the
-        neighbours of the tiles it expanded): a change farther away cannot change it."""
+        """Tiles a unit of type ``ut`` on ``start`` can end a move on (half-steps: 1 along
+        roads, 2 otherwise), and the distance from ``start`` within which the search read
+        the board (the neighbours of the tiles it expanded): a change farther away cannot
+        change it. (``_unit_actions`` does single steps off roads itself.)"""
         nbr = self.b.nbr
         terrain, road, unit_at = self.terrain, self.road, self.unit_at
         naval = ut in NAVAL
         climbing = techs >> CLIMBING & 1
-        if UNIT_MOV[ut] == 1 and not naval and not road[start] and terrain[start] != CITY:
-            # one step, no road to run along: the free enterable neighbours (in tile order)
-            building, owner, c_tribe = self.building, self.owner, self.c_tribe
-            blocked = _LAND_BLOCKED[climbing]
-            return [t for t in nbr[start] if unit_at[t] < 0 and (
-                (kind := blocked[terrain[t]]) == 0
-                or (kind == 2 and building[t] == PORT and c_tribe[owner[t]] == p))], 1
         best = {start: 2 * UNIT_MOV[ut]}
         frontier = [start]
         while frontier:
