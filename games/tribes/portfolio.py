@@ -461,6 +461,8 @@ _FRIEND_IDS = (52, 53)
 _STEADY_IDS = {kind: tuple(sid for sid in sids if sid not in _FRIEND_SCRIPTS)
                for kind, sids in BY_TYPE.items()}
 assert BY_TYPE[MOVE][-2:] == _FRIEND_IDS
+_TILE_KINDS = frozenset((BUILD_ROAD, BUILD, RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST,
+                         DESTROY))
 _ACTIONS_ONLY = frozenset((15, 16, 17, 18, 19, 24, 25, 36, 37, 38, 39, 40, 41))
 """Research, level-up and spawn scripts: their pick depends on the offered actions only."""
 _PICKS: dict[tuple, tuple | None] = {}
@@ -472,8 +474,10 @@ def pick(state: TribesState, p: int, sid: int, kind: int, actor: int, actions: S
     memoised where that is exact. A unit's scripts read only the unit, enemy units,
     cities and tiles, which stay the same while the state carries the unit's actions
     (``TribesState.unit_memo``), so their picks are kept there; the spread scripts also
-    read where the friendly units stand, which is part of their key. Research,
-    level-up and spawn picks depend on the actions alone."""
+    read where the friendly units stand, which is part of their key. Scripts on roads
+    and cities' tile actions read the tiles around them, which stay the same while the
+    state keeps those actions (``TribesState.tile_memo``). Research, level-up and spawn
+    picks depend on the actions alone."""
     if kind >= MOVE:
         memo = state.unit_memo(actor)
         if sid in _FRIEND_SCRIPTS:
@@ -487,6 +491,13 @@ def pick(state: TribesState, p: int, sid: int, kind: int, actor: int, actions: S
         if sid in memo:
             return memo[sid]
         picked = memo[sid] = SCRIPTS[sid][1](state, p, actions, ctx)
+        return picked
+    if kind in _TILE_KINDS:
+        memo = state.tile_memo()
+        key = (sid, actor)
+        if key in memo:
+            return memo[key]
+        picked = memo[key] = SCRIPTS[sid][1](state, p, actions, ctx)
         return picked
     if sid in _ACTIONS_ONLY:
         key = (sid, actions)

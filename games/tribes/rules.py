@@ -504,7 +504,7 @@ class TribesState:
         if tiles:
             cached = self._tile_groups
             if cached is None or cached[0] is not tiles:
-                cached = self._tile_groups = (tiles, group_actions(tiles))
+                cached = self._tile_groups = (tiles, group_actions(tiles), {})
             groups.extend(cached[1])
         active, entries, _ = parts
         for u in active:
@@ -529,6 +529,14 @@ class TribesState:
         if memo is None:
             memo = entry[3] = {}
         return memo
+
+    def tile_memo(self) -> dict:
+        """A dict for what a player derives from the roads and cities' tile actions of
+        the player to move, kept with them: they are one cached tuple as long as the
+        tiles, buildings, roads, territory, cities, technologies and (up to the dearest)
+        stars stay the same."""
+        self.legal_groups()
+        return self._tile_groups[2]
 
     def is_legal(self, action) -> bool:
         if self.over:
