@@ -94,8 +94,8 @@ def test_a_state_edited_by_hand_drops_its_carried_actions():
         if move is not None:
             after = state.clone()
             after.apply_legal(move)
-            kept = [w for w in after._segs_next[1] if after.u_status[w] == FRESH] \
-                if after._segs_next else []
+            carried = after._carry_segments(state._segs, move, state.u_pos[move[1]])
+            kept = [w for w in carried[1] if after.u_status[w] == FRESH] if carried else []
             if kept:
                 break
         state.apply_legal(legal[rng.randrange(len(legal))])

@@ -358,8 +358,7 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
           "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
-          "_tiles_shared", "_segs", "_segs_next", "_head", "_groups", "_tile_groups",
-          "_head_next")
+          "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
@@ -397,7 +396,7 @@ class TribesState:
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
         s._legal_list = s._legal_set = None
-        s._segs = s._segs_next = s._head = s._groups = s._tile_groups = s._head_next = None
+        s._segs = s._pending = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
@@ -436,9 +435,8 @@ class TribesState:
         s.turn, s.player, s.moves = self.turn, self.player, self.moves
         s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
         s._legal_list, s._legal_set = self._legal_list, self._legal_set  # immutable once built
-        s._segs, s._segs_next = self._segs, self._segs_next  # likewise
+        s._segs, s._pending = self._segs, self._pending  # likewise
         s._head, s._groups, s._tile_groups = self._head, self._groups, self._tile_groups
-        s._head_next = self._head_next
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         return s
@@ -452,7 +450,7 @@ class TribesState:
         """Code outside the forward model that edits a state by hand resets ``_legal``
         (and ``_legal_set``) to None; that must drop the carried unit segments too."""
         self._legal_list = value
-        self._segs = self._segs_next = self._head = self._groups = self._head_next = None
+        self._segs = self._pending = self._head = self._groups = None
 
     # ---- API --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -561,11 +559,10 @@ class TribesState:
             ok = False
         if not ok:
             raise ValueError(f"illegal action {action!r} for player {self.player}")
-        if self._legal_list is not None:
-            self._segs_next = self._carry_segments(action)
-            self._head_next = self._carry_head(action)
-        else:
-            self._segs_next = self._head_next = None
+        # what the next legal list can take from this one, worked out when it is needed
+        self._pending = (self._segs, self._head, action,
+                         self.u_pos[action[1]] if action[0] >= MOVE else -1) \
+            if self._legal_list is not None else None
         self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
         self._execute(action)
@@ -574,11 +571,10 @@ class TribesState:
         """``apply_action`` for an action taken from this state's ``legal_actions()``
         (the searches do nothing else): the same effect without the membership check,
         which costs a set of the legal list per step of a rollout."""
-        if self._legal_list is not None:
-            self._segs_next = self._carry_segments(action)
-            self._head_next = self._carry_head(action)
-        else:
-            self._segs_next = self._head_next = None
+        # what the next legal list can take from this one, worked out when it is needed
+        self._pending = (self._segs, self._head, action,
+                         self.u_pos[action[1]] if action[0] >= MOVE else -1) \
+            if self._legal_list is not None else None
         self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
         self._execute(action)
@@ -763,8 +759,14 @@ class TribesState:
         p = self.player
         stars = self.stars[p]
         techs = self.techs[p]
-        head = self._head_next
-        self._head_next = None
+        pending = self._pending
+        self._pending = None
+        if pending is not None:  # the pieces of the parent's list this action left alone
+            old_segs, old_head, action, before = pending
+            head = self._carry_head(old_head, action, before)
+            carried = self._carry_segments(old_segs, action, before)
+        else:
+            head = carried = None
         if head is not None:  # research and spawns carried from the parent state
             research, spawns, _, prefix = head
             acts = list(prefix)
@@ -774,7 +776,7 @@ class TribesState:
             c_level, c_pop = self.c_level, self.c_pop
             for c in my_cities:  # a city that can level up must do so first, and alone
                 if c_pop[c] >= c_level[c] + 1:
-                    self._segs = self._segs_next = self._head = None
+                    self._segs = self._head = None
                     return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
             research, spawns = self._research_and_spawns(p, stars, techs, my_cities)
             acts = [(END_TURN,)]
@@ -803,7 +805,7 @@ class TribesState:
                                             tuple([a for a, need in cached[2] if need <= stars]))
         acts.extend(cached[5])
         self._head = (research, spawns, cached[5], prefix)
-        return self._unit_part(p, stars, techs, acts)
+        return self._unit_part(p, stars, techs, acts, carried)
 
     def _research_and_spawns(self, p: int, stars: int, techs: int, my_cities: list[int]
                              ) -> tuple[tuple, list]:
@@ -827,13 +829,12 @@ class TribesState:
                         spawns.append((SPAWN, c, _spawn_actions(c, spawnable)))
         return research, spawns
 
-    def _unit_part(self, p: int, stars: int, techs: int, acts: list[tuple]) -> list[tuple]:
-        """Append the actions of the player's units to ``acts``."""
-        # units: each unit's actions are one segment, carried over from the parent state
-        # for the units an action cannot have affected (``_carry_segments``)
+    def _unit_part(self, p: int, stars: int, techs: int, acts: list[tuple], carried
+                   ) -> list[tuple]:
+        """Append the actions of the player's units to ``acts``: each unit's actions are
+        one segment, ``carried`` over from the parent state for the units the action
+        played cannot have affected (``_carry_segments``)."""
         u_tribe, u_status = self.u_tribe, self.u_status
-        carried = self._segs_next
-        self._segs_next = None
         if carried is None:
             candidates: Any = [u for u, tribe in enumerate(u_tribe)
                                if tribe == p and u_status[u] != FINISHED]
@@ -923,27 +924,28 @@ class TribesState:
             acts.append((DISBAND, u))
         return tuple(acts), radius
 
-    def _carry_head(self, action: tuple):
-        """This state's research and spawn actions if ``action`` (called before it is
-        executed) leaves them as they are, else None. They depend on the stars, the
-        technologies, the cities, their units and who stands on them, and a pending
-        level-up (population): a move off and onto tiles without a city, a recovery
-        and a promotion change none of these."""
+    def _carry_head(self, head, action: tuple, before: int):
+        """The parent's research and spawn actions (``head``) if ``action``, played from
+        there (its unit stood on ``before``), left them as they are, else None. They
+        depend on the stars, the technologies, the cities, their units and who stands
+        on them, and a pending level-up (population): a move off and onto tiles without
+        a city, a recovery and a promotion change none of these."""
         kind = action[0]
         if kind == MOVE:
             city_at = self.b.city_at
-            if city_at[self.u_pos[action[1]]] < 0 and city_at[action[2]] < 0:
-                return self._head
+            if city_at[before] < 0 and city_at[action[2]] < 0:
+                return head
             return None
         if kind == RECOVER or kind == MAKE_VETERAN:
-            return self._head
+            return head
         return None
 
-    def _carry_segments(self, action: tuple):
-        """The unit segments of this state's legal list that stay exact after
-        ``action`` (called before it is executed): the units that had actions, a fresh
-        dict unit -> [actions, radius, groups] of those kept, and the enemy-adjacency
-        map; None when the action may change too much.
+    def _carry_segments(self, segs, action: tuple, before: int):
+        """The parent's unit segments (``segs``) that stay exact after ``action``,
+        played from there (its unit stood on ``before``): the units that had actions, a
+        fresh dict unit -> [actions, radius, groups, memo] of those kept, and the
+        enemy-adjacency map; None when the action may change too much. (Units other than
+        the action's own keep their tile and type.)
 
         A unit's actions depend on its own fields, on enemy units, on stars (upgrades of
         boats and ships), on four technologies (Climbing, Free Spirit, Sailing,
@@ -959,7 +961,6 @@ class TribesState:
         within range of v, and perhaps the occupancy of v's tile by u; units kept over
         an attack lose their ``unit_memo`` (enemies changed). Other actions drop every
         segment."""
-        segs = self._segs
         if segs is None:
             return None
         kind = action[0]
@@ -968,7 +969,7 @@ class TribesState:
         stars_change = attack = False
         if kind == MOVE:
             mover = action[1]
-            tile_a, tile_b = self.u_pos[mover], action[2]
+            tile_a, tile_b = before, action[2]
         elif kind == SPAWN:
             tile_a = self.b.city_pos[action[1]]
             stars_change = True
@@ -981,14 +982,14 @@ class TribesState:
             stars_change = True
         elif kind == RECOVER or kind == MAKE_VETERAN:
             mover = action[1]
-            tile_a = self.u_pos[mover]  # friends next to it may heal it: radius >= 1
+            tile_a = before  # friends next to it may heal it: radius >= 1
         elif kind == DISBAND:
             mover = action[1]
-            tile_a = self.u_pos[mover]
+            tile_a = before
             stars_change = True
         elif kind == ATTACK:
             mover = action[1]
-            tile_a, tile_b = self.u_pos[mover], self.u_pos[action[2]]
+            tile_a, tile_b = before, self.u_pos[action[2]]
             attack = True
         else:
             return None
@@ -1627,7 +1628,7 @@ class Tribes:
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
             raise ValueError("bad tribes snapshot: board size does not match its level")
         s._legal_list = s._legal_set = None
-        s._segs = s._segs_next = s._head = s._groups = s._tile_groups = s._head_next = None
+        s._segs = s._pending = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         return s
