@@ -581,72 +581,47 @@ for _kind in BY_TYPE:
     _N_SLOTS[_kind] = _N_WRAPPERS[_kind] + len(_SCRIPT_IDS[_kind])
 
 
-def _wrappers_of(state: TribesState, kind: int, actor: int) -> tuple[int, ...]:
-    """The wrapper scripts offering ``actor``'s actions of ``kind`` (upgrade: by boat)."""
-    if kind == UPGRADE:
-        return (6,) if state.u_type[actor] == BOAT else (7,)
-    return _WRAPPER_IDS[kind]
-
-
 def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tuple:
     """One assignment drawn uniformly from ``assignments(state, weights)`` without building
     them all: slots (a wrapper's action, or a script on an actor's group) are drawn at
     random and a script slot that offers nothing is dropped and drawn again.
 
     The slots are numbered group by group (each group's wrapper slots, wrapper by
-    wrapper and action by action, then its script slots); the first draw is located
-    in that numbering without building the list, which is built only if a script
-    offers nothing (the rare case), so the draws are the same as over the full list.
+    wrapper and action by action, then its script slots), and a dropped slot takes the
+    last slot's number (swap and pop, as over a list of all slots); draws are located
+    in that numbering without building the list, so they are the same as over it.
     The groups come from the state (``legal_groups``, built from the per-unit pieces
     of its legal list); every action type has one wrapper or none (upgrades have σ6
     for boats and σ7 otherwise)."""
     p = state.current_player()
     order = state.legal_groups()
+    n_slots, n_wrappers = _N_SLOTS, _N_WRAPPERS
     total = 0
     for k, _, g in order:
-        total += _N_SLOTS[k] + _N_WRAPPERS[k] * (len(g) - 1)
+        total += n_slots[k] + n_wrappers[k] * (len(g) - 1)
     i = int(rng.random() * total)
-    for kind, actor, actions in order:
-        n_wrapped = _N_WRAPPERS[kind] * len(actions)
-        if i < n_wrapped:
-            if kind == UPGRADE:
-                sid = 6 if state.u_type[actor] == BOAT else 7
-            else:
-                sid = _WRAPPER_IDS[kind][i // len(actions)]
-            w = weights[sid]
-            return actions[i % len(actions)], 0.5 * w, (sid, actor, 0.5, w)
-        i -= n_wrapped
-        scripts = _SCRIPT_IDS[kind]
-        if i < len(scripts):
-            sid = scripts[i]
-            break
-        i -= len(scripts)
-    else:  # pragma: no cover - i < total
-        raise AssertionError("slot index out of range")
-    ctx = Context(state, p)
-    picked = pick(state, p, sid, kind, actor, actions, ctx)
+    sid, actor, what = _slot(state, order, i)
     w = weights[sid]
+    if sid <= 10:
+        return what, 0.5 * w, (sid, actor, 0.5, w)
+    ctx = Context(state, p)
+    picked = pick(state, p, sid, SCRIPTS[sid][0], actor, what, ctx)
     if picked is not None:
         a, v = picked
         return a, v * w, (sid, actor, v, w)
-    # the drawn script offers nothing: the full slot list, that slot dropped, as before
-    groups_list = [(actor_, acts_, _wrappers_of(state, kind_, actor_), _SCRIPT_IDS[kind_])
-                   for kind_, actor_, acts_ in order]
-    slots: list[tuple] = []
-    first = None
-    for g_actor, g_actions, wrappers, scripts in groups_list:
-        for g_sid in wrappers:
-            for a in g_actions:
-                slots.append((g_sid, g_actor, a))
-        for g_sid in scripts:
-            if g_sid == sid and g_actor == actor and g_actions is actions:
-                first = len(slots)
-            slots.append((g_sid, g_actor, g_actions))
-    slots[first] = slots[-1]
-    slots.pop()
-    while slots:
-        i = int(rng.random() * len(slots))
-        sid, actor, what = slots[i]
+    # the drawn script offers nothing: drop its slot and draw again among the rest
+    moved: dict[int, tuple] = {}  # slot number -> the slot swapped into it
+    n = total
+
+    def slot_at(j: int) -> tuple:
+        got = moved.get(j)
+        return got if got is not None else _slot(state, order, j)
+
+    moved[i] = slot_at(n - 1)
+    n -= 1
+    while n:
+        i = int(rng.random() * n)
+        sid, actor, what = slot_at(i)
         w = weights[sid]
         if sid <= 10:
             return what, 0.5 * w, (sid, actor, 0.5, w)
@@ -654,9 +629,28 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
         if picked is not None:
             a, v = picked
             return a, v * w, (sid, actor, v, w)
-        slots[i] = slots[-1]
-        slots.pop()
+        moved[i] = slot_at(n - 1)
+        n -= 1
     raise AssertionError("END_TURN always has a wrapper slot")  # pragma: no cover
+
+
+def _slot(state: TribesState, order: Sequence[tuple], i: int) -> tuple:
+    """Slot number ``i`` of the groups ``order``: (σ, actor, action) for a wrapper's
+    slot, (σ, actor, the group's actions) for a script's."""
+    for kind, actor, actions in order:
+        n_wrapped = _N_WRAPPERS[kind] * len(actions)
+        if i < n_wrapped:
+            if kind == UPGRADE:
+                sid = 6 if state.u_type[actor] == BOAT else 7
+            else:
+                sid = _WRAPPER_IDS[kind][i // len(actions)]
+            return sid, actor, actions[i % len(actions)]
+        i -= n_wrapped
+        scripts = _SCRIPT_IDS[kind]
+        if i < len(scripts):
+            return scripts[i], actor, actions
+        i -= len(scripts)
+    raise AssertionError("slot number out of range")  # pragma: no cover
 
 
 def script_name(sid: int) -> str:
