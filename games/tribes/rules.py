@@ -540,12 +540,13 @@ class TribesState:
         if self.over:
             return False
         legal_set = self._legal_set
-        if legal_set is None:
-            legal_set = self._legal_set = frozenset(self.legal_actions())
-        try:
-            return action in legal_set
-        except TypeError:
-            return False
+        if legal_set is not None:
+            try:
+                return action in legal_set
+            except TypeError:
+                return False
+        # one question: a scan of the list is cheaper than hashing it into a set
+        return action in self.legal_actions()
 
     def apply_action(self, action) -> None:
         if self.over:
