@@ -13,6 +13,7 @@ table; we implement the evident sawmill and forge).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
@@ -596,11 +597,13 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
     p = state.current_player()
     order = state.legal_groups()
     n_slots, n_wrappers = _N_SLOTS, _N_WRAPPERS
+    starts = []  # each group's first slot number
     total = 0
     for k, _, g in order:
+        starts.append(total)
         total += n_slots[k] + n_wrappers[k] * (len(g) - 1)
     i = int(rng.random() * total)
-    sid, actor, what = _slot(state, order, i)
+    sid, actor, what = _slot(state, order, starts, i)
     w = weights[sid]
     if sid <= 10:
         return what, 0.5 * w, (sid, actor, 0.5, w)
@@ -615,7 +618,7 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
 
     def slot_at(j: int) -> tuple:
         got = moved.get(j)
-        return got if got is not None else _slot(state, order, j)
+        return got if got is not None else _slot(state, order, starts, j)
 
     moved[i] = slot_at(n - 1)
     n -= 1
@@ -634,23 +637,21 @@ def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tupl
     raise AssertionError("END_TURN always has a wrapper slot")  # pragma: no cover
 
 
-def _slot(state: TribesState, order: Sequence[tuple], i: int) -> tuple:
-    """Slot number ``i`` of the groups ``order``: (σ, actor, action) for a wrapper's
-    slot, (σ, actor, the group's actions) for a script's."""
-    for kind, actor, actions in order:
-        n_wrapped = _N_WRAPPERS[kind] * len(actions)
-        if i < n_wrapped:
-            if kind == UPGRADE:
-                sid = 6 if state.u_type[actor] == BOAT else 7
-            else:
-                sid = _WRAPPER_IDS[kind][i // len(actions)]
-            return sid, actor, actions[i % len(actions)]
-        i -= n_wrapped
-        scripts = _SCRIPT_IDS[kind]
-        if i < len(scripts):
-            return scripts[i], actor, actions
-        i -= len(scripts)
-    raise AssertionError("slot number out of range")  # pragma: no cover
+def _slot(state: TribesState, order: Sequence[tuple], starts: list[int], i: int) -> tuple:
+    """Slot number ``i`` of the groups ``order`` (whose first slots are ``starts``):
+    (σ, actor, action) for a wrapper's slot, (σ, actor, the group's actions) for a
+    script's."""
+    g = bisect_right(starts, i) - 1
+    kind, actor, actions = order[g]
+    i -= starts[g]
+    n_wrapped = _N_WRAPPERS[kind] * len(actions)
+    if i < n_wrapped:
+        if kind == UPGRADE:
+            sid = 6 if state.u_type[actor] == BOAT else 7
+        else:
+            sid = _WRAPPER_IDS[kind][i // len(actions)]
+        return sid, actor, actions[i % len(actions)]
+    return _SCRIPT_IDS[kind][i - n_wrapped], actor, actions
 
 
 def script_name(sid: int) -> str:
