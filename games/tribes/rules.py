@@ -226,10 +226,10 @@ _LAND_BLOCKED = tuple(
           else 0 for ter in range(7)) for climbing in (0, 1))
 """A land unit's step onto a terrain, by Climbing: 0 free, 1 barred, 2 only onto a port of
 its tribe."""
-_TILE_TECHS = sum(1 << t for t in {ROADS, CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
+_CITY_TECHS = sum(1 << t for t in {CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
                   | {tech for tech, _, _, _ in GATHER.values()}
                   | {tech for tech in BUILDING_TECH.values() if tech >= 0})
-"""The technologies roads and the tile actions of cities depend on."""
+"""The technologies the tile actions of cities depend on (roads: Roads only)."""
 _SEGMENT_TECHS = (1 << CLIMBING) | (1 << FREE_SPIRIT) | (1 << SAILING) | (1 << NAVIGATION)
 """The technologies a unit's actions depend on."""
 
@@ -261,6 +261,14 @@ def _spawnable(techs: int, stars: int) -> tuple:
 
 _KIND = itemgetter(0)
 _SPAWN_ACTS: dict[tuple[int, tuple], tuple] = {}
+
+
+def _tile_entry(road_key: int, roads: tuple, city_key: int, city: tuple) -> tuple:
+    """A tribe's cached tile actions: (road key, roads, city key, cities' tile actions,
+    both with their costs, the dearest cost, stars key, affordable actions)."""
+    candidates = roads + city
+    return (road_key, roads, city_key, city, candidates,
+            max([need for _, need in candidates], default=0), None, None)
 
 
 def _spawn_actions(city: int, types: tuple) -> tuple:
@@ -785,27 +793,34 @@ class TribesState:
             for _, _, group in spawns:
                 acts.extend(group)
             prefix = tuple(acts)
-        # tile actions: candidates cached under (econ, explored, techs), the affordable ones
-        # under stars
-        # (explored tiles matter to the tribe's own roads only; the count of them changes
-        # exactly when they do)
-        econ = self.econ << 16 | (self.n_explored[p] if techs >> ROADS & 1 else 0)
-        tile_techs = techs & _TILE_TECHS
+        # tile actions: roads cached under (econ, explored count) — explored tiles matter
+        # to the tribe's own roads only, and the count changes exactly when they do — and
+        # cities' tile actions under (econ, the technologies they need); the affordable
+        # ones under the stars
+        econ = self.econ
+        road_key = econ << 16 | self.n_explored[p] if techs >> ROADS & 1 else -1
+        city_key = econ << 32 | (techs & _CITY_TECHS)
         cached = self._tile_cache[p]
-        if cached is None or cached[0] != econ or cached[1] != tile_techs:
-            if my_cities is None:
-                my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
-            candidates = self._tile_candidates(p, techs, my_cities)
-            cached = self._tile_cache[p] = (econ, tile_techs, candidates,
-                                            max([need for _, need in candidates], default=0),
-                                            None, None)
+        if cached is None or cached[0] != road_key or cached[2] != city_key:
+            if cached is not None and cached[0] == road_key:
+                roads = cached[1]
+            else:
+                roads = self._road_candidates(p) if road_key >= 0 else ()
+            if cached is not None and cached[2] == city_key:
+                city = cached[3]
+            else:
+                if my_cities is None:
+                    my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
+                city = self._city_candidates(p, techs, my_cities)
+            cached = self._tile_cache[p] = _tile_entry(road_key, roads, city_key, city)
         # the affordable ones depend on the stars only up to the dearest candidate's cost
-        key = stars if stars < cached[3] else cached[3]
-        if cached[4] != key:
-            cached = self._tile_cache[p] = (econ, tile_techs, cached[2], cached[3], key,
-                                            tuple([a for a, need in cached[2] if need <= stars]))
-        acts.extend(cached[5])
-        self._head = (research, spawns, cached[5], prefix)
+        dearest = cached[5]
+        key = stars if stars < dearest else dearest
+        if cached[6] != key:
+            cached = self._tile_cache[p] = cached[:6] + (
+                key, tuple([a for a, need in cached[4] if need <= stars]))
+        acts.extend(cached[7])
+        self._head = (research, spawns, cached[7], prefix)
         return self._unit_part(p, stars, techs, acts, carried)
 
     def _research_and_spawns(self, p: int, stars: int, techs: int, my_cities: list[int]
@@ -1030,23 +1045,31 @@ class TribesState:
         """Roads and the tile actions of cities with the stars each needs, in the order
         the legal list has them. They change only with the technologies, the economy
         counter ``econ`` and (roads) the tiles the tribe explored, so ``_generate``
-        caches them per player under (econ, explored count, techs), and the affordable
-        ones under the stars too: stars change far more often than the rest (every
-        spawn, every turn's income)."""
+        caches the two parts per player under (econ, explored count) and (econ, the
+        technologies cities' tile actions need), and the affordable ones under the
+        stars too: stars change far more often than the rest (every spawn, every
+        turn's income)."""
+        roads = self._road_candidates(p) if techs >> ROADS & 1 else ()
+        return roads + self._city_candidates(p, techs, my_cities)
+
+    def _road_candidates(self, p: int) -> tuple:
+        """Roads the tribe (with Roads) may build, with their cost, in tile order."""
         b = self.b
         c_tribe = self.c_tribe
+        terrain, building, owner = self.terrain, self.building, self.owner
+        ex = self.explored
+        off = p * b.n
+        road = self.road
+        return tuple([((BUILD_ROAD, t), ROAD_COST) for t in range(b.n)
+                      if (terrain[t] == PLAIN or terrain[t] == FOREST) and ex[off + t]
+                      and not road[t] and building[t] == NO_BUILDING
+                      and (owner[t] < 0 or c_tribe[owner[t]] == p)])
+
+    def _city_candidates(self, p: int, techs: int, my_cities: list[int]) -> tuple:
+        """The tile actions of the tribe's cities with the stars each needs, city by city
+        and tile by tile."""
         acts: list[tuple] = []
         terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
-        if techs >> ROADS & 1:
-            ex = self.explored
-            off = p * b.n
-            road = self.road
-            for t in range(b.n):
-                ter = terrain[t]
-                if ((ter == PLAIN or ter == FOREST) and ex[off + t] and not road[t]
-                        and building[t] == NO_BUILDING
-                        and (owner[t] < 0 or c_tribe[owner[t]] == p)):
-                    acts.append(((BUILD_ROAD, t), ROAD_COST))
         if my_cities:
             tiles_of = self._territory
             if tiles_of is None:
@@ -1187,14 +1210,11 @@ class TribesState:
             # actions ignore roads)
             for tribe in (0, 1):
                 cached = self._tile_cache[tribe]
-                techs = self.techs[tribe]
-                if cached is not None and cached[1] == techs & _TILE_TECHS and cached[0] == (
-                        self.econ << 16 | (self.n_explored[tribe] if techs >> ROADS & 1 else 0)):
-                    candidates = tuple(c for c in cached[2] if c[0] != a)
-                    if len(candidates) < len(cached[2]):
-                        self._tile_cache[tribe] = (
-                            cached[0], cached[1], candidates,
-                            max([need for _, need in candidates], default=0), None, None)
+                if cached is not None and cached[0] == self.econ << 16 | self.n_explored[tribe]:
+                    roads = tuple([c for c in cached[1] if c[0] != a])
+                    if len(roads) < len(cached[1]):
+                        self._tile_cache[tribe] = _tile_entry(cached[0], roads, cached[2],
+                                                              cached[3])
         elif kind == BUILD:
             self._build(p, a[1], a[2], a[3])
         elif kind == SPAWN:
