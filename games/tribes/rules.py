@@ -219,6 +219,7 @@ a road changes only its own candidate, which ``_execute`` takes out of the cache
 
 
 _RESEARCH_MEMO: dict[tuple[int, bool, bool, bool], tuple] = {}
+_RESEARCH_QUICK: dict[tuple[int, int, int], tuple] = {}
 _SPAWN_MEMO: dict[tuple[int, int], tuple] = {}
 _MAX_UNIT_COST = max(cost for _, cost, _ in _SPAWN_REQ)
 _LAND_BLOCKED = tuple(
@@ -236,7 +237,14 @@ _SEGMENT_TECHS = (1 << CLIMBING) | (1 << FREE_SPIRIT) | (1 << SAILING) | (1 << N
 
 def _research_actions(techs: int, stars: int, ncities: int) -> tuple:
     """The research actions open to a tribe, memoised: they depend only on its
-    technologies and on which of the three tier costs its stars cover."""
+    technologies and on which of the three tier costs its stars cover (looked up by
+    technologies, stars and cities first, which saves working out the costs)."""
+    quick = (techs, stars, ncities)
+    acts = _RESEARCH_QUICK.get(quick)
+    if acts is not None:
+        return acts
+    if len(_RESEARCH_QUICK) > 200_000:
+        _RESEARCH_QUICK.clear()
     key = (techs, tech_cost(1, ncities, techs) <= stars, tech_cost(2, ncities, techs) <= stars,
            tech_cost(3, ncities, techs) <= stars)
     acts = _RESEARCH_MEMO.get(key)
@@ -246,6 +254,7 @@ def _research_actions(techs: int, stars: int, ncities: int) -> tuple:
             (RESEARCH, tech) for tech in range(NUM_TECHS)
             if (not techs & _TECH_BIT[tech] and techs & _PARENT_BIT[tech] == _PARENT_BIT[tech]
                 and affordable[TECH_TIER[tech]]))
+    _RESEARCH_QUICK[quick] = acts
     return acts
 
 
