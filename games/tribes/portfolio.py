@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from functools import cached_property
 
 from .constants import (
     ATTACK,
@@ -83,43 +82,23 @@ Script = Callable[[TribesState, int, Sequence[tuple], "Context"], "tuple[tuple, 
 
 
 class Context:
-    """Per-state facts the scripts share, computed once per ``assignments`` call."""
+    """Per-state facts the scripts share, each worked out on first use (``__getattr__``
+    fills the slot, so later reads are plain attribute reads)."""
+
+    __slots__ = ("s", "p", "_fields", "own_cities", "enemy_cities", "friends", "friend_tiles",
+                 "friend_key", "enemies")
 
     def __init__(self, s: TribesState, p: int) -> None:
         self.s, self.p = s, p
-        self._fields: dict[str, dict[int, int]] = {}
+        self._fields: dict[str, dict] = {}
 
-    @cached_property
-    def own_cities(self) -> list[int]:
-        s, p = self.s, self.p
-        return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == p]
-
-    @cached_property
-    def enemy_cities(self) -> list[int]:
-        s, p = self.s, self.p
-        return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == 1 - p]
-
-    @cached_property
-    def friends(self) -> list[tuple[int, int]]:
-        s, p = self.s, self.p
-        return [(u, s.u_pos[u]) for u in range(len(s.u_type))
-                if s.u_tribe[u] == p and s.u_type[u] >= 0]
-
-    @cached_property
-    def friend_tiles(self) -> list[int]:
-        return [f for _, f in self.friends]
-
-    @cached_property
-    def friend_key(self) -> tuple[int, ...]:
-        """Where the friendly units stand: all the spread scripts (σ52, σ53) depend on
-        besides the unit's own actions."""
-        return tuple(self.friend_tiles)
-
-    @cached_property
-    def enemies(self) -> list[int]:
-        s, p = self.s, self.p
-        return [s.u_pos[u] for u in range(len(s.u_type))
-                if s.u_tribe[u] == 1 - p and s.u_type[u] >= 0]
+    def __getattr__(self, name: str):
+        make = _CONTEXT_FIELDS.get(name)
+        if make is None:
+            raise AttributeError(name)
+        value = make(self)
+        setattr(self, name, value)
+        return value
 
     def nearest(self, name: str, t: int) -> int:
         """Distance from tile ``t`` to the nearest tile of a goal set (memoised)."""
@@ -140,6 +119,40 @@ class Context:
         if d is None:
             d = memo[t] = sum(map(self.s.b.dist[t].__getitem__, self.friend_tiles))
         return d
+
+
+def _own_cities(ctx: Context) -> list[int]:
+    s, p = ctx.s, ctx.p
+    return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == p]
+
+
+def _enemy_cities(ctx: Context) -> list[int]:
+    s, p = ctx.s, ctx.p
+    return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == 1 - p]
+
+
+def _friends(ctx: Context) -> list[tuple[int, int]]:
+    s, p = ctx.s, ctx.p
+    return [(u, s.u_pos[u]) for u in range(len(s.u_type))
+            if s.u_tribe[u] == p and s.u_type[u] >= 0]
+
+
+def _enemies(ctx: Context) -> list[int]:
+    s, p = ctx.s, ctx.p
+    return [s.u_pos[u] for u in range(len(s.u_type))
+            if s.u_tribe[u] == 1 - p and s.u_type[u] >= 0]
+
+
+_CONTEXT_FIELDS: dict[str, Callable[[Context], object]] = {
+    "own_cities": _own_cities,
+    "enemy_cities": _enemy_cities,
+    "friends": _friends,
+    "friend_tiles": lambda ctx: [f for _, f in ctx.friends],
+    # where the friendly units stand: what the spread scripts (σ52, σ53) depend on
+    # besides the unit's own actions
+    "friend_key": lambda ctx: tuple(ctx.friend_tiles),
+    "enemies": _enemies,
+}
 
 
 def _clip(x: float) -> float:
