@@ -29,12 +29,14 @@ from io import BytesIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BASELINE = "9ec2dbc"
-"""The commit before the decision speed-ups (``stratsynth qd tribes`` added)."""
+BASELINE = "43de670"
+"""The commit before each unit's legal actions were carried from state to state (the
+rules of RULES_VERSION 2, as now). Earlier comparisons: 9ec2dbc, the commit before the
+first decision speed-ups, against ``SPEEDUP``."""
 SPEEDUP = "577ef4e"
-"""The decision speed-ups, before the rule fixes that change play."""
+"""The first decision speed-ups, before the rule fixes that change play."""
 
-SPECS = ("mcts", "pmcts-pu")
+SPECS = ("mcts", "rhea", "pmcts", "pmcts-b", "pmcts-pu")
 
 CHILD = """
 import json, sys, time

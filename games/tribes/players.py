@@ -359,11 +359,11 @@ class RHEA(_Seeded):
                 action = _random_good(sim, rng)
             else:
                 action = gene if sim.is_legal(gene) else _random_good(sim, rng)
-            sim.apply_action(action)
+            sim.apply_legal(action)  # legal: checked, or drawn from the legal list
             out.append(action)
         while not sim.over and len(out) < self.length:
             action = _random_good(sim, rng)
-            sim.apply_action(action)
+            sim.apply_legal(action)
             out.append(action)
         return out, self.heuristic.value(root_f, sim, me), max(len(out), 1)
 

@@ -13,8 +13,8 @@ table; we implement the evident sawmill and forge).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from functools import cached_property
 
 from .constants import (
     ATTACK,
@@ -82,37 +82,23 @@ Script = Callable[[TribesState, int, Sequence[tuple], "Context"], "tuple[tuple, 
 
 
 class Context:
-    """Per-state facts the scripts share, computed once per ``assignments`` call."""
+    """Per-state facts the scripts share, each worked out on first use (``__getattr__``
+    fills the slot, so later reads are plain attribute reads)."""
+
+    __slots__ = ("s", "p", "_fields", "own_cities", "enemy_cities", "friends", "friend_tiles",
+                 "friend_key", "enemies")
 
     def __init__(self, s: TribesState, p: int) -> None:
         self.s, self.p = s, p
-        self._fields: dict[str, dict[int, int]] = {}
+        self._fields: dict[str, dict] = {}
 
-    @cached_property
-    def own_cities(self) -> list[int]:
-        s, p = self.s, self.p
-        return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == p]
-
-    @cached_property
-    def enemy_cities(self) -> list[int]:
-        s, p = self.s, self.p
-        return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == 1 - p]
-
-    @cached_property
-    def friends(self) -> list[tuple[int, int]]:
-        s, p = self.s, self.p
-        return [(u, s.u_pos[u]) for u in range(len(s.u_type))
-                if s.u_tribe[u] == p and s.u_type[u] >= 0]
-
-    @cached_property
-    def friend_tiles(self) -> list[int]:
-        return [f for _, f in self.friends]
-
-    @cached_property
-    def enemies(self) -> list[int]:
-        s, p = self.s, self.p
-        return [s.u_pos[u] for u in range(len(s.u_type))
-                if s.u_tribe[u] == 1 - p and s.u_type[u] >= 0]
+    def __getattr__(self, name: str):
+        make = _CONTEXT_FIELDS.get(name)
+        if make is None:
+            raise AttributeError(name)
+        value = make(self)
+        setattr(self, name, value)
+        return value
 
     def nearest(self, name: str, t: int) -> int:
         """Distance from tile ``t`` to the nearest tile of a goal set (memoised)."""
@@ -133,6 +119,40 @@ class Context:
         if d is None:
             d = memo[t] = sum(map(self.s.b.dist[t].__getitem__, self.friend_tiles))
         return d
+
+
+def _own_cities(ctx: Context) -> list[int]:
+    s, p = ctx.s, ctx.p
+    return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == p]
+
+
+def _enemy_cities(ctx: Context) -> list[int]:
+    s, p = ctx.s, ctx.p
+    return [s.b.city_pos[c] for c, q in enumerate(s.c_tribe) if q == 1 - p]
+
+
+def _friends(ctx: Context) -> list[tuple[int, int]]:
+    s, p = ctx.s, ctx.p
+    return [(u, s.u_pos[u]) for u in range(len(s.u_type))
+            if s.u_tribe[u] == p and s.u_type[u] >= 0]
+
+
+def _enemies(ctx: Context) -> list[int]:
+    s, p = ctx.s, ctx.p
+    return [s.u_pos[u] for u in range(len(s.u_type))
+            if s.u_tribe[u] == 1 - p and s.u_type[u] >= 0]
+
+
+_CONTEXT_FIELDS: dict[str, Callable[[Context], object]] = {
+    "own_cities": _own_cities,
+    "enemy_cities": _enemy_cities,
+    "friends": _friends,
+    "friend_tiles": lambda ctx: [f for _, f in ctx.friends],
+    # where the friendly units stand: what the spread scripts (σ52, σ53) depend on
+    # besides the unit's own actions
+    "friend_key": lambda ctx: tuple(ctx.friend_tiles),
+    "enemies": _enemies,
+}
 
 
 def _clip(x: float) -> float:
@@ -317,24 +337,49 @@ def move_to_attack_range(s, p, actions, ctx):
     return a, _clip(sc / 3)
 
 
+def _spreads(s, actions, ctx) -> tuple[float, list[tuple[float, int]]] | None:
+    """The unit's mean distance to the other friendly units where it stands and at
+    each move's tile, as (spread, tile) pairs; computed once per state for σ52 and σ53."""
+    u = actions[0][1]
+    memo = ctx._fields.get("spreads")
+    if memo is None:
+        memo = ctx._fields["spreads"] = {}
+    if u in memo:
+        return memo[u]
+    n_friends = len(ctx.friends) - 1
+    if n_friends <= 0:
+        memo[u] = None
+        return None
+    pos = s.u_pos[u]
+    dist = s.b.dist
+    friends = ctx.friend_tiles
+    scale = 1.0 / n_friends
+    here = (sum(map(dist[pos].__getitem__, friends)) - dist[pos][pos]) * scale
+    pairs = []
+    for a in actions:
+        t = a[2]
+        row = dist[t]
+        pairs.append(((sum(map(row.__getitem__, friends)) - row[pos]) * scale, t))
+    memo[u] = got = (here, pairs)
+    return got
+
+
 def move_spread(converge: bool) -> Script:
     def script(s, p, actions, ctx):
-        u = actions[0][1]
-        n_friends = len(ctx.friends) - 1
-        if n_friends <= 0:
+        got = _spreads(s, actions, ctx)
+        if got is None:
             return None
-        pos = s.u_pos[u]
-        dist = s.b.dist
-        scale = 1.0 / n_friends
-
-        def spread(t):  # mean distance to the other friendly units
-            return (ctx.friend_distance(t) - dist[t][pos]) * scale
-        here = spread(pos)
-        if converge:
-            a = min(actions, key=lambda a: (spread(a[2]), a[2]))
-            return a, _clip((here - spread(a[2])) / 2)
-        a = max(actions, key=lambda a: (spread(a[2]), -a[2]))
-        return a, _clip((spread(a[2]) - here) / 2)
+        here, pairs = got
+        if converge:  # the least spread, ties to the lowest tile
+            spread, t = min(pairs)
+            value = _clip((here - spread) / 2)
+        else:  # the most spread, ties to the lowest tile
+            spread, t = max(pairs, key=lambda pair: (pair[0], -pair[1]))
+            value = _clip((spread - here) / 2)
+        for a in actions:
+            if a[2] == t:
+                return a, value
+        raise AssertionError("the picked tile is a move's")  # pragma: no cover
     return script
 
 
@@ -425,27 +470,105 @@ def weights_with(evolved: Sequence[float]) -> list[float]:
     return w
 
 
+_FRIEND_SCRIPTS = frozenset((52, 53))
+_FRIEND_IDS = (52, 53)
+_STEADY_IDS = {kind: tuple(sid for sid in sids if sid not in _FRIEND_SCRIPTS)
+               for kind, sids in BY_TYPE.items()}
+assert BY_TYPE[MOVE][-2:] == _FRIEND_IDS
+_TILE_KINDS = frozenset((BUILD_ROAD, BUILD, RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST,
+                         DESTROY))
+_ACTIONS_ONLY = frozenset((15, 16, 17, 18, 19, 24, 25, 36, 37, 38, 39, 40, 41))
+"""Research, level-up and spawn scripts: their pick depends on the offered actions only."""
+_PICKS: dict[tuple, tuple | None] = {}
+
+
+def pick(state: TribesState, p: int, sid: int, kind: int, actor: int, actions: Sequence[tuple],
+         ctx: Context) -> tuple[tuple, float] | None:
+    """Script ``sid``'s pick among ``actions`` (the group of ``kind`` and ``actor``),
+    memoised where that is exact. A unit's scripts read only the unit, enemy units,
+    cities and tiles, which stay the same while the state carries the unit's actions
+    (``TribesState.unit_memo``), so their picks are kept there; the spread scripts also
+    read where the friendly units stand, which is part of their key. Scripts on roads
+    and cities' tile actions read the tiles around them, which stay the same while the
+    state keeps those actions (``TribesState.tile_memo``). Research, level-up and spawn
+    picks depend on the actions alone."""
+    if kind >= MOVE:
+        memo = state.unit_memo(actor)
+        if sid in _FRIEND_SCRIPTS:
+            key = ctx.friend_key
+            hit = memo.get(sid)
+            if hit is not None and hit[0] == key:
+                return hit[1]
+            picked = SCRIPTS[sid][1](state, p, actions, ctx)
+            memo[sid] = (key, picked)
+            return picked
+        if sid in memo:
+            return memo[sid]
+        picked = memo[sid] = SCRIPTS[sid][1](state, p, actions, ctx)
+        return picked
+    if kind in _TILE_KINDS:
+        memo = state.tile_memo()
+        key = (sid, actor)
+        if key in memo:
+            return memo[key]
+        picked = memo[key] = SCRIPTS[sid][1](state, p, actions, ctx)
+        return picked
+    if sid in _ACTIONS_ONLY:
+        key = (sid, actions)
+        if key in _PICKS:
+            return _PICKS[key]
+        if len(_PICKS) > 100_000:
+            _PICKS.clear()
+        picked = _PICKS[key] = SCRIPTS[sid][1](state, p, actions, ctx)
+        return picked
+    return SCRIPTS[sid][1](state, p, actions, ctx)
+
+
 def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
-    """All action assignments of the player to move, as (action, h, (σ, actor, v, w))."""
+    """All action assignments of the player to move, as (action, h, (σ, actor, v, w)).
+
+    A unit's assignments but those of the spread scripts are kept with its carried
+    actions (``TribesState.unit_memo``) under the weights they were made with."""
     p = state.current_player()
     ctx = Context(state, p)
-    out = []
-    for (kind, actor), actions in _groups(state.legal_actions()).items():
-        for sid in BY_TYPE[kind]:
-            w = weights[sid]
-            if sid in WRAPPERS:
-                if kind == UPGRADE:
-                    boat = state.u_type[actor] == BOAT
-                    if (sid == 6) != boat:
-                        continue
-                for a in actions:
-                    out.append((a, 0.5 * w, (sid, actor, 0.5, w)))
-                continue
-            picked = SCRIPTS[sid][1](state, p, actions, ctx)
-            if picked is not None:
-                a, v = picked
-                out.append((a, v * w, (sid, actor, v, w)))
+    wkey = tuple(weights)
+    out: list[tuple] = []
+    for kind, actor, actions in state.legal_groups():
+        if kind < MOVE:
+            _group_assignments(out, state, p, kind, actor, actions, ctx, weights, BY_TYPE[kind])
+            continue
+        memo = state.unit_memo(actor)
+        hit = memo.get(("assign", kind))
+        if hit is None or hit[0] != wkey:
+            part: list[tuple] = []
+            _group_assignments(part, state, p, kind, actor, actions, ctx, weights,
+                               _STEADY_IDS[kind])
+            hit = memo["assign", kind] = (wkey, part)
+        out.extend(hit[1])
+        if kind == MOVE:  # the spread scripts come last (σ52, σ53)
+            _group_assignments(out, state, p, kind, actor, actions, ctx, weights,
+                               _FRIEND_IDS)
     return out
+
+
+def _group_assignments(out: list, state: TribesState, p: int, kind: int, actor: int,
+                       actions: Sequence[tuple], ctx: Context, weights: Sequence[float],
+                       sids: Sequence[int]) -> None:
+    """Append the assignments of scripts ``sids`` on one group to ``out``."""
+    for sid in sids:
+        w = weights[sid]
+        if sid in WRAPPERS:
+            if kind == UPGRADE:
+                boat = state.u_type[actor] == BOAT
+                if (sid == 6) != boat:
+                    continue
+            for a in actions:
+                out.append((a, 0.5 * w, (sid, actor, 0.5, w)))
+            continue
+        picked = pick(state, p, sid, kind, actor, actions, ctx)
+        if picked is not None:
+            a, v = picked
+            out.append((a, v * w, (sid, actor, v, w)))
 
 
 def _groups(legal: Sequence[tuple]) -> dict[tuple[int, int], list[tuple]]:
@@ -472,92 +595,76 @@ for _kind in BY_TYPE:
     _N_SLOTS[_kind] = _N_WRAPPERS[_kind] + len(_SCRIPT_IDS[_kind])
 
 
-def _wrappers_of(state: TribesState, kind: int, actor: int) -> tuple[int, ...]:
-    """The wrapper scripts offering ``actor``'s actions of ``kind`` (upgrade: by boat)."""
-    if kind == UPGRADE:
-        return (6,) if state.u_type[actor] == BOAT else (7,)
-    return _WRAPPER_IDS[kind]
-
-
 def random_assignment(state: TribesState, weights: Sequence[float], rng) -> tuple:
     """One assignment drawn uniformly from ``assignments(state, weights)`` without building
     them all: slots (a wrapper's action, or a script on an actor's group) are drawn at
     random and a script slot that offers nothing is dropped and drawn again.
 
     The slots are numbered group by group (each group's wrapper slots, wrapper by
-    wrapper and action by action, then its script slots); the first draw is located
-    in that numbering without building the list, which is built only if a script
-    offers nothing (the rare case), so the draws are the same as over the full list.
-    Groups are collected and slots counted in one pass over the legal actions (every
-    action type has one wrapper or none: upgrades have σ6 for boats and σ7 otherwise)."""
+    wrapper and action by action, then its script slots), and a dropped slot takes the
+    last slot's number (swap and pop, as over a list of all slots); draws are located
+    in that numbering without building the list, so they are the same as over it.
+    The groups come from the state (``legal_groups``, built from the per-unit pieces
+    of its legal list); every action type has one wrapper or none (upgrades have σ6
+    for boats and σ7 otherwise)."""
     p = state.current_player()
-    groups: dict[int, list] = {}
-    order = []  # (kind, actor, actions) by first appearance, as _groups orders them
+    order = state.legal_groups()
+    n_slots, n_wrappers = _N_SLOTS, _N_WRAPPERS
+    starts = []  # each group's first slot number
     total = 0
-    get = groups.get
-    for a in state.legal_actions():
-        k = a[0]
-        key = (k << 20) | (a[1] + 1) if k > BUILD_ROAD else k << 20
-        g = get(key)
-        if g is None:
-            g = groups[key] = [a]
-            order.append((k, a[1] if k > BUILD_ROAD else -1, g))
-            total += _N_SLOTS[k]
-        else:
-            g.append(a)
-            total += _N_WRAPPERS[k]
+    for k, _, g in order:
+        starts.append(total)
+        total += n_slots[k] + n_wrappers[k] * (len(g) - 1)
     i = int(rng.random() * total)
-    for kind, actor, actions in order:
-        n_wrapped = _N_WRAPPERS[kind] * len(actions)
-        if i < n_wrapped:
-            if kind == UPGRADE:
-                sid = 6 if state.u_type[actor] == BOAT else 7
-            else:
-                sid = _WRAPPER_IDS[kind][i // len(actions)]
-            w = weights[sid]
-            return actions[i % len(actions)], 0.5 * w, (sid, actor, 0.5, w)
-        i -= n_wrapped
-        scripts = _SCRIPT_IDS[kind]
-        if i < len(scripts):
-            sid = scripts[i]
-            break
-        i -= len(scripts)
-    else:  # pragma: no cover - i < total
-        raise AssertionError("slot index out of range")
-    ctx = Context(state, p)
-    picked = SCRIPTS[sid][1](state, p, actions, ctx)
+    sid, actor, what = _slot(state, order, starts, i)
     w = weights[sid]
+    if sid <= 10:
+        return what, 0.5 * w, (sid, actor, 0.5, w)
+    ctx = Context(state, p)
+    picked = pick(state, p, sid, SCRIPTS[sid][0], actor, what, ctx)
     if picked is not None:
         a, v = picked
         return a, v * w, (sid, actor, v, w)
-    # the drawn script offers nothing: the full slot list, that slot dropped, as before
-    groups_list = [(actor_, acts_, _wrappers_of(state, kind_, actor_), _SCRIPT_IDS[kind_])
-                   for kind_, actor_, acts_ in order]
-    slots: list[tuple] = []
-    first = None
-    for g_actor, g_actions, wrappers, scripts in groups_list:
-        for g_sid in wrappers:
-            for a in g_actions:
-                slots.append((g_sid, g_actor, a))
-        for g_sid in scripts:
-            if g_sid == sid and g_actor == actor and g_actions is actions:
-                first = len(slots)
-            slots.append((g_sid, g_actor, g_actions))
-    slots[first] = slots[-1]
-    slots.pop()
-    while slots:
-        i = int(rng.random() * len(slots))
-        sid, actor, what = slots[i]
+    # the drawn script offers nothing: drop its slot and draw again among the rest
+    moved: dict[int, tuple] = {}  # slot number -> the slot swapped into it
+    n = total
+
+    def slot_at(j: int) -> tuple:
+        got = moved.get(j)
+        return got if got is not None else _slot(state, order, starts, j)
+
+    moved[i] = slot_at(n - 1)
+    n -= 1
+    while n:
+        i = int(rng.random() * n)
+        sid, actor, what = slot_at(i)
         w = weights[sid]
         if sid <= 10:
             return what, 0.5 * w, (sid, actor, 0.5, w)
-        picked = SCRIPTS[sid][1](state, p, what, ctx)
+        picked = pick(state, p, sid, SCRIPTS[sid][0], actor, what, ctx)
         if picked is not None:
             a, v = picked
             return a, v * w, (sid, actor, v, w)
-        slots[i] = slots[-1]
-        slots.pop()
+        moved[i] = slot_at(n - 1)
+        n -= 1
     raise AssertionError("END_TURN always has a wrapper slot")  # pragma: no cover
+
+
+def _slot(state: TribesState, order: Sequence[tuple], starts: list[int], i: int) -> tuple:
+    """Slot number ``i`` of the groups ``order`` (whose first slots are ``starts``):
+    (σ, actor, action) for a wrapper's slot, (σ, actor, the group's actions) for a
+    script's."""
+    g = bisect_right(starts, i) - 1
+    kind, actor, actions = order[g]
+    i -= starts[g]
+    n_wrapped = _N_WRAPPERS[kind] * len(actions)
+    if i < n_wrapped:
+        if kind == UPGRADE:
+            sid = 6 if state.u_type[actor] == BOAT else 7
+        else:
+            sid = _WRAPPER_IDS[kind][i // len(actions)]
+        return sid, actor, actions[i % len(actions)]
+    return _SCRIPT_IDS[kind][i - n_wrapped], actor, actions
 
 
 def script_name(sid: int) -> str:

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from ..api import two_player_returns
@@ -210,19 +212,39 @@ _PARENT_BIT = tuple((1 << TECH_PARENT[t]) if t in TECH_PARENT else 0 for t in ra
 _SPAWN_REQ = tuple((ut, UNIT_COST[ut], (1 << UNIT_TECH[ut]) if UNIT_TECH[ut] >= 0 else 0)
                    for ut in SPAWNABLE)
 _NUM_MONUMENTS = len(MONUMENTS)
-_ECON_ACTIONS = frozenset((BUILD_ROAD, BUILD, RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST,
+_ECON_ACTIONS = frozenset((BUILD, RESOURCE, BURN_FOREST, CLEAR_FOREST, GROW_FOREST,
                            DESTROY, CAPTURE, EXAMINE))
-"""Actions that change what the cached tile actions depend on (besides stars and techs)."""
+"""Actions that change what the cached tile actions depend on (besides stars and techs);
+a road changes only its own candidate, which ``_execute`` takes out of the cache."""
 
 
 _RESEARCH_MEMO: dict[tuple[int, bool, bool, bool], tuple] = {}
+_RESEARCH_QUICK: dict[tuple[int, int, int], tuple] = {}
 _SPAWN_MEMO: dict[tuple[int, int], tuple] = {}
 _MAX_UNIT_COST = max(cost for _, cost, _ in _SPAWN_REQ)
+_LAND_BLOCKED = tuple(
+    tuple(1 if ter == DEEP or (ter == MOUNTAIN and not climbing) else 2 if ter == SHALLOW
+          else 0 for ter in range(7)) for climbing in (0, 1))
+"""A land unit's step onto a terrain, by Climbing: 0 free, 1 barred, 2 only onto a port of
+its tribe."""
+_CITY_TECHS = sum(1 << t for t in {CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
+                  | {tech for tech, _, _, _ in GATHER.values()}
+                  | {tech for tech in BUILDING_TECH.values() if tech >= 0})
+"""The technologies the tile actions of cities depend on (roads: Roads only)."""
+_SEGMENT_TECHS = (1 << CLIMBING) | (1 << FREE_SPIRIT) | (1 << SAILING) | (1 << NAVIGATION)
+"""The technologies a unit's actions depend on."""
 
 
 def _research_actions(techs: int, stars: int, ncities: int) -> tuple:
     """The research actions open to a tribe, memoised: they depend only on its
-    technologies and on which of the three tier costs its stars cover."""
+    technologies and on which of the three tier costs its stars cover (looked up by
+    technologies, stars and cities first, which saves working out the costs)."""
+    quick = (techs, stars, ncities)
+    acts = _RESEARCH_QUICK.get(quick)
+    if acts is not None:
+        return acts
+    if len(_RESEARCH_QUICK) > 200_000:
+        _RESEARCH_QUICK.clear()
     key = (techs, tech_cost(1, ncities, techs) <= stars, tech_cost(2, ncities, techs) <= stars,
            tech_cost(3, ncities, techs) <= stars)
     acts = _RESEARCH_MEMO.get(key)
@@ -232,6 +254,7 @@ def _research_actions(techs: int, stars: int, ncities: int) -> tuple:
             (RESEARCH, tech) for tech in range(NUM_TECHS)
             if (not techs & _TECH_BIT[tech] and techs & _PARENT_BIT[tech] == _PARENT_BIT[tech]
                 and affordable[TECH_TIER[tech]]))
+    _RESEARCH_QUICK[quick] = acts
     return acts
 
 
@@ -245,6 +268,47 @@ def _spawnable(techs: int, stars: int) -> tuple:
     return types
 
 
+_KIND = itemgetter(0)
+_SPAWN_ACTS: dict[tuple[int, tuple], tuple] = {}
+
+
+def _tile_entry(road_key: int, roads: tuple, city_key: int, city: tuple) -> tuple:
+    """A tribe's cached tile actions: (road key, roads, city key, cities' tile actions,
+    both with their costs, the dearest cost, stars key, affordable actions)."""
+    candidates = roads + city
+    return (road_key, roads, city_key, city, candidates,
+            max([need for _, need in candidates], default=0), None, None)
+
+
+def _spawn_actions(city: int, types: tuple) -> tuple:
+    """The spawn actions of ``city`` for these unit types (memoised)."""
+    key = (city, types)
+    acts = _SPAWN_ACTS.get(key)
+    if acts is None:
+        acts = _SPAWN_ACTS[key] = tuple((SPAWN, city, ut) for ut in types)
+    return acts
+
+
+def group_actions(actions) -> list[tuple]:
+    """Actions by (type, actor) as [(type, actor, actions)], in order of first appearance
+    (actor −1 for END_TURN, RESEARCH and BUILD_ROAD, else ``action[1]``)."""
+    groups: dict[tuple[int, int], list] = {}
+    for a in actions:
+        k = a[0]
+        key = (k, a[1]) if k > BUILD_ROAD else (k, -1)
+        g = groups.get(key)
+        if g is None:
+            groups[key] = [a]
+        else:
+            g.append(a)
+    return [(k, actor, tuple(g)) for (k, actor), g in groups.items()]
+
+
+def _runs(seg: tuple, u: int) -> tuple:
+    """The groups of one unit's actions, whose types come in runs."""
+    return tuple([(kind, u, tuple(run)) for kind, run in groupby(seg, _KIND)])
+
+
 class Board:
     """Static data of one level, shared by every state of a game (never mutated)."""
 
@@ -252,7 +316,7 @@ class Board:
         self.level = level
         self.size = size = level.size
         self.n = n = size * size
-        self.nbr = tuple(tuple(self._ring(t, 1)) for t in range(n))
+        self.nbr = tuple(tuple(sorted(self._ring(t, 1))) for t in range(n))
         self.within = tuple(tuple(tuple(self._ring(t, r)) for t in range(n)) for r in range(4))
         self.city_pos = tuple(level.capitals) + tuple(level.villages)
         city_at = [-1] * n
@@ -309,8 +373,9 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "explored", "n_explored", "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city",
           "u_kills", "u_vet", "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
           "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
-          "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng", "_legal",
-          "_legal_set", "stats", "econ", "_tile_cache", "_territory", "_tiles_shared")
+          "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng",
+          "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
+          "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
@@ -347,7 +412,8 @@ class TribesState:
         s.monuments = [UNAVAILABLE] * (2 * len(MONUMENTS))
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
-        s._legal = s._legal_set = None
+        s._legal_list = s._legal_set = None
+        s._segs = s._pending = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
@@ -385,10 +451,23 @@ class TribesState:
         s.kills, s.pacifist, s.monuments = self.kills[:], self.pacifist[:], self.monuments[:]
         s.turn, s.player, s.moves = self.turn, self.player, self.moves
         s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
-        s._legal, s._legal_set = self._legal, self._legal_set  # immutable once built
+        s._legal_list, s._legal_set = self._legal_list, self._legal_set  # immutable once built
+        s._segs, s._pending = self._segs, self._pending  # likewise
+        s._head, s._groups, s._tile_groups = self._head, self._groups, self._tile_groups
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         return s
+
+    @property
+    def _legal(self) -> list[tuple] | None:
+        return self._legal_list
+
+    @_legal.setter
+    def _legal(self, value: list[tuple] | None) -> None:
+        """Code outside the forward model that edits a state by hand resets ``_legal``
+        (and ``_legal_set``) to None; that must drop the carried unit segments too."""
+        self._legal_list = value
+        self._segs = self._pending = self._head = self._groups = None
 
     # ---- API --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -412,20 +491,79 @@ class TribesState:
     def legal_actions(self) -> list[tuple]:
         if self.over:
             return []
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal
+        if self._legal_list is None:
+            self._legal_list = self._generate()
+        return self._legal_list
+
+    def legal_groups(self) -> list[tuple]:
+        """The legal actions by (action type, actor) as [(type, actor, actions)], groups
+        in the order of their first action in ``legal_actions()`` and actions in its
+        order; the actor is −1 for END_TURN, RESEARCH and BUILD_ROAD, else the city or
+        unit of ``action[1]``. Built from the pieces ``_generate`` assembled the list
+        from (the portfolio's scripts work on these groups)."""
+        groups = self._groups
+        if groups is not None:
+            return groups
+        if self.over:
+            return []
+        legal = self.legal_actions()
+        head, parts = self._head, self._segs
+        if head is None or parts is None:
+            self._groups = groups = group_actions(legal)
+            return groups
+        research, spawns, tiles, _ = head
+        groups = [(END_TURN, -1, ((END_TURN,),))]
+        if research:
+            groups.append((RESEARCH, -1, research))
+        groups.extend(spawns)
+        if tiles:
+            cached = self._tile_groups
+            if cached is None or cached[0] is not tiles:
+                cached = self._tile_groups = (tiles, group_actions(tiles), {})
+            groups.extend(cached[1])
+        active, entries, _ = parts
+        for u in active:
+            entry = entries[u]
+            g = entry[2]
+            if g is None:
+                g = entry[2] = _runs(entry[0], u)
+            groups.extend(g)
+        self._groups = groups
+        return groups
+
+    def unit_memo(self, u: int) -> dict:
+        """A dict for what a player derives from unit ``u``'s legal actions (u of the
+        player to move, with actions), kept as long as those actions are carried from
+        state to state: over moves, spawns, recoveries of other units, roads and
+        research. Over those, u itself, the enemy units, the cities, the tiles (but
+        roads) and the enemy's technologies stay the same; the player's other units,
+        stars, technologies and roads may change."""
+        self.legal_actions()
+        entry = self._segs[1][u]
+        memo = entry[3]
+        if memo is None:
+            memo = entry[3] = {}
+        return memo
+
+    def tile_memo(self) -> dict:
+        """A dict for what a player derives from the roads and cities' tile actions of
+        the player to move, kept with them: they are one cached tuple as long as the
+        tiles, buildings, roads, territory, cities, technologies and (up to the dearest)
+        stars stay the same."""
+        self.legal_groups()
+        return self._tile_groups[2]
 
     def is_legal(self, action) -> bool:
         if self.over:
             return False
         legal_set = self._legal_set
-        if legal_set is None:
-            legal_set = self._legal_set = frozenset(self.legal_actions())
-        try:
-            return action in legal_set
-        except TypeError:
-            return False
+        if legal_set is not None:
+            try:
+                return action in legal_set
+            except TypeError:
+                return False
+        # one question: a scan of the list is cheaper than hashing it into a set
+        return action in self.legal_actions()
 
     def apply_action(self, action) -> None:
         if self.over:
@@ -439,7 +577,11 @@ class TribesState:
             ok = False
         if not ok:
             raise ValueError(f"illegal action {action!r} for player {self.player}")
-        self._legal = self._legal_set = None
+        # what the next legal list can take from this one, worked out when it is needed
+        self._pending = (self._segs, self._head, action,
+                         self.u_pos[action[1]] if action[0] >= MOVE else -1) \
+            if self._legal_list is not None else None
+        self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
         self._execute(action)
 
@@ -447,7 +589,11 @@ class TribesState:
         """``apply_action`` for an action taken from this state's ``legal_actions()``
         (the searches do nothing else): the same effect without the membership check,
         which costs a set of the legal list per step of a rollout."""
-        self._legal = self._legal_set = None
+        # what the next legal list can take from this one, worked out when it is needed
+        self._pending = (self._segs, self._head, action,
+                         self.u_pos[action[1]] if action[0] >= MOVE else -1) \
+            if self._legal_list is not None else None
+        self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
         self._execute(action)
 
@@ -583,8 +729,6 @@ class TribesState:
                 ex[off + t] = 1
                 gained += 1
         if gained:
-            if self.techs[p] >> ROADS & 1:  # explored tiles only matter to road building
-                self.econ += 1
             self.score[p] += gained * CLEAR_VIEW_POINTS
             self.n_explored[p] += gained
             if self.n_explored[p] == n:
@@ -631,20 +775,73 @@ class TribesState:
     # ---- action generation ------------------------------------------------------------
     def _generate(self) -> list[tuple]:
         p = self.player
-        b = self.b
-        c_tribe = self.c_tribe
-        my_cities = [c for c, t in enumerate(c_tribe) if t == p]
-        c_level, c_pop = self.c_level, self.c_pop
-        for c in my_cities:  # a city that can level up must do so first, and alone
-            if c_pop[c] >= c_level[c] + 1:
-                return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
-        acts: list[tuple] = [(END_TURN,)]
         stars = self.stars[p]
         techs = self.techs[p]
-        ncities = len(my_cities)
-        if techs != ALL_TECHS:
-            acts.extend(_research_actions(techs, stars, ncities))
+        pending = self._pending
+        self._pending = None
+        if pending is not None:  # the pieces of the parent's list this action left alone
+            old_segs, old_head, action, before = pending
+            head = self._carry_head(old_head, action, before)
+            carried = self._carry_segments(old_segs, action, before)
+        else:
+            head = carried = None
+        if head is not None:  # research and spawns carried from the parent state
+            research, spawns, _, prefix = head
+            acts = list(prefix)
+            my_cities = None
+        else:
+            my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
+            c_level, c_pop = self.c_level, self.c_pop
+            for c in my_cities:  # a city that can level up must do so first, and alone
+                if c_pop[c] >= c_level[c] + 1:
+                    self._segs = self._head = None
+                    return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
+            research, spawns = self._research_and_spawns(p, stars, techs, my_cities)
+            acts = [(END_TURN,)]
+            acts.extend(research)
+            for _, _, group in spawns:
+                acts.extend(group)
+            prefix = tuple(acts)
+        # tile actions: roads cached under (econ, explored count) — explored tiles matter
+        # to the tribe's own roads only, and the count changes exactly when they do — and
+        # cities' tile actions under (econ, the technologies they need); the affordable
+        # ones under the stars
+        econ = self.econ
+        road_key = econ << 16 | self.n_explored[p] if techs >> ROADS & 1 else -1
+        city_key = econ << 32 | (techs & _CITY_TECHS)
+        cached = self._tile_cache[p]
+        if cached is None or cached[0] != road_key or cached[2] != city_key:
+            if cached is not None and cached[0] == road_key:
+                roads = cached[1]
+            else:
+                roads = self._road_candidates(p) if road_key >= 0 else ()
+            if cached is not None and cached[2] == city_key:
+                city = cached[3]
+            else:
+                if my_cities is None:
+                    my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
+                city = self._city_candidates(p, techs, my_cities)
+            cached = self._tile_cache[p] = _tile_entry(road_key, roads, city_key, city)
+        # the affordable ones depend on the stars only up to the dearest candidate's cost
+        dearest = cached[5]
+        key = stars if stars < dearest else dearest
+        if cached[6] != key:
+            cached = self._tile_cache[p] = cached[:6] + (
+                key, tuple([a for a, need in cached[4] if need <= stars]))
+        acts.extend(cached[7])
+        self._head = (research, spawns, cached[7], prefix)
+        return self._unit_part(p, stars, techs, acts, carried)
+
+    def _research_and_spawns(self, p: int, stars: int, techs: int, my_cities: list[int]
+                             ) -> tuple[tuple, list]:
+        """The research actions and the spawn groups (SPAWN, city, actions) of the
+        player to move."""
+        research = _research_actions(techs, stars, len(my_cities)) if techs != ALL_TECHS \
+            else ()
+        spawns = []
         if my_cities:
+            b = self.b
+            c_level = self.c_level
             c_nunits = self.c_nunits
             unit_at = self.unit_at
             spawnable = None
@@ -653,78 +850,201 @@ class TribesState:
                 if unit_at[b.city_pos[c]] < 0 and c_nunits[c] < level + 1:
                     if spawnable is None:
                         spawnable = _spawnable(techs, stars)
-                    for ut in spawnable:
-                        acts.append((SPAWN, c, ut))
-        # tile actions: candidates cached under (econ, techs), the affordable ones under stars
-        econ = self.econ
-        cached = self._tile_cache[p]
-        if cached is None or cached[0] != econ or cached[1] != techs:
-            cached = self._tile_cache[p] = (econ, techs, self._tile_candidates(p, techs, my_cities),
-                                            stars, None)
-        if cached[4] is None or cached[3] != stars:
-            cached = self._tile_cache[p] = (econ, techs, cached[2], stars,
-                                            tuple(a for a, need in cached[2] if need <= stars))
-        acts.extend(cached[4])
-        # units
-        resource = self.resource
-        u_hp, u_base, u_vet = self.u_hp, self.u_base, self.u_vet
-        u_type, u_tribe, u_status, u_pos = self.u_type, self.u_tribe, self.u_status, self.u_pos
-        unit_at = self.unit_at
-        enemy_adj = None
-        within = b.within
-        for u, tribe in enumerate(u_tribe):
-            if tribe != p:
+                    if spawnable:
+                        spawns.append((SPAWN, c, _spawn_actions(c, spawnable)))
+        return research, spawns
+
+    def _unit_part(self, p: int, stars: int, techs: int, acts: list[tuple], carried
+                   ) -> list[tuple]:
+        """Append the actions of the player's units to ``acts``: each unit's actions are
+        one segment, ``carried`` over from the parent state for the units the action
+        played cannot have affected (``_carry_segments``)."""
+        u_tribe, u_status = self.u_tribe, self.u_status
+        if carried is None:
+            candidates: Any = [u for u, tribe in enumerate(u_tribe)
+                               if tribe == p and u_status[u] != FINISHED]
+            entries: dict[int, list] = {}
+            enemy_adj = None
+        else:  # no unit becomes active in a carried action
+            candidates, entries, enemy_adj = carried
+        active = []
+        for u in candidates:
+            if u_tribe[u] != p or u_status[u] == FINISHED:
                 continue
-            status = u_status[u]
-            if status == FINISHED:
-                continue
-            ut = u_type[u]
-            pos = u_pos[u]
-            if status == FRESH:
+            active.append(u)
+            entry = entries.get(u)
+            if entry is None:
                 if enemy_adj is None:
                     enemy_adj = self._enemy_adjacent(p)
-                acts.extend([(MOVE, u, t)
-                             for t in self._reachable(u, ut, pos, p, techs, enemy_adj)])
-            if UNIT_ATK[ut] > 0 and status != ATTACKED:
-                reach = UNIT_RANGE[ut]
-                if reach == 1:  # a melee unit has targets only if an enemy is adjacent
-                    if enemy_adj is None:
-                        enemy_adj = self._enemy_adjacent(p)
-                    if not enemy_adj[pos]:
-                        reach = 0
-                if reach:
-                    for t in within[reach][pos]:
-                        v = unit_at[t]
-                        if v >= 0 and u_tribe[v] != p:
-                            acts.append((ATTACK, u, v))
-            city = b.city_at[pos]
-            if status == FRESH and city >= 0 and c_tribe[city] != p and ut not in NAVAL:
-                acts.append((CAPTURE, u))
-            if status == FRESH and u_hp[u] < UNIT_HP[u_base[u]] + VETERAN_PLUS_HP * u_vet[u]:
-                acts.append((RECOVER, u))
-            if resource[pos] == RUINS and ut not in NAVAL:
-                acts.append((EXAMINE, u))
-            if ut == MIND_BENDER:
-                if status == FRESH:
-                    for t in b.nbr[pos]:
-                        v = unit_at[t]
-                        if v >= 0 and u_tribe[v] == p and self.u_hp[v] < self.max_hp(v):
-                            acts.append((HEAL_OTHERS, u))
-                            break
-                if status != ATTACKED:
-                    for t in b.nbr[pos]:
-                        v = unit_at[t]
-                        if v >= 0 and u_tribe[v] != p:
-                            acts.append((CONVERT, u, v))
-            if ut == BOAT and stars >= UNIT_COST[SHIP] and techs >> SAILING & 1:
-                acts.append((UPGRADE, u))
-            elif ut == SHIP and stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
-                acts.append((UPGRADE, u))
-            if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT:
-                acts.append((MAKE_VETERAN, u))
-            if status == FRESH and techs >> FREE_SPIRIT & 1:
-                acts.append((DISBAND, u))
+                seg, radius = self._unit_actions(u, p, stars, techs, enemy_adj)
+                entry = entries[u] = [seg, radius, None, None]
+            acts.extend(entry[0])
+        self._segs = (active, entries, enemy_adj)
         return acts
+
+    def _unit_actions(self, u: int, p: int, stars: int, techs: int, enemy_adj) -> tuple:
+        """The legal actions of unit ``u`` (not finished) of the player to move, in the
+        order of the legal list, and how far from the unit a change of the board's units,
+        terrain or roads could change them (its moves' search radius; 1 for the
+        neighbours a mind bender heals)."""
+        b = self.b
+        unit_at, u_tribe = self.unit_at, self.u_tribe
+        status = self.u_status[u]
+        ut = self.u_type[u]
+        pos = self.u_pos[u]
+        fresh = status == FRESH
+        naval = ut in NAVAL
+        radius = 1
+        if not fresh:
+            acts: list[tuple] = []
+        elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY:
+            # one step, no road to run along: the free enterable neighbours (in tile order)
+            terrain, building, owner, c_tribe = self.terrain, self.building, self.owner, \
+                self.c_tribe
+            blocked = _LAND_BLOCKED[techs >> CLIMBING & 1]
+            acts = [(MOVE, u, t) for t in b.nbr[pos] if unit_at[t] < 0 and (
+                (kind := blocked[terrain[t]]) == 0
+                or (kind == 2 and building[t] == PORT and c_tribe[owner[t]] == p))]
+        else:
+            tiles, radius = self._reachable(ut, pos, p, techs, enemy_adj)
+            acts = [(MOVE, u, t) for t in tiles]
+        if status != ATTACKED and UNIT_ATK[ut] > 0:
+            reach = UNIT_RANGE[ut]
+            if reach == 1 and not enemy_adj[pos]:  # melee: targets only next to an enemy
+                reach = 0
+            if reach:
+                for t in b.within[reach][pos]:
+                    v = unit_at[t]
+                    if v >= 0 and u_tribe[v] != p:
+                        acts.append((ATTACK, u, v))
+        if fresh:
+            city = b.city_at[pos]
+            if city >= 0 and self.c_tribe[city] != p and not naval:
+                acts.append((CAPTURE, u))
+            if self.u_hp[u] < UNIT_HP[self.u_base[u]] + VETERAN_PLUS_HP * self.u_vet[u]:
+                acts.append((RECOVER, u))
+        if self.resource[pos] == RUINS and not naval:
+            acts.append((EXAMINE, u))
+        if ut == MIND_BENDER:
+            if fresh:
+                for t in b.nbr[pos]:
+                    v = unit_at[t]
+                    if v >= 0 and u_tribe[v] == p and self.u_hp[v] < self.max_hp(v):
+                        acts.append((HEAL_OTHERS, u))
+                        break
+            if status != ATTACKED:
+                for t in b.nbr[pos]:
+                    v = unit_at[t]
+                    if v >= 0 and u_tribe[v] != p:
+                        acts.append((CONVERT, u, v))
+        elif ut == BOAT:
+            if stars >= UNIT_COST[SHIP] and techs >> SAILING & 1:
+                acts.append((UPGRADE, u))
+        elif ut == SHIP:
+            if stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
+                acts.append((UPGRADE, u))
+        if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT:
+            acts.append((MAKE_VETERAN, u))
+        if fresh and techs >> FREE_SPIRIT & 1:
+            acts.append((DISBAND, u))
+        return tuple(acts), radius
+
+    def _carry_head(self, head, action: tuple, before: int):
+        """The parent's research and spawn actions (``head``) if ``action``, played from
+        there (its unit stood on ``before``), left them as they are, else None. They
+        depend on the stars, the technologies, the cities, their units and who stands
+        on them, and a pending level-up (population): a move off and onto tiles without
+        a city, a recovery and a promotion change none of these."""
+        kind = action[0]
+        if kind == MOVE:
+            city_at = self.b.city_at
+            if city_at[before] < 0 and city_at[action[2]] < 0:
+                return head
+            return None
+        if kind == RECOVER or kind == MAKE_VETERAN:
+            return head
+        return None
+
+    def _carry_segments(self, segs, action: tuple, before: int):
+        """The parent's unit segments (``segs``) that stay exact after ``action``,
+        played from there (its unit stood on ``before``): the units that had actions, a
+        fresh dict unit -> [actions, radius, groups, memo] of those kept, and the
+        enemy-adjacency map; None when the action may change too much. (Units other than
+        the action's own keep their tile and type.)
+
+        A unit's actions depend on its own fields, on enemy units, on stars (upgrades of
+        boats and ships), on four technologies (Climbing, Free Spirit, Sailing,
+        Navigation), on the hit points of friends next to it (a mind bender's healing)
+        and, for its moves, on the board's units, terrain and roads within its search
+        radius. A move of unit u from a to b changes u and the occupancy of a and b; a
+        spawn the occupancy of the city tile and the stars; a road one tile's road and
+        the stars; a research the stars (and, for those four, the technologies); a
+        recovery or a promotion to veteran u's hit points and status; a disband u and
+        the occupancy of its tile. An attack of u on v changes u and the occupancy of
+        u's tile, and v's hit points, or v itself and with it the enemy adjacency
+        around v's tile (which reaches one tile farther) and the targets of the units
+        within range of v, and perhaps the occupancy of v's tile by u; units kept over
+        an attack lose their ``unit_memo`` (enemies changed). Other actions drop every
+        segment."""
+        if segs is None:
+            return None
+        kind = action[0]
+        mover = -1
+        tile_a = tile_b = -1
+        stars_change = attack = False
+        if kind == MOVE:
+            mover = action[1]
+            tile_a, tile_b = before, action[2]
+        elif kind == SPAWN:
+            tile_a = self.b.city_pos[action[1]]
+            stars_change = True
+        elif kind == BUILD_ROAD:
+            tile_a = action[1]
+            stars_change = True
+        elif kind == RESEARCH:
+            if _TECH_BIT[action[1]] & _SEGMENT_TECHS:
+                return None
+            stars_change = True
+        elif kind == RECOVER or kind == MAKE_VETERAN:
+            mover = action[1]
+            tile_a = before  # friends next to it may heal it: radius >= 1
+        elif kind == DISBAND:
+            mover = action[1]
+            tile_a = before
+            stars_change = True
+        elif kind == ATTACK:
+            mover = action[1]
+            tile_a, tile_b = before, self.u_pos[action[2]]
+            attack = True
+        else:
+            return None
+        active, entries, enemy_adj = segs
+        if attack:
+            enemy_adj = None  # the target may die
+        kept = {}
+        dist, u_pos, u_type = self.b.dist, self.u_pos, self.u_type
+        row_a = dist[tile_a] if tile_a >= 0 else None
+        row_b = dist[tile_b] if tile_b >= 0 else None
+        for w in active:
+            if w == mover:
+                continue
+            if stars_change:
+                ut = u_type[w]
+                if ut == BOAT or ut == SHIP:
+                    continue
+            entry = entries[w]
+            if row_a is not None:
+                pos = u_pos[w]
+                radius = entry[1]
+                if attack:
+                    if row_a[pos] <= radius or row_b[pos] <= radius + 1 \
+                            or row_b[pos] <= UNIT_RANGE[u_type[w]]:
+                        continue
+                    entry = [entry[0], radius, entry[2], None]
+                elif row_a[pos] <= radius or (row_b is not None and row_b[pos] <= radius):
+                    continue
+            kept[w] = entry
+        return active, kept, enemy_adj
 
     def _tile_actions(self, p: int, stars: int, techs: int, my_cities: list[int]) -> tuple:
         """Roads and the tile actions of cities (uncached; ``_generate`` caches them)."""
@@ -732,24 +1052,33 @@ class TribesState:
 
     def _tile_candidates(self, p: int, techs: int, my_cities: list[int]) -> tuple:
         """Roads and the tile actions of cities with the stars each needs, in the order
-        the legal list has them. They change only with the technologies and the economy
-        counter ``econ``, so ``_generate`` caches them per player under (econ, techs),
-        and the affordable ones under the stars too: stars change far more often than
-        the rest (every spawn, every turn's income)."""
+        the legal list has them. They change only with the technologies, the economy
+        counter ``econ`` and (roads) the tiles the tribe explored, so ``_generate``
+        caches the two parts per player under (econ, explored count) and (econ, the
+        technologies cities' tile actions need), and the affordable ones under the
+        stars too: stars change far more often than the rest (every spawn, every
+        turn's income)."""
+        roads = self._road_candidates(p) if techs >> ROADS & 1 else ()
+        return roads + self._city_candidates(p, techs, my_cities)
+
+    def _road_candidates(self, p: int) -> tuple:
+        """Roads the tribe (with Roads) may build, with their cost, in tile order."""
         b = self.b
         c_tribe = self.c_tribe
+        terrain, building, owner = self.terrain, self.building, self.owner
+        ex = self.explored
+        off = p * b.n
+        road = self.road
+        return tuple([((BUILD_ROAD, t), ROAD_COST) for t in range(b.n)
+                      if (terrain[t] == PLAIN or terrain[t] == FOREST) and ex[off + t]
+                      and not road[t] and building[t] == NO_BUILDING
+                      and (owner[t] < 0 or c_tribe[owner[t]] == p)])
+
+    def _city_candidates(self, p: int, techs: int, my_cities: list[int]) -> tuple:
+        """The tile actions of the tribe's cities with the stars each needs, city by city
+        and tile by tile."""
         acts: list[tuple] = []
         terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
-        if techs >> ROADS & 1:
-            ex = self.explored
-            off = p * b.n
-            road = self.road
-            for t in range(b.n):
-                ter = terrain[t]
-                if ((ter == PLAIN or ter == FOREST) and ex[off + t] and not road[t]
-                        and building[t] == NO_BUILDING
-                        and (owner[t] < 0 or c_tribe[owner[t]] == p)):
-                    acts.append(((BUILD_ROAD, t), ROAD_COST))
         if my_cities:
             tiles_of = self._territory
             if tiles_of is None:
@@ -807,26 +1136,16 @@ class TribesState:
                     mark[t] = 1
         return mark
 
-    def _reachable(self, u: int, ut: int, start: int, p: int, techs: int,
-                   enemy_adj: bytearray) -> list[int]:
-        """Tiles unit ``u`` can end a move on (half-steps: 1 along roads, 2 otherwise)."""
+    def _reachable(self, ut: int, start: int, p: int, techs: int,
+                   enemy_adj: bytearray) -> tuple[list[int], int]:
+        """Tiles a unit of type ``ut`` on ``start`` can end a move on (half-steps: 1 along
+        roads, 2 otherwise), and the distance from ``start`` within which the search read
+        the board (the neighbours of the tiles it expanded): a change farther away cannot
+        change it. (``_unit_actions`` does single steps off roads itself.)"""
         nbr = self.b.nbr
         terrain, road, unit_at = self.terrain, self.road, self.unit_at
         naval = ut in NAVAL
         climbing = techs >> CLIMBING & 1
-        if UNIT_MOV[ut] == 1 and not naval and not road[start] and terrain[start] != CITY:
-            out = []  # one step, no road to run along: the free enterable neighbours
-            building, owner, c_tribe = self.building, self.owner, self.c_tribe
-            for t in nbr[start]:
-                if unit_at[t] >= 0:
-                    continue
-                ter = terrain[t]
-                if ter == DEEP or (ter == MOUNTAIN and not climbing) or (
-                        ter == SHALLOW and (building[t] != PORT or c_tribe[owner[t]] != p)):
-                    continue
-                out.append(t)
-            out.sort()
-            return out
         best = {start: 2 * UNIT_MOV[ut]}
         frontier = [start]
         while frontier:
@@ -870,13 +1189,21 @@ class TribesState:
                 if best.get(t, -1) < left:
                     best[t] = left
                     frontier.append(t)
+        row = self.b.dist[start]
+        radius = 1 + max([row[t] for t, left in best.items() if left > 0])
         del best[start]
-        return sorted(best)
+        return sorted(best), radius
 
     # ---- action execution -------------------------------------------------------------
     def _execute(self, a: tuple) -> None:
         kind = a[0]
         p = self.player
+        if kind == MOVE:  # the most frequent first
+            self._move(p, a[1], a[2])
+            return
+        if kind == ATTACK:
+            self._attack(p, a[1], a[2])
+            return
         if kind in _ECON_ACTIONS:
             self.econ += 1
             self._own_tiles()
@@ -885,8 +1212,18 @@ class TribesState:
         elif kind == RESEARCH:
             self._research(p, a[1], pay=True)
         elif kind == BUILD_ROAD:
+            self._own_tiles()
             self.stars[p] -= ROAD_COST
             self.road[a[1]] = 1
+            # a road changes no candidate but its own, for either tribe (cities' tile
+            # actions ignore roads)
+            for tribe in (0, 1):
+                cached = self._tile_cache[tribe]
+                if cached is not None and cached[0] == self.econ << 16 | self.n_explored[tribe]:
+                    roads = tuple([c for c in cached[1] if c[0] != a])
+                    if len(roads) < len(cached[1]):
+                        self._tile_cache[tribe] = _tile_entry(cached[0], roads, cached[2],
+                                                              cached[3])
         elif kind == BUILD:
             self._build(p, a[1], a[2], a[3])
         elif kind == SPAWN:
@@ -921,10 +1258,6 @@ class TribesState:
             self.terrain[a[2]] = FOREST
         elif kind == DESTROY:
             self._destroy(a[1], a[2])
-        elif kind == MOVE:
-            self._move(p, a[1], a[2])
-        elif kind == ATTACK:
-            self._attack(p, a[1], a[2])
         elif kind == CAPTURE:
             self._capture(p, a[1])
         elif kind == RECOVER:
@@ -1324,7 +1657,8 @@ class Tribes:
             raise ValueError(f"bad tribes snapshot: {err!r}") from None
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
             raise ValueError("bad tribes snapshot: board size does not match its level")
-        s._legal = s._legal_set = None
+        s._legal_list = s._legal_set = None
+        s._segs = s._pending = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
         return s

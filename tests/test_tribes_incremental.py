@@ -1,0 +1,190 @@
+"""Tribes' incremental legal actions equal a cold regeneration, order included, and
+their groups by (type, actor) equal a grouping of the list.
+
+The forward model carries each unit's actions from a state to the next when the
+action played cannot have changed them (games/tribes/rules.py ``_carry_segments``) and
+patches the cached road candidates after a road; a state rebuilt from its snapshot has
+none of those caches. Random games biased towards the carried actions (moves, spawns,
+roads, research, recovery, attacks, disbands, promotions), with side branches played
+on clones as a search does, must give the same legal list as the rebuilt state at
+every step.
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+
+from games.tribes import SimpleAgent, Tribes
+from games.tribes.constants import (
+    ATTACK,
+    BUILD_ROAD,
+    CATAPULT,
+    DISBAND,
+    FRESH,
+    MAKE_VETERAN,
+    MOVE,
+    MOVED,
+    NO_RES,
+    PLAIN,
+    RECOVER,
+    RESEARCH,
+    SPAWN,
+    WARRIOR,
+)
+from games.tribes.portfolio import _PICKS, assignments, default_weights, random_assignment
+from games.tribes.rules import group_actions
+
+CARRIED = (MOVE, SPAWN, BUILD_ROAD, RESEARCH, RECOVER, ATTACK, DISBAND, MAKE_VETERAN)
+
+
+def _cold_legal(game: Tribes, state) -> list[tuple]:
+    return game.state_from_dict(state.to_dict()).legal_actions()
+
+
+def _pick(legal: list[tuple], rng: random.Random) -> tuple:
+    carried = [a for a in legal if a[0] in CARRIED]
+    if carried and rng.random() < 0.8:
+        return carried[rng.randrange(len(carried))]
+    return legal[rng.randrange(len(legal))]
+
+
+def _opening(game: Tribes, level: int, rounds: int):
+    """A state after ``rounds`` rounds of the rule-based player (armies have met)."""
+    state = game.new_initial_state(random.Random(level))
+    agents = [SimpleAgent(seed=2 * level), SimpleAgent(seed=2 * level + 1)]
+    while not state.is_terminal() and state.turn < rounds:
+        state.apply_action(agents[state.current_player()](state))
+    return state
+
+
+def test_carried_legal_actions_equal_a_cold_regeneration():
+    checked = collections.Counter()
+    for level in range(8):
+        game = Tribes(level=level, turn_limit=30)
+        rng = random.Random(100 + level)
+        state = _opening(game, level, 2 * level)
+        while not state.is_terminal() and state.turn < 2 * level + 10:
+            legal = state.legal_actions()
+            assert legal == _cold_legal(game, state), (level, state.moves)
+            assert state.legal_groups() == group_actions(legal)
+            if rng.random() < 0.3:  # a side branch on a clone, as a tree search plays it
+                branch = state.clone()
+                for _ in range(3):
+                    if branch.is_terminal():
+                        break
+                    action = _pick(branch.legal_actions(), rng)
+                    branch.apply_legal(action)
+                    assert branch.legal_actions() == _cold_legal(game, branch)
+                    assert branch.legal_groups() == group_actions(branch.legal_actions())
+                    checked[action[0]] += 1
+            action = _pick(legal, rng)
+            state.apply_legal(action)
+            checked[action[0]] += 1
+    assert all(checked[kind] >= 1 for kind in CARRIED) and checked[ATTACK] >= 50, checked
+
+
+def test_a_state_edited_by_hand_drops_its_carried_actions():
+    game = Tribes(level=3)
+    state = game.new_initial_state(random.Random(3))
+    rng = random.Random(0)
+    while True:  # play to a move after which another unit's actions are carried
+        legal = state.legal_actions()
+        move = next((a for a in legal if a[0] == MOVE), None)
+        if move is not None:
+            after = state.clone()
+            after.apply_legal(move)
+            carried = after._carry_segments(state._segs, move, state.u_pos[move[1]])
+            kept = [w for w in carried[1] if after.u_status[w] == FRESH] if carried else []
+            if kept:
+                break
+        state.apply_legal(legal[rng.randrange(len(legal))])
+    other = kept[0]
+    assert (RECOVER, other) not in after.legal_actions()
+    after = state.clone()
+    after.apply_legal(move)
+    # edit by hand, as tests do, then reset the legal list the usual way
+    after.u_hp[other] = 1
+    after._legal = after._legal_set = None
+    assert (RECOVER, other) in after.legal_actions()
+    assert after.legal_actions() == _cold_legal(game, after)
+
+
+def test_memoised_script_picks_equal_fresh_ones():
+    """Portfolio scripts' picks kept with a unit's carried actions (and the action-only
+    ones memoised) equal the picks on a rebuilt state, where nothing is memoised."""
+    weights = default_weights()
+    checked = 0
+    for level in range(4):
+        game = Tribes(level=level, turn_limit=16)
+        rng = random.Random(200 + level)
+        state = game.new_initial_state(random.Random(level))
+        while not state.is_terminal():
+            _PICKS.clear()
+            expected = assignments(game.state_from_dict(state.to_dict()), weights)
+            _PICKS.clear()
+            assert assignments(state, weights) == expected, state.moves
+            branch = state.clone()
+            for _ in range(2):
+                if branch.is_terminal():
+                    break
+                branch.apply_legal(random_assignment(branch, weights, rng)[0])
+                fresh = game.state_from_dict(branch.to_dict())
+                assert assignments(branch, weights) == assignments(fresh, weights)
+                checked += 1
+            state.apply_legal(_pick(state.legal_actions(), rng))
+    assert checked > 500
+
+
+def test_every_carried_action_from_mid_game_states():
+    """Each carried action of many mid-game states, played on a clone whose parent's
+    scripts already ran, gives the legal list and script picks of a rebuilt state."""
+    weights = default_weights()
+    played = collections.Counter()
+    for level in range(10):
+        game = Tribes(level=level)
+        rng = random.Random(300 + level)
+        state = _opening(game, level, 12 + level % 5)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            assignments(state, weights)  # fills the parent's unit memos
+            for action in legal:
+                if action[0] not in CARRIED or (action[0] == MOVE and rng.random() < 0.8):
+                    continue
+                child = state.clone()
+                child.apply_legal(action)
+                fresh = game.state_from_dict(child.to_dict())
+                assert child.legal_actions() == fresh.legal_actions(), action
+                assert assignments(child, weights) == assignments(fresh, weights), action
+                played[action[0]] += 1
+            state.apply_legal(legal[rng.randrange(len(legal))])
+    assert played[ATTACK] >= 100, played
+    assert all(played[kind] for kind in CARRIED if kind != BUILD_ROAD), played
+
+
+def test_a_kill_drops_the_target_from_a_far_ranged_unit():
+    """A catapult three tiles from an enemy, far outside its own move radius of the
+    attack, still loses that target when another unit kills it."""
+    game = Tribes(level=0)
+    s = game.new_initial_state(random.Random(0))
+    for u in range(len(s.u_type)):
+        s._kill(u)
+    size = s.b.size
+    y = next(y for y in range(1, size - 1)
+             if all(s.b.city_at[y * size + x] < 0 and s.owner[y * size + x] < 0
+                    for x in range(1, 6)))
+    row = [y * size + x for x in range(1, 6)]
+    for t in row:
+        s.terrain[t], s.resource[t] = PLAIN, NO_RES
+    catapult = s._new_unit(CATAPULT, row[0], 0, -1, MOVED)
+    enemy = s._new_unit(WARRIOR, row[3], 1, -1, FRESH)
+    attacker = s._new_unit(WARRIOR, row[4], 0, -1, FRESH)
+    s.u_hp[enemy] = 1
+    s._legal = s._legal_set = None
+    assert (ATTACK, catapult, enemy) in s.legal_actions()
+    s.apply_legal((ATTACK, attacker, enemy))
+    assert s.u_type[enemy] == -1
+    assert (ATTACK, catapult, enemy) not in s.legal_actions()
+    assert s.legal_actions() == _cold_legal(game, s)
