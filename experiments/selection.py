@@ -37,10 +37,7 @@ _NOT_FLAGS = {"kind", "game", "game_params", "label", "backend", "scheduler", "o
 
 def command_of(config: dict, out: str = "RUN") -> str:
     """The ``stratsynth synth`` command that a run's ``config.json`` records."""
-    parts = ["stratsynth synth", config["game"]]
-    for key, value in (config.get("game_params") or {}).items():
-        shown = value if isinstance(value, str) else json.dumps(value)
-        parts.append(f"--game-param {key}={shown}")
+    parts = ["stratsynth synth", config["game"], *game_param_flags(config)]
     for key, value in config.items():
         if key in _NOT_FLAGS or value is None or value is False:
             continue
@@ -50,6 +47,21 @@ def command_of(config: dict, out: str = "RUN") -> str:
         parts.append(flag if value is True else f"{flag} {value}")
     parts.append(f"--out {out}")
     return " ".join(parts)
+
+
+def game_param_flags(config: dict) -> list[str]:
+    """``--game-param KEY=VALUE`` for each game parameter a run's config records."""
+    flags = []
+    for key, value in (config.get("game_params") or {}).items():
+        shown = value if isinstance(value, str) else json.dumps(value)
+        flags.append(f"--game-param {key}={shown}")
+    return flags
+
+
+def run_length(run_dir: Path) -> tuple[int, float]:
+    """Evaluations and seconds the run's log reached (a stopped run's, too)."""
+    rows = read_log(run_dir / "log.csv")
+    return (int(rows[-1]["evaluations"]), float(rows[-1]["seconds"])) if rows else (0, 0.0)
 
 
 def candidates(run_dir: Path, top: int) -> list[dict]:
@@ -90,11 +102,16 @@ def select(run_dir: Path, top: int = 20, matches: int = 10_000, workers: int = 1
         summary = play_matches(game, (cls(chosen["program"]), target), matches,
                                STAGE2_SEED + seed, map=backend, fast=fast)
     low, high = wilson_interval(summary.wins[0], matches)
+    evaluations, seconds = run_length(run_dir)
     result = {"run": str(run_dir), "game": config["game"], "target": target_spec,
               "matches": matches, "stage1_seed": STAGE1_SEED + seed,
               "stage2_seed": STAGE2_SEED + seed, "candidates": pool, "chosen": chosen,
               "stage2_wins": summary.wins[0], "stage2_rate": summary.wins[0] / matches,
-              "stage2_interval": [low, high], "command": command_of(config, str(run_dir))}
+              "stage2_interval": [low, high], "command": command_of(config, str(run_dir)),
+              "run_evaluations": evaluations, "run_seconds": seconds,
+              "recheck": " ".join([f"stratsynth play {config['game']}", *game_param_flags(config),
+                                   f"--p0 program:THIS --p1 {target_spec} -n {matches} "
+                                   f"--seed {STAGE2_SEED + seed}"])}
     (run_dir / "select.json").write_text(json.dumps(result, indent=1) + "\n")
     return result
 
@@ -110,7 +127,8 @@ def program_file(result: dict, config: dict, dsl_present) -> str:
         f"# Found by {config['method']} (seed {config['seed']}, budget {budget}, clock "
         f"{config.get('clock') or 'wall'}, workers {config.get('workers')}) at evaluation "
         f"{chosen['evaluation']:,}, {chosen['seconds'] / 60:.1f} minutes in; in-search Ψ "
-        f"{chosen['psi']:.4f} on {config.get('matches')} matches.",
+        f"{chosen['psi']:.4f} on {config.get('matches')} matches. The run's log ends at "
+        f"evaluation {result['run_evaluations']:,}, {result['run_seconds'] / 60:.1f} minutes.",
         f"# Chosen among the run's {len(result['candidates'])} best programs by "
         f"{result['matches']:,} fresh matches each (stage 1, seed {result['stage1_seed']}: "
         f"{chosen['stage1_wins'] / result['matches']:.4f}), then measured on the matches "
@@ -118,8 +136,7 @@ def program_file(result: dict, config: dict, dsl_present) -> str:
         "# Search: " + result["command"],
         f"# Selection: stratsynth select {result['run']} --top {len(result['candidates'])} "
         f"--matches {result['matches']}",
-        f"# Re-check: stratsynth play {result['game']} --p0 program:THIS --p1 "
-        f"{result['target']} -n {result['matches']} --seed {result['stage2_seed']}",
+        "# Re-check: " + result["recheck"],
     ]
     return "\n".join(lines) + "\n" + dsl_present(chosen["program"]).rstrip("\n") + "\n"
 

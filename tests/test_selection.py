@@ -12,8 +12,9 @@ from experiments.selection import candidates, command_of
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("select") / "run"
-    assert main(["synth", "cantstop", "--method", "sa", "--evaluations", "40", "--matches", "20",
-                 "--seed", "3", "--workers", "1", "--out", str(out), "--quiet"]) == 0
+    assert main(["synth", "cantstop", "--game-param", "rules=reference", "--method", "sa",
+                 "--evaluations", "40", "--matches", "20", "--seed", "3", "--workers", "1",
+                 "--out", str(out), "--quiet"]) == 0
     return out
 
 
@@ -43,6 +44,7 @@ def test_the_search_command_parses_back_to_the_run_config(run_dir):
     config = json.loads((run_dir / "config.json").read_text())
     argv = shlex.split(command_of(config, "somewhere"))[1:]
     args = build_parser().parse_args(argv)
+    assert args.game_param == ["rules=reference"]
     assert (args.game, args.method, args.seed, args.matches, args.evaluations) == (
         config["game"], config["method"], config["seed"], config["matches"],
         config["evaluations"])
