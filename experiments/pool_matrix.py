@@ -30,6 +30,19 @@ from .options import UsageError, add_game, add_seed, add_workers, game_params, p
 from .players import make_player, split_specs
 
 
+def seat_wins(summary: MatchSummary) -> list[int] | None:
+    """The row player's wins from the first and from the second seat, where the game
+    reports its matches one by one (``per_match`` with ``seats`` and ``winner``)."""
+    details = summary.per_match
+    if not details or any("seats" not in d or "winner" not in d for d in details):
+        return None
+    wins = [0, 0]
+    for detail in details:
+        if detail["winner"] == 0:
+            wins[detail["seats"].index(0)] += 1
+    return wins
+
+
 def cell_of(summary: MatchSummary) -> dict[str, Any]:
     """One row player's record against one opponent (player 0 is the row player)."""
     even = summary.matches - summary.wins[0] - summary.wins[1]
@@ -37,7 +50,8 @@ def cell_of(summary: MatchSummary) -> dict[str, Any]:
             "draws": summary.draws, "capped": summary.capped, "even": even,
             "forfeits": summary.forfeits[0], "opponent_forfeits": summary.forfeits[1],
             "score": (summary.wins[0] + even / 2) / summary.matches if summary.matches else 0.0,
-            "mean_moves": round(summary.mean_moves, 1), "seconds": round(summary.seconds, 2)}
+            "mean_moves": round(summary.mean_moves, 1), "seconds": round(summary.seconds, 2),
+            "seat_wins": seat_wins(summary)}
 
 
 def row_score(cells: dict[str, dict], pool: list[str]) -> float | None:
@@ -65,6 +79,16 @@ def markdown(result: dict) -> str:
         mean = row_score(cells, pool)
         lines.append(f"| {name} | " + " | ".join(shown) + " | "
                      + ("…" if mean is None else f"**{mean:.3f}**") + " |")
+    if any(cell.get("seat_wins") for cells in rows.values() for cell in cells.values()):
+        lines += ["", "Wins from the first seat + wins from the second seat (half the matches "
+                  "each):", "", "| player | " + " | ".join(pool) + " |",
+                  "|---" * (len(pool) + 1) + "|"]
+        for name in result["players"]:
+            cells = rows.get(name, {})
+            shown = [f"{c['seat_wins'][0]} + {c['seat_wins'][1]}"
+                     if (c := cells.get(opponent)) and c.get("seat_wins") else "…"
+                     for opponent in pool]
+            lines.append(f"| {name} | " + " | ".join(shown) + " |")
     lines += ["", "Command:", "", "```sh", result["command"], "```"]
     return "\n".join(lines) + "\n"
 
