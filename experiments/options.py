@@ -82,7 +82,8 @@ def add_workers(parser: argparse.ArgumentParser) -> None:
 
 def add_target(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", default=None,
-                        help="opponent spec of the win rate Ψ (default: the game's own, "
+                        help="opponent spec of the win rate Ψ, or a comma-separated pool (Ψ = mean "
+                        "score against them; default: the game's own, "
                         "see its GameSpec)")
 
 

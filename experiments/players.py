@@ -31,6 +31,24 @@ def split_options(argument: str) -> tuple[str, dict[str, int]]:
     return path, options
 
 
+def split_specs(text: str, what: str = "pool") -> list[str]:
+    """``a,b,c`` -> [a, b, c]: a comma-separated list of player specs (a pool of
+    opponents); an empty item or a repeated spec is a ``SpecError`` naming it."""
+    specs = [item.strip() for item in text.split(",")]
+    if any(not spec for spec in specs):
+        raise SpecError(f"{what} '{text}': an empty player spec (two commas, or one at an end)")
+    repeated = sorted({spec for spec in specs if specs.count(spec) > 1})
+    if repeated:
+        raise SpecError(f"{what} '{text}': {', '.join(repeated)} named twice")
+    return specs
+
+
+def make_targets(game_name: str, text: str, dsl: str | None = None) -> list[Any]:
+    """The players a target names: one spec, or a comma-separated pool of specs
+    (Ψ is then the mean score against them, ``gp.fitness.PoolWinRate``)."""
+    return [make_player(game_name, spec, dsl=dsl) for spec in split_specs(text, "target")]
+
+
 def default_target(game_name: str) -> str:
     """The opponent Ψ is measured against unless a run names one (seed 000: GA, COAC)."""
     return game_spec(game_name).default_target

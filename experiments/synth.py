@@ -96,13 +96,13 @@ def check_references(config: dict[str, Any], where: str) -> None:
     target, data and initial program files, and the cloning score of the game."""
     from gp.programs import strategy_class
 
-    from .players import make_player
+    from .players import make_targets
 
     try:
         spec = game_spec(config["game"])
         game_of(config)
         strategy_class(config["game"], config.get("dsl"))
-        make_player(config["game"], config.get("target") or spec.default_target)
+        make_targets(config["game"], config.get("target") or spec.default_target)
     except ValueError as err:
         raise ValueError(f"{where}: {err}") from None
     if config.get("score") is not None and config["score"] not in spec.cloning:
@@ -121,21 +121,22 @@ def build_metrics(config: dict[str, Any], backend, run_dir: Path | None = None) 
     """Ψ (win rate against the target) and, with data, the cloning score C; the
     metric named ``psi`` is the one the search maximises (``fitness``). Programs
     that fail (in a language that scores them 0) are listed in ``run_dir/failures.log``."""
-    from gp.fitness import FreshWinRate, UserFitness, WinRate, WithTieBreak
+    from gp.fitness import FreshWinRate, PoolWinRate, UserFitness, WinRate, WithTieBreak
     from gp.programs import strategy_class
 
-    from .players import make_player
+    from .players import make_targets
 
     spec = game_spec(config["game"])
     game = game_of(config)
     cls = strategy_class(config["game"], config.get("dsl"))
     fitness = config.get("fitness") or "psi"
-    target = make_player(config["game"], config.get("target") or spec.default_target)
-    psi = WinRate(game, target, cls, matches=config.get("matches") or spec.default_matches,
-                  seed=config["seed"], map=backend,
-                  failure_log=None if run_dir is None else Path(run_dir) / "failures.log",
-                  paired=bool(config.get("paired")),
-                  margin_weight=config.get("margin_weight") or 0.0)
+    targets = make_targets(config["game"], config.get("target") or spec.default_target)
+    psi_class, against = (WinRate, targets[0]) if len(targets) == 1 else (PoolWinRate, targets)
+    psi = psi_class(game, against, cls, matches=config.get("matches") or spec.default_matches,
+                    seed=config["seed"], map=backend,
+                    failure_log=None if run_dir is None else Path(run_dir) / "failures.log",
+                    paired=bool(config.get("paired")),
+                    margin_weight=config.get("margin_weight") or 0.0)
     metrics: dict[str, Any] = {}
     if config.get("data"):
         metrics["c"] = resolve(spec.cloning[config["score"]])(config["data"], game, cls, psi)

@@ -171,6 +171,43 @@ class WinRate:
         return [self.value(summary) for summary in self.play_many(programs)]
 
 
+class PoolWinRate(WinRate):
+    """Ψ against a pool: the mean of the program's scores against each target, each
+    over ``matches`` matches (seats alternating) on the program's batch seed.
+
+    Why: a best response to one bot is brittle; seeds 000/001 answer a mixture of
+    opponents (fictitious play's uniform mixture of past strategies). With the same
+    number of matches per target, the mean of the per-target scores is the score of
+    all the matches together, so the program's summary is the targets' summaries
+    added up (one ``map`` call for all of them) and everything read off Ψ's matches
+    (cloning scores, behaviour features, the failure rule) reads the whole pool."""
+
+    def __init__(self, game, targets, strategy_class, **kwargs) -> None:
+        targets = list(targets)
+        if not targets:
+            raise ValueError("a pool of targets needs at least one player")
+        super().__init__(game, targets[0], strategy_class, **kwargs)
+        self.targets = targets
+
+    @property
+    def resolution(self) -> float:
+        return super().resolution / len(self.targets)
+
+    def play_seeded(self, players: list, seeds: list[int]) -> list[MatchSummary]:
+        k = len(self.targets)
+        parts = play_many(self.game, [(p, t) for p in players for t in self.targets],
+                          self.matches, [s for s in seeds for _ in range(k)], map=self.map,
+                          behavior=self.features(), fast=self.fast, paired=self.paired)
+        summaries = []
+        for i in range(len(players)):
+            total = MatchSummary()
+            for part in parts[i * k:(i + 1) * k]:
+                total.add(part)
+            total.seconds = max(part.seconds for part in parts[i * k:(i + 1) * k])
+            summaries.append(total)
+        return summaries
+
+
 def check_margin_weight(game, weight: float, resolution: float) -> None:
     """A margin tie-break needs the game's ``margin`` hook and a weight below half
     of Ψ's step (the margin is in [-1, 1]: two programs' tie-breaks differ by < step)."""

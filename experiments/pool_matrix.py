@@ -1,0 +1,162 @@
+"""A pool matrix: each of some players against each opponent of a pool, both seats.
+
+Why not ``stratsynth tournament``: a round robin also plays the pool's bots against
+one another, which costs most of the matches and is not the question. Here each
+row player meets each pool opponent ``matches`` times, seats alternating (half per
+seat), on the same match seeds; a cell is kept in ``matrix.json`` as soon as it is
+played, so a killed run goes on where it stopped (rerun the same command), and
+``matrix.md`` is rewritten after every cell. Score: win 1, draw or capped match ½.
+
+    python -m experiments.pool_matrix microrts --map 16x16 \\
+        --players program:experiments/programs/microrts_coac_16x16.txt \\
+        --pool coac,mayari,workerrush,lightrush,rangedrush,heavyrush,randombiased \\
+        -n 10 --seed 0 --workers 1 --out experiments/results/microrts/pool-matrix/16x16
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from games import load_game
+from games.backends import make_map
+from games.match import MatchSummary, play_matches
+
+from .options import UsageError, add_game, add_seed, add_workers, game_params, positive
+from .players import make_player, split_specs
+
+
+def seat_wins(summary: MatchSummary) -> list[int] | None:
+    """The row player's wins from the first and from the second seat, where the game
+    reports its matches one by one (``per_match`` with ``seats`` and ``winner``)."""
+    details = summary.per_match
+    if not details or any("seats" not in d or "winner" not in d for d in details):
+        return None
+    wins = [0, 0]
+    for detail in details:
+        if detail["winner"] == 0:
+            wins[detail["seats"].index(0)] += 1
+    return wins
+
+
+def cell_of(summary: MatchSummary) -> dict[str, Any]:
+    """One row player's record against one opponent (player 0 is the row player)."""
+    even = summary.matches - summary.wins[0] - summary.wins[1]
+    return {"matches": summary.matches, "wins": summary.wins[0], "losses": summary.wins[1],
+            "draws": summary.draws, "capped": summary.capped, "even": even,
+            "forfeits": summary.forfeits[0], "opponent_forfeits": summary.forfeits[1],
+            "score": (summary.wins[0] + even / 2) / summary.matches if summary.matches else 0.0,
+            "mean_moves": round(summary.mean_moves, 1), "seconds": round(summary.seconds, 2),
+            "seat_wins": seat_wins(summary)}
+
+
+def row_score(cells: dict[str, dict], pool: list[str]) -> float | None:
+    """Mean score over the pool (each opponent weighs the same); None until all are played."""
+    if any(opponent not in cells for opponent in pool):
+        return None
+    return sum(cells[opponent]["score"] for opponent in pool) / len(pool)
+
+
+def markdown(result: dict) -> str:
+    """The matrix as a Markdown table: W-D-L and score per cell, the mean over the pool."""
+    pool, rows = result["pool"], result["rows"]
+    lines = [f"Pool matrix: {result['game']} {json.dumps(result['game_params'])}, "
+             f"{result['matches']} matches per cell (half per seat), seed {result['seed']}. "
+             "Cell: wins-even-losses (even = draw or capped, scores ½) and score.", "",
+             "| player | " + " | ".join(pool) + " | mean over the pool |",
+             "|---" * (len(pool) + 2) + "|"]
+    for name in result["players"]:
+        cells = rows.get(name, {})
+        shown = []
+        for opponent in pool:
+            cell = cells.get(opponent)
+            shown.append("…" if cell is None else
+                         f"{cell['wins']}-{cell['even']}-{cell['losses']} ({cell['score']:.2f})")
+        mean = row_score(cells, pool)
+        lines.append(f"| {name} | " + " | ".join(shown) + " | "
+                     + ("…" if mean is None else f"**{mean:.3f}**") + " |")
+    if any(cell.get("seat_wins") for cells in rows.values() for cell in cells.values()):
+        lines += ["", "Wins from the first seat + wins from the second seat (half the matches "
+                  "each):", "", "| player | " + " | ".join(pool) + " |",
+                  "|---" * (len(pool) + 1) + "|"]
+        for name in result["players"]:
+            cells = rows.get(name, {})
+            shown = [f"{c['seat_wins'][0]} + {c['seat_wins'][1]}"
+                     if (c := cells.get(opponent)) and c.get("seat_wins") else "…"
+                     for opponent in pool]
+            lines.append(f"| {name} | " + " | ".join(shown) + " |")
+    lines += ["", "Command:", "", "```sh", result["command"], "```"]
+    return "\n".join(lines) + "\n"
+
+
+def display_name(spec: str) -> str:
+    """``program:dir/x.txt`` -> ``x``; a built-in keeps its name."""
+    return Path(spec.partition(":")[2]).stem if ":" in spec else spec
+
+
+def run(args: argparse.Namespace, command: str) -> dict:
+    players, pool = split_specs(args.players, "--players"), split_specs(args.pool, "--pool")
+    params = game_params(args)
+    out = Path(args.out)
+    path = out / "matrix.json"
+    result = {"game": args.game, "game_params": params, "matches": args.matches,
+              "seed": args.seed, "players": [display_name(s) for s in players],
+              "specs": players, "pool": pool, "rows": {}, "command": command}
+    if path.exists():
+        kept = json.loads(path.read_text())
+        same = {k: kept.get(k) for k in ("game", "game_params", "matches", "seed")}
+        if same != {k: result[k] for k in same}:
+            raise UsageError(f"{path}: holds another setting ({same}); give another --out")
+        result["rows"] = kept.get("rows", {})
+    game = load_game(args.game, **params)
+    built = {spec: make_player(args.game, spec, dsl=args.dsl) for spec in [*players, *pool]}
+    out.mkdir(parents=True, exist_ok=True)
+    with make_map(args.workers) as backend:
+        for spec, name in zip(players, result["players"]):
+            cells = result["rows"].setdefault(name, {})
+            for opponent in pool:
+                if opponent in cells:
+                    continue
+                summary = play_matches(game, (built[spec], built[opponent]), args.matches,
+                                       args.seed, map=backend)
+                cells[opponent] = cell_of(summary)
+                path.write_text(json.dumps(result, indent=1) + "\n")
+                (out / "matrix.md").write_text(markdown(result))
+                print(f"{name} vs {opponent}: {cells[opponent]['wins']}-"
+                      f"{cells[opponent]['even']}-{cells[opponent]['losses']}", flush=True)
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    (out / "matrix.md").write_text(markdown(result))
+    return result
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m experiments.pool_matrix", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game(p, dsl=True)
+    p.add_argument("--players", required=True, help="comma-separated row player specs")
+    p.add_argument("--pool", required=True, help="comma-separated opponent specs")
+    p.add_argument("-n", "--matches", type=positive, default=10, help="matches per cell")
+    add_seed(p)
+    add_workers(p)
+    p.add_argument("--out", required=True, help="directory for matrix.json and matrix.md")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser().parse_args(argv)
+    try:
+        result = run(args, "python -m experiments.pool_matrix " + shlex.join(argv))
+    except (UsageError, ValueError, FileNotFoundError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(markdown(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
