@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "selfplay": "experiments.qd_cli:cmd_selfplay",
     "qd-check": "experiments.qd_cli:cmd_qd_check",
     "select": "experiments.selection:cmd_select",
+    "pool": "experiments.pool_matrix:cmd_pool",
 }
 """Command -> ``module:handler(args) -> exit code``; games add their own (``GameSpec.commands``)."""
 
@@ -88,7 +89,7 @@ def _match_parsers(sub) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import games_cli, qd_cli, report, runner, selection, synth
+    from . import games_cli, pool_matrix, qd_cli, report, runner, selection, synth
     from .regret import experiment as regret
 
     parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0],
@@ -101,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parsers(sub, positive)
     selection.add_parsers(sub)
     games_cli.add_parsers(sub)
+    pool_matrix.add_parsers(sub)
     regret.add_parsers(sub, positive)
     qd_cli.add_parsers(sub)
     for name in game_names():

@@ -7,7 +7,7 @@ seat), on the same match seeds; a cell is kept in ``matrix.json`` as soon as it 
 played, so a killed run goes on where it stopped (rerun the same command), and
 ``matrix.md`` is rewritten after every cell. Score: win 1, draw or capped match ½.
 
-    python -m experiments.pool_matrix microrts --map 16x16 \\
+    stratsynth pool microrts --map 16x16 \\
         --players program:experiments/programs/microrts_coac_16x16.txt \\
         --pool coac,mayari,workerrush,lightrush,rangedrush,heavyrush,randombiased \\
         -n 10 --seed 0 --workers 1 --out experiments/results/microrts/pool-matrix/16x16
@@ -133,9 +133,7 @@ def run(args: argparse.Namespace, command: str) -> dict:
     return result
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m experiments.pool_matrix", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_game(p, dsl=True)
     p.add_argument("--players", required=True, help="comma-separated row player specs")
     p.add_argument("--pool", required=True, help="comma-separated opponent specs")
@@ -143,19 +141,24 @@ def parser() -> argparse.ArgumentParser:
     add_seed(p)
     add_workers(p)
     p.add_argument("--out", required=True, help="directory for matrix.json and matrix.md")
-    return p
+
+
+def add_parsers(sub) -> None:
+    add_arguments(sub.add_parser(
+        "pool", help="each player against each opponent of a pool, both seats (resumes)"))
+
+
+def cmd_pool(args) -> int:
+    """``stratsynth pool``: errors reach the command line's one-line handler."""
+    print(markdown(run(args, "stratsynth pool " + shlex.join(args.argv))))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    args = parser().parse_args(argv)
-    try:
-        result = run(args, "python -m experiments.pool_matrix " + shlex.join(argv))
-    except (UsageError, ValueError, FileNotFoundError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    print(markdown(result))
-    return 0
+    """``python -m experiments.pool_matrix``, the same as ``stratsynth pool``."""
+    from .cli import main as cli_main
+
+    return cli_main(["pool", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

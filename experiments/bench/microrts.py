@@ -32,12 +32,11 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from .revisions import ROOT, extract
+
 PROGRAMS = ROOT / "experiments" / "programs"
 BASELINE = "43de670"
 """The commit before the speed work (engine A*, the earlier interpreter)."""
@@ -96,16 +95,6 @@ for index in range(matches):
         row["decide"] += result["decision_seconds"][seat] if cpu_clocks else float("nan")
 print(json.dumps(rows))
 """
-
-
-def extract(revision: str, into: Path) -> Path:
-    """The tree of ``revision`` (``git archive``) in a fresh directory."""
-    into.mkdir(parents=True, exist_ok=True)
-    data = subprocess.run(["git", "archive", revision], cwd=ROOT, capture_output=True,
-                          check=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def measure(tree: Path, map_name: str, matches: int, files: list[Path]) -> dict:

@@ -23,12 +23,11 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from .revisions import ROOT, extract
+
 BASELINE = "43de670"
 """The commit before each unit's legal actions were carried from state to state (the
 rules of RULES_VERSION 2, as now). Earlier comparisons: 9ec2dbc, the commit before the
@@ -53,16 +52,6 @@ for spec in sys.argv[1].split(","):
                  "actions": actions}
 print(json.dumps(out))
 """
-
-
-def extract(revision: str, into: Path) -> Path:
-    """The tree of ``revision`` (``git archive``) in a fresh directory."""
-    into.mkdir(parents=True, exist_ok=True)
-    data = subprocess.run(["git", "archive", revision], cwd=ROOT, capture_output=True,
-                          check=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def measure(tree: Path, specs: tuple[str, ...]) -> dict:
