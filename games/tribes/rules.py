@@ -73,6 +73,7 @@ from .constants import (
     CONSTRUCTION,
     CONVERT,
     CROPS,
+    DASH_UNITS,
     DEEP,
     DEFENCE_BONUS,
     DEFENCE_IN_WALLS,
@@ -100,6 +101,7 @@ from .constants import (
     GROW_FOREST_COST,
     HEAL_OTHERS,
     INITIAL_STARS,
+    KNIGHT,
     LEVEL_UP,
     LEVEL_UP_NAMES,
     MAKE_VETERAN,
@@ -112,11 +114,13 @@ from .constants import (
     MOUNTAIN,
     MOVE,
     MOVED,
+    MOVED_AND_ATTACKED,
     NAVAL,
     NAVIGATION,
     NO_BUILDING,
     NO_RES,
     NUM_TECHS,
+    ONE_ACTION_UNITS,
     PARK,
     PARK_OF_FORTUNE,
     PARK_OF_FORTUNE_LEVEL,
@@ -124,13 +128,16 @@ from .constants import (
     POINTS_PER_POPULATION,
     POP_GROWTH,
     PORT,
+    PORT_TRADE_DISTANCE,
     PROD_CAPITAL_BONUS,
+    PUSHED,
     RECOVER,
     RECOVER_IN_BORDERS_PLUS_HP,
     RECOVER_PLUS_HP,
     RESEARCH,
     RESOURCE,
     RESOURCES,
+    RIDER,
     ROAD_COST,
     ROADS,
     RUINS,
@@ -147,7 +154,10 @@ from .constants import (
     TECH_NAMES,
     TECH_PARENT,
     TECH_TIER,
+    TEMPLE_LEVEL_POINTS,
+    TEMPLE_MAX_LEVEL,
     TEMPLE_POINTS,
+    TEMPLE_TURNS_TO_SCORE,
     TEMPLES,
     TERRAIN_CHARS,
     TOWER_OF_WISDOM,
@@ -173,12 +183,62 @@ from .constants import (
 )
 from .levels import DEFAULT_SIZE, NUM_LEVELS, Level, generate_level
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """Which rule set games are played under; bump it with any change that changes play, so
 result files never mix games of two rule sets. 1: before the framework fixes of commit
 a34b11f (level-up first and alone, idle units recover at the end of the turn, an
-occupied city yields no stars, the full turn-limit ranking); 2: since. A logged game
-without a version was played under version 1."""
+occupied city yields no stars, the full turn-limit ranking); 2: from then; 3: the trade
+network, unit abilities (dash, escape, persist, one action), temples growing, pushed
+units starting their turn as moved, level-ups in the order cities were acquired. A
+logged game without a version was played under version 1."""
+
+_N_STATUS = 6
+_NUM_UNIT_TYPES = len(UNIT_ATK)
+
+
+def _status_table(rule) -> tuple:
+    return tuple(tuple(rule(ut, st) for st in range(_N_STATUS)) for ut in range(_NUM_UNIT_TYPES))
+
+
+def _can_move(ut: int, st: int) -> bool:
+    """``Unit.canTransitionTo(MOVED)``: fresh units; a rider also after attacking (escape)."""
+    return st == FRESH or (ut == RIDER and st in (ATTACKED, MOVED_AND_ATTACKED))
+
+
+def _can_attack(ut: int, st: int) -> bool:
+    """``Unit.canTransitionTo(ATTACKED)``: fresh units; after moving, all but defenders,
+    catapults and mind benders (dash, and riders and knights); a knight whose attack
+    killed (persist: ``Unit.addKill`` sets it ATTACKED) again."""
+    if st == FRESH:
+        return True
+    if st == MOVED:
+        return ut not in ONE_ACTION_UNITS
+    return st == ATTACKED and ut == KNIGHT
+
+
+def _after_move(ut: int, st: int) -> int:
+    """``Unit.transitionToStatus(MOVED)``."""
+    if ut in ONE_ACTION_UNITS:
+        return FINISHED
+    if ut == RIDER:
+        return {FRESH: MOVED, ATTACKED: MOVED_AND_ATTACKED}.get(st, FINISHED)
+    return MOVED
+
+
+def _after_attack(ut: int, st: int) -> int:
+    """``Unit.transitionToStatus(ATTACKED)``: a rider keeps its escape move."""
+    if ut == RIDER:
+        return ATTACKED if st == FRESH else MOVED_AND_ATTACKED
+    return FINISHED
+
+
+_CAN_MOVE = _status_table(_can_move)
+_CAN_ATTACK = _status_table(_can_attack)
+_AFTER_MOVE = _status_table(_after_move)
+_AFTER_ATTACK = _status_table(_after_attack)
+assert set(DASH_UNITS) | set(ONE_ACTION_UNITS) | {RIDER, KNIGHT} == set(range(_NUM_UNIT_TYPES))
+_PUSH_ORDER = ((0, 1), (-1, 0), (0, -1), (1, 0), (-1, 1), (-1, -1), (1, -1), (1, 1))
+"""(dx, dy) in the order ``Board.pushUnit`` tries the tiles around a pushed unit."""
 
 MONUMENT_INDEX = {m: i for i, m in enumerate(MONUMENTS)}
 UNAVAILABLE, AVAILABLE, BUILT = 0, 1, 2
@@ -373,14 +433,15 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "explored", "n_explored", "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city",
           "u_kills", "u_vet", "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
           "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
-          "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng",
+          "pacifist", "monuments", "connected", "c_order", "temples", "turn", "player", "moves",
+          "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
           "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
                 "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills", "pacifist",
-                "monuments")
+                "monuments", "connected", "c_order", "temples")
 
 
 class TribesState:
@@ -410,6 +471,9 @@ class TribesState:
         s.stars, s.score, s.techs = [INITIAL_STARS] * 2, [0, 0], [0, 0]
         s.kills, s.pacifist = [0, 0], [0, 0]
         s.monuments = [UNAVAILABLE] * (2 * len(MONUMENTS))
+        s.connected = [0, 0]  # per tribe, a bit per city connected to its capital
+        s.c_order = [0] * ncity  # when the city was acquired (its tribe's city order)
+        s.temples = []  # per temple: tile, level, turns to its next level
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
         s._legal_list = s._legal_set = None
@@ -449,6 +513,7 @@ class TribesState:
         s.c_worth, s.c_radius, s.c_built = self.c_worth[:], self.c_radius[:], self.c_built[:]
         s.stars, s.score, s.techs = self.stars[:], self.score[:], self.techs[:]
         s.kills, s.pacifist, s.monuments = self.kills[:], self.pacifist[:], self.monuments[:]
+        s.connected, s.c_order, s.temples = self.connected[:], self.c_order[:], self.temples[:]
         s.turn, s.player, s.moves = self.turn, self.player, self.moves
         s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
         s._legal_list, s._legal_set = self._legal_list, self._legal_set  # immutable once built
@@ -630,30 +695,36 @@ class TribesState:
     def units_of(self, p: int) -> list[int]:
         return [u for u, t in enumerate(self.u_tribe) if t == p and self.u_type[u] >= 0]
 
+    def city_production(self, c: int) -> int:
+        """``City.getProduction``: level + workshops and custom houses (+1 for a capital),
+        or the population while it is negative (a city cut off the trade network can
+        fall below zero)."""
+        pop = self.c_pop[c]
+        if pop < 0:
+            return pop
+        total = self.c_level[c] + self.c_prod[c]
+        if c == self.b.capital_city[self.c_tribe[c]]:
+            total += PROD_CAPITAL_BONUS
+        return total
+
     def production(self, p: int) -> int:
         total = 0
-        capital = self.b.capital_city[p]
         for c, t in enumerate(self.c_tribe):
             if t == p:
-                total += self.c_level[c] + self.c_prod[c]
-                if c == capital:
-                    total += PROD_CAPITAL_BONUS
+                total += self.city_production(c)
         return total
 
     def income(self, p: int) -> int:
         """Stars ``p`` earns at the start of its turn: the production of its cities
         without an enemy unit on the city tile (``GameState.initTurn``)."""
         total = 0
-        capital = self.b.capital_city[p]
         unit_at, u_tribe, city_pos = self.unit_at, self.u_tribe, self.b.city_pos
         for c, t in enumerate(self.c_tribe):
             if t == p:
                 occupant = unit_at[city_pos[c]]
                 if occupant >= 0 and u_tribe[occupant] != p:
                     continue
-                total += self.c_level[c] + self.c_prod[c]
-                if c == capital:
-                    total += PROD_CAPITAL_BONUS
+                total += self.city_production(c)
         return max(0, total)
 
     def num_techs(self, p: int) -> int:
@@ -740,9 +811,14 @@ class TribesState:
             self.monuments[i] = AVAILABLE
             self.econ += 1
 
-    def _add_pop(self, city: int, amount: int) -> None:
+    def _add_pop(self, city: int, amount: int, p: int | None = None) -> None:
+        """``City.addPopulation``: population never below −level; the points go to ``p``
+        (default: the city's tribe)."""
+        if self.c_pop[city] + amount < -self.c_level[city]:
+            amount = -self.c_level[city] - self.c_pop[city]
         self.c_pop[city] += amount
-        p = self.c_tribe[city]
+        if p is None:
+            p = self.c_tribe[city]
         self.score[p] += amount * POINTS_PER_POPULATION
         self.c_worth[city] += amount * POINTS_PER_POPULATION
 
@@ -759,17 +835,41 @@ class TribesState:
             self._explore(p, pos, 1)
 
     def _push_off(self, pos: int) -> None:
-        """Move the unit at ``pos`` to a free neighbouring land tile, or disband it."""
+        """Push the unit at ``pos`` to the first free tile around it in the framework's
+        order (``Board.pushUnit`` / ``tryPush``): land (a mountain with Climbing), or its
+        tribe's port, where it embarks; with no such tile it dies. A pushed unit is done
+        for the turn and starts its tribe's next turn as moved (status PUSHED,
+        ``GameState.initTurn``)."""
         u = self.unit_at[pos]
         if u < 0:
             return
-        for t in self.b.nbr[pos]:
-            if self.unit_at[t] < 0 and self.terrain[t] not in WATER and (
-                    self.terrain[t] != MOUNTAIN or self.techs[self.u_tribe[u]] >> CLIMBING & 1):
-                self.unit_at[pos] = -1
-                self.unit_at[t] = u
-                self.u_pos[u] = t
-                return
+        size = self.b.size
+        x, y = pos % size, pos // size
+        q = self.u_tribe[u]
+        terrain = self.terrain
+        for dx, dy in _PUSH_ORDER:
+            if not (0 <= x + dx < size and 0 <= y + dy < size):
+                continue
+            t = (y + dy) * size + x + dx
+            if self.unit_at[t] >= 0:
+                continue
+            ter = terrain[t]
+            if ter == DEEP or (ter == MOUNTAIN and not self.techs[q] >> CLIMBING & 1):
+                continue
+            if ter == SHALLOW:
+                if self.building[t] != PORT or self.owner[t] < 0 \
+                        or self.c_tribe[self.owner[t]] != q:
+                    continue
+                if self.u_type[u] not in NAVAL:
+                    self.u_type[u] = BOAT
+            elif self.u_type[u] in NAVAL:
+                self.u_type[u] = self.u_base[u]
+            self.unit_at[pos] = -1
+            self.unit_at[t] = u
+            self.u_pos[u] = t
+            self.u_status[u] = PUSHED
+            self._explore(q, t, 1)
+            return
         self._kill(u)
 
     # ---- action generation ------------------------------------------------------------
@@ -792,10 +892,14 @@ class TribesState:
         else:
             my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
             c_level, c_pop = self.c_level, self.c_pop
-            for c in my_cities:  # a city that can level up must do so first, and alone
-                if c_pop[c] >= c_level[c] + 1:
-                    self._segs = self._head = None
-                    return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
+            # a city that can level up must do so first, and alone; the first such city in
+            # the order the tribe acquired its cities (GameState.computePlayerActions walks
+            # Tribe.citiesID, to which a captured city is appended)
+            due = [c for c in my_cities if c_pop[c] >= c_level[c] + 1]
+            if due:
+                c = min(due, key=self.c_order.__getitem__)
+                self._segs = self._head = None
+                return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
             research, spawns = self._research_and_spawns(p, stars, techs, my_cities)
             acts = [(END_TURN,)]
             acts.extend(research)
@@ -895,7 +999,7 @@ class TribesState:
         fresh = status == FRESH
         naval = ut in NAVAL
         radius = 1
-        if not fresh:
+        if not _CAN_MOVE[ut][status]:  # abilities: Unit.canMove (a rider escapes)
             acts: list[tuple] = []
         elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY:
             # one step, no road to run along: the free enterable neighbours (in tile order)
@@ -908,7 +1012,7 @@ class TribesState:
         else:
             tiles, radius = self._reachable(ut, pos, p, techs, enemy_adj)
             acts = [(MOVE, u, t) for t in tiles]
-        if status != ATTACKED and UNIT_ATK[ut] > 0:
+        if _CAN_ATTACK[ut][status] and UNIT_ATK[ut] > 0:  # Unit.canAttack (dash, persist)
             reach = UNIT_RANGE[ut]
             if reach == 1 and not enemy_adj[pos]:  # melee: targets only next to an enemy
                 reach = 0
@@ -923,7 +1027,7 @@ class TribesState:
                 acts.append((CAPTURE, u))
             if self.u_hp[u] < UNIT_HP[self.u_base[u]] + VETERAN_PLUS_HP * self.u_vet[u]:
                 acts.append((RECOVER, u))
-        if self.resource[pos] == RUINS and not naval:
+        if fresh and self.resource[pos] == RUINS and not naval:  # Examine.isFeasible
             acts.append((EXAMINE, u))
         if ut == MIND_BENDER:
             if fresh:
@@ -932,7 +1036,7 @@ class TribesState:
                     if v >= 0 and u_tribe[v] == p and self.u_hp[v] < self.max_hp(v):
                         acts.append((HEAL_OTHERS, u))
                         break
-            if status != ATTACKED:
+            if fresh:  # Convert.isFeasible: a mind bender that can still attack
                 for t in b.nbr[pos]:
                     v = unit_at[t]
                     if v >= 0 and u_tribe[v] != p:
@@ -1224,6 +1328,7 @@ class TribesState:
                     if len(roads) < len(cached[1]):
                         self._tile_cache[tribe] = _tile_entry(cached[0], roads, cached[2],
                                                               cached[3])
+            self._update_trade_network()
         elif kind == BUILD:
             self._build(p, a[1], a[2], a[3])
         elif kind == SPAWN:
@@ -1321,14 +1426,34 @@ class TribesState:
                 return
         self.player = q
         u_tribe, u_status = self.u_tribe, self.u_status
-        for u in range(len(u_tribe)):
+        for u in range(len(u_tribe)):  # a unit pushed since starts as moved (initTurn)
             if u_tribe[u] == q:
-                u_status[u] = FRESH
+                u_status[u] = MOVED if u_status[u] == PUSHED else FRESH
+        if self.temples:
+            self._grow_temples(q)
         if self.turn >= 1:
             self._add_stars(q, self.income(q))
         self.pacifist[q] += 1
         if self.pacifist[q] >= ALTAR_OF_PEACE_TURNS:
             self._monument_available(q, ALTAR_OF_PEACE)
+
+    def _grow_temples(self, p: int) -> None:
+        """Start of ``p``'s turn: each temple of its cities below level 5 counts down a
+        turn; every third turn it gains a level and the level's points (100 when built,
+        then 50, 50, 50, 150), for the tribe and the city's worth (``GameState.initTurn``,
+        ``Temple.newTurn``)."""
+        temples, owner, c_tribe = self.temples, self.owner, self.c_tribe
+        for i in range(0, len(temples), 3):
+            city = owner[temples[i]]
+            if city < 0 or c_tribe[city] != p or temples[i + 1] >= TEMPLE_MAX_LEVEL:
+                continue
+            temples[i + 2] -= 1
+            if temples[i + 2] == 0:
+                level = temples[i + 1] = temples[i + 1] + 1
+                temples[i + 2] = TEMPLE_TURNS_TO_SCORE
+                points = TEMPLE_LEVEL_POINTS[level - 1]
+                self.score[p] += points
+                self.c_worth[city] += points
 
     def _recover_idle(self, p: int) -> None:
         """End of ``p``'s turn: every unit still fresh recovers as by the Recover
@@ -1361,6 +1486,9 @@ class TribesState:
         if bt in TEMPLES:
             self.score[p] += TEMPLE_POINTS
             self.c_worth[c] += TEMPLE_POINTS
+            self.temples.extend((t, 1, TEMPLE_TURNS_TO_SCORE))
+        elif bt == PORT:
+            self._update_trade_network()
         elif bt in MONUMENT_INDEX:
             self.score[p] += MONUMENT_POINTS
             self.c_worth[c] += MONUMENT_POINTS
@@ -1397,6 +1525,12 @@ class TribesState:
         self._building_effect(c, t, bt, -1)
         if bt in UNIQUE_PER_CITY:
             self.c_built[c] &= ~(1 << bt)
+        elif bt in TEMPLES:
+            temples = self.temples
+            i = next(i for i in range(0, len(temples), 3) if temples[i] == t)
+            del temples[i:i + 3]
+        elif bt == PORT:
+            self._update_trade_network()
 
     def _level_up(self, p: int, c: int, bonus: int) -> None:
         points = level_up_points(bonus)
@@ -1440,7 +1574,7 @@ class TribesState:
             self.u_type[u] = BOAT
             self.u_status[u] = FINISHED
         else:
-            self.u_status[u] = MOVED
+            self.u_status[u] = _AFTER_MOVE[ut][self.u_status[u]]
         self._explore(p, t, 1)
 
     def defence_multiplier(self, v: int) -> float:
@@ -1471,7 +1605,7 @@ class TribesState:
                       self.max_hp(v), self.defence_multiplier(v))
 
     def _after_attack(self, p: int, u: int) -> None:
-        self.u_status[u] = ATTACKED if self.u_status[u] == FRESH else FINISHED
+        self.u_status[u] = _AFTER_ATTACK[self.u_type[u]][self.u_status[u]]
         self.pacifist[p] = 0
 
     def _attack(self, p: int, u: int, v: int) -> None:
@@ -1501,6 +1635,8 @@ class TribesState:
 
     def _add_kill(self, p: int, u: int) -> None:
         self.u_kills[u] += 1
+        if self.u_type[u] == KNIGHT:  # persist: Unit.addKill lets a knight attack again
+            self.u_status[u] = ATTACKED
         self.kills[p] += 1
         if self.kills[p] >= GATE_OF_POWER_KILLS:
             self._monument_available(p, GATE_OF_POWER)
@@ -1510,6 +1646,7 @@ class TribesState:
         c = self.b.city_at[pos]
         q = self.c_tribe[c]
         self.u_status[u] = FINISHED
+        self.c_order[c] = self.moves  # appended to the tribe's cities (Tribe.addCity)
         if q < 0:  # a neutral village becomes a city of level 1
             self.c_tribe[c] = p
             self.terrain[pos] = CITY
@@ -1527,8 +1664,113 @@ class TribesState:
             if c == self.b.capital_city[q]:
                 self.over = True
                 self.won_by = p
-        if sum(1 for t in self.c_tribe if t == p) >= GRAND_BAZAR_CITIES:
-            self._monument_available(p, GRAND_BAZAR)
+        self._update_trade_network()
+
+    # ---- trade network (TradeNetwork.java, Tribe.updateNetwork) ------------------------
+    def _update_trade_network(self) -> None:
+        """Recompute both tribes' trade networks, as the framework's game does whenever a
+        road, a port or a city is added to the network or a port leaves it
+        (``TradeNetwork.setTradeNetwork``): a city of a tribe is connected when its
+        capital reaches it over the tribe's city tiles, its ports and roads on its own or
+        neutral tiles (8-neighbourhood), and between two of its ports within
+        PORT_TRADE_DISTANCE steps of water it explored that no enemy owns. Each newly
+        connected city gives its capital one population and each lost one takes it back;
+        the city itself gains (loses) one only in its tribe's own turn. Five connected
+        cities make the Grand Bazar available. As in the framework, a city that changed
+        hands stays in its old tribe's connected set until that is rebuilt."""
+        for q in (0, 1):
+            self._update_network_of(q)
+
+    def _update_network_of(self, q: int) -> None:
+        capital = self.b.capital_city[q]
+        c_tribe = self.c_tribe
+        old = self.connected[q]
+        lost: list[int] = []
+        added: list[int] = []
+        if c_tribe[capital] != q:  # no capital, no network
+            lost = [c for c in range(len(c_tribe)) if old >> c & 1]
+            self.connected[q] = 0
+        else:
+            others = [c for c, t in enumerate(c_tribe) if t == q and c != capital]
+            if not others:
+                return
+            reached = self._network_reach(q)
+            city_pos = self.b.city_pos
+            now = old
+            for c in others:
+                bit = 1 << c
+                linked = reached[city_pos[c]]
+                if old & bit and not linked:
+                    now &= ~bit
+                    lost.append(c)
+                elif not old & bit and linked:
+                    now |= bit
+                    added.append(c)
+            self.connected[q] = now
+            if len(added) != len(lost):
+                self._add_pop(capital, len(added) - len(lost), q)
+            if bin(now).count("1") >= GRAND_BAZAR_CITIES:
+                self._monument_available(q, GRAND_BAZAR)
+        if q == self.player:  # the cities' own population only in their tribe's turn
+            for c in lost:
+                self._add_pop(c, -1, q)
+            for c in added:
+                self._add_pop(c, 1, q)
+
+    def _network_reach(self, q: int) -> bytearray:
+        """Tiles tribe ``q``'s capital reaches in its trade network (1 = reached)."""
+        b = self.b
+        nbr = b.nbr
+        owner, c_tribe, terrain, building, road = (self.owner, self.c_tribe, self.terrain,
+                                                   self.building, self.road)
+        node = bytearray(b.n)
+        ports = []
+        for t in range(b.n):
+            o = owner[t]
+            mine = o >= 0 and c_tribe[o] == q
+            if mine and (terrain[t] == CITY or building[t] == PORT):
+                node[t] = 1
+                if building[t] == PORT:
+                    ports.append(t)
+            elif road[t] and (o < 0 or mine):
+                node[t] = 1
+        links: dict[int, list[int]] = {}
+        if len(ports) > 1:
+            explored, off = self.explored, q * b.n
+            for a in ports:
+                seen = {a: 0}
+                frontier = [a]
+                while frontier:
+                    nxt = []
+                    for t in frontier:
+                        d = seen[t] + 1
+                        if d > PORT_TRADE_DISTANCE:
+                            continue
+                        for m in nbr[t]:
+                            if m in seen or terrain[m] not in WATER or not explored[off + m]:
+                                continue
+                            o = owner[m]
+                            if o >= 0 and c_tribe[o] != q:
+                                continue
+                            seen[m] = d
+                            nxt.append(m)
+                    frontier = nxt
+                links[a] = [m for m in ports if m != a and m in seen]
+        reached = bytearray(b.n)
+        start = b.city_pos[b.capital_city[q]]
+        reached[start] = 1
+        stack = [start]
+        while stack:
+            t = stack.pop()
+            for m in nbr[t]:
+                if node[m] and not reached[m]:
+                    reached[m] = 1
+                    stack.append(m)
+            for m in links.get(t, ()):
+                if not reached[m]:
+                    reached[m] = 1
+                    stack.append(m)
+        return reached
 
     def _examine(self, p: int, u: int) -> None:
         pos = self.u_pos[u]
