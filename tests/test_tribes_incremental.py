@@ -221,3 +221,28 @@ def test_positions_of_the_version_3_rules_carry_exactly():
     for builder in (0, 1):
         trade_network_by_road(check, builder=builder)
     assert sum(steps.values()) >= 15
+
+
+def test_kept_trade_network_reach_equals_a_full_recomputation():
+    """A road played on a state that keeps its trade-network reach (``_net_clean``)
+    changes the state exactly as on a copy that recomputes both networks from nothing,
+    as the framework does after every road."""
+    compared = connected = 0
+    for level in range(6):
+        game = Tribes(level=level, turn_limit=40)
+        rng = random.Random(400 + level)
+        state = _opening(game, level, 8)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            roads = [a for a in legal if a[0] == BUILD_ROAD]
+            for a in roads[:3]:
+                kept, full = state.clone(), state.clone()
+                full._net_clean = 0
+                kept.apply_legal(a)
+                full.apply_legal(a)
+                assert kept == full, (level, state.moves, a)
+                compared += 1
+            state.apply_legal(roads[0] if roads and rng.random() < 0.5
+                              else legal[rng.randrange(len(legal))])
+            connected += bin(state.connected[0] | state.connected[1]).count("1")
+    assert compared > 300 and connected > 0, (compared, connected)

@@ -436,7 +436,8 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "pacifist", "monuments", "connected", "c_order", "temples", "turn", "player", "moves",
           "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
-          "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups")
+          "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups",
+          "_net_clean", "_net_reach")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
@@ -480,6 +481,7 @@ class TribesState:
         s._segs = s._pending = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
+        s._net_clean, s._net_reach = 0, [None, None]
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
         for p in (0, 1):
             tribe = lv.tribes[p]
@@ -521,6 +523,7 @@ class TribesState:
         s._head, s._groups, s._tile_groups = self._head, self._groups, self._tile_groups
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
+        s._net_clean, s._net_reach = self._net_clean, self._net_reach
         return s
 
     @property
@@ -530,9 +533,11 @@ class TribesState:
     @_legal.setter
     def _legal(self, value: list[tuple] | None) -> None:
         """Code outside the forward model that edits a state by hand resets ``_legal``
-        (and ``_legal_set``) to None; that must drop the carried unit segments too."""
+        (and ``_legal_set``) to None; that must drop the carried unit segments and the
+        kept trade-network reach too."""
         self._legal_list = value
         self._segs = self._pending = self._head = self._groups = None
+        self._net_clean = 0  # the kept trade-network reach may be stale too
 
     # ---- API --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -600,7 +605,8 @@ class TribesState:
         """A dict for what a player derives from unit ``u``'s legal actions (u of the
         player to move, with actions), kept as long as those actions are carried from
         state to state: over moves, spawns, recoveries of other units, roads and
-        research. Over those, u itself, the enemy units, the cities, the tiles (but
+        research. Over those, u itself, the enemy units, the cities (but their
+        population, which a road joining the trade network changes), the tiles (but
         roads) and the enemy's technologies stay the same; the player's other units,
         stars, technologies and roads may change."""
         self.legal_actions()
@@ -778,6 +784,7 @@ class TribesState:
     def _claim(self, city: int) -> None:
         self.econ += 1
         self._territory = None
+        self._net_clean = 0  # tiles changed hands: the trade networks may differ
         self._own_tiles()
         owner = self.owner
         centre = self.b.city_pos[city]
@@ -800,6 +807,8 @@ class TribesState:
                 ex[off + t] = 1
                 gained += 1
         if gained:
+            if self._net_clean and PORT in self.building:
+                self._net_clean &= ~(1 << p)  # water its ports may now trade over
             self.score[p] += gained * CLEAR_VIEW_POINTS
             self.n_explored[p] += gained
             if self.n_explored[p] == n:
@@ -1328,7 +1337,7 @@ class TribesState:
                     if len(roads) < len(cached[1]):
                         self._tile_cache[tribe] = _tile_entry(cached[0], roads, cached[2],
                                                               cached[3])
-            self._update_trade_network()
+            self._update_trade_network(a[1])
         elif kind == BUILD:
             self._build(p, a[1], a[2], a[3])
         elif kind == SPAWN:
@@ -1667,7 +1676,7 @@ class TribesState:
         self._update_trade_network()
 
     # ---- trade network (TradeNetwork.java, Tribe.updateNetwork) ------------------------
-    def _update_trade_network(self) -> None:
+    def _update_trade_network(self, road: int = -1) -> None:
         """Recompute both tribes' trade networks, as the framework's game does whenever a
         road, a port or a city is added to the network or a port leaves it
         (``TradeNetwork.setTradeNetwork``): a city of a tribe is connected when its
@@ -1679,9 +1688,47 @@ class TribesState:
         cities make the Grand Bazar available. As in the framework, a city that changed
         hands stays in its old tribe's connected set until that is rebuilt."""
         for q in (0, 1):
-            self._update_network_of(q)
+            reached = None
+            if road >= 0 and self._net_clean >> q & 1:
+                reached = self._extend_reach(road, q)
+                if reached is None:
+                    continue  # the road joins nothing the capital reaches
+            self._update_network_of(q, reached)
 
-    def _update_network_of(self, q: int) -> None:
+    def _extend_reach(self, t: int, q: int):
+        """Tribe ``q``'s reach after a new road on ``t``, from the reach kept since its
+        last recomputation (``_net_clean`` marks a tribe with no territory or, with
+        ports on the board, exploration change since then, so that a recomputation would
+        give the same reach): None if the road joins nothing reached, False if it reaches
+        a port (a full recomputation follows its sea links), else the extended reach.
+        A road only adds a node, so the reach can only grow, from ``t``."""
+        reach = self._net_reach[q]
+        owner, c_tribe, terrain, building, road = (self.owner, self.c_tribe, self.terrain,
+                                                   self.building, self.road)
+        o = owner[t]
+        if (o >= 0 and c_tribe[o] != q) or reach[t]:
+            return None
+        nbr = self.b.nbr
+        if not any([reach[m] for m in nbr[t]]):
+            return None
+        reach = bytearray(reach)
+        reach[t] = 1
+        stack = [t]
+        while stack:
+            for m in nbr[stack.pop()]:
+                if reach[m]:
+                    continue
+                o = owner[m]
+                mine = o >= 0 and c_tribe[o] == q
+                if mine and building[m] == PORT:
+                    return False
+                if (mine and terrain[m] == CITY) or (road[m] and (o < 0 or mine)):
+                    reach[m] = 1
+                    stack.append(m)
+        return reach
+
+    def _update_network_of(self, q: int, reached=None) -> None:
+        """Tribe.updateNetwork for ``q`` with its reach (computed when None or False)."""
         capital = self.b.capital_city[q]
         c_tribe = self.c_tribe
         old = self.connected[q]
@@ -1690,11 +1737,17 @@ class TribesState:
         if c_tribe[capital] != q:  # no capital, no network
             lost = [c for c in range(len(c_tribe)) if old >> c & 1]
             self.connected[q] = 0
+            self._net_clean &= ~(1 << q)
         else:
             others = [c for c, t in enumerate(c_tribe) if t == q and c != capital]
             if not others:
+                self._net_clean &= ~(1 << q)  # (no reach kept)
                 return
-            reached = self._network_reach(q)
+            if not reached:
+                reached = self._network_reach(q)
+            net_reach = self._net_reach = self._net_reach[:]  # shared with clones
+            net_reach[q] = reached
+            self._net_clean |= 1 << q
             city_pos = self.b.city_pos
             now = old
             for c in others:
@@ -1903,6 +1956,7 @@ class Tribes:
         s._segs = s._pending = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
+        s._net_clean, s._net_reach = 0, [None, None]
         return s
 
     def action_from_json(self, value: Any):
