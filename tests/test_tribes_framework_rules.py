@@ -430,3 +430,36 @@ def test_ports_within_four_water_steps_join_the_trade_network():
     for y in range(size):
         s.explored[y * size + 4] = 0
     assert not linked((2, 1), (6, 2)), "through water the tribe has not explored"
+
+
+def test_a_capture_hands_units_to_cities_as_the_framework_does():
+    """Board.moveOneToNewCity: a captured village takes the unit that joined the
+    capital last; Board.moveAllFromCity: a lost city's units go to its tribe's capital
+    while it has room, the rest to no city."""
+    game = Tribes(level=0)
+    s = _blank(0)
+    capital, enemy_capital = s.b.capital_city
+    villages = [c for c in range(len(s.c_tribe)) if s.c_tribe[c] < 0]
+    row = _row(s, 6)
+    first = s._new_unit(WARRIOR, row[0], 0, capital, FINISHED)
+    second = s._new_unit(WARRIOR, row[1], 0, capital, FINISHED)
+    taker = s._new_unit(WARRIOR, s.b.city_pos[villages[0]], 0, -1, FRESH)
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, taker))
+    _check(game, s)
+    assert (s.u_city[first], s.u_city[second]) == (capital, villages[0])
+    assert (s.c_nunits[capital], s.c_nunits[villages[0]]) == (1, 1)
+    # an enemy city with two units; the enemy capital (level 1) has room for one more
+    lost = villages[1]
+    s.c_tribe[lost], s.terrain[s.b.city_pos[lost]] = 1, CITY
+    s._claim(lost)
+    s._new_unit(WARRIOR, row[3], 1, enemy_capital, FINISHED)
+    a = s._new_unit(WARRIOR, row[4], 1, lost, FINISHED)
+    b = s._new_unit(WARRIOR, row[5], 1, lost, FINISHED)
+    taker = s._new_unit(WARRIOR, s.b.city_pos[lost], 0, -1, FRESH)
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, taker))
+    _check(game, s)
+    assert (s.u_city[b], s.u_city[a]) == (enemy_capital, -1), "last joined goes first"
+    assert s.c_nunits[enemy_capital] == 2
+    assert s.u_city[first] == lost and s.c_nunits[capital] == 0, "the capital's last unit"

@@ -189,8 +189,9 @@ result files never mix games of two rule sets. 1: before the framework fixes of 
 a34b11f (level-up first and alone, idle units recover at the end of the turn, an
 occupied city yields no stars, the full turn-limit ranking); 2: from then; 3: the trade
 network, unit abilities (dash, escape, persist, one action), temples growing, pushed
-units starting their turn as moved, level-ups in the order cities were acquired. A
-logged game without a version was played under version 1."""
+units starting their turn as moved, level-ups in the order cities were acquired, units
+handed between cities on a capture. A logged game without a version was played under
+version 1."""
 
 _N_STATUS = 6
 _NUM_UNIT_TYPES = len(UNIT_ATK)
@@ -431,18 +432,18 @@ def _java_round(x: float) -> int:
 
 _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner", "unit_at",
           "explored", "n_explored", "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city",
-          "u_kills", "u_vet", "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
-          "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
-          "pacifist", "monuments", "connected", "c_order", "temples", "turn", "player", "moves",
-          "over", "won_by", "rng",
+          "u_kills", "u_vet", "u_status", "u_join", "c_tribe", "c_level", "c_pop", "c_prod",
+          "c_walls", "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs",
+          "kills", "pacifist", "monuments", "connected", "c_order", "temples", "turn", "player",
+          "moves", "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
           "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups",
           "_net_clean", "_net_reach")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
-                "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
-                "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills", "pacifist",
-                "monuments", "connected", "c_order", "temples")
+                "u_status", "u_join", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
+                "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
+                "pacifist", "monuments", "connected", "c_order", "temples")
 
 
 class TribesState:
@@ -462,7 +463,7 @@ class TribesState:
         s.owner, s.unit_at = [-1] * n, [-1] * n
         s.explored, s.n_explored = bytearray(2 * n), [0, 0]
         for name in ("u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills",
-                     "u_vet", "u_status"):
+                     "u_vet", "u_status", "u_join"):
             setattr(s, name, [])
         ncity = len(board.city_pos)
         s.c_tribe = [-1] * ncity
@@ -510,6 +511,7 @@ class TribesState:
         s.u_type, s.u_base, s.u_pos = self.u_type[:], self.u_base[:], self.u_pos[:]
         s.u_hp, s.u_tribe, s.u_city = self.u_hp[:], self.u_tribe[:], self.u_city[:]
         s.u_kills, s.u_vet, s.u_status = self.u_kills[:], self.u_vet[:], self.u_status[:]
+        s.u_join = self.u_join[:]
         s.c_tribe, s.c_level, s.c_pop = self.c_tribe[:], self.c_level[:], self.c_pop[:]
         s.c_prod, s.c_walls, s.c_nunits = self.c_prod[:], self.c_walls[:], self.c_nunits[:]
         s.c_worth, s.c_radius, s.c_built = self.c_worth[:], self.c_radius[:], self.c_built[:]
@@ -760,10 +762,73 @@ class TribesState:
         self.u_kills.append(0)
         self.u_vet.append(0)
         self.u_status.append(status)
+        self.u_join.append(max(self.u_join, default=-1) + 1)  # its place in its city's list
         self.unit_at[pos] = u
         if city >= 0:
             self.c_nunits[city] += 1
         return u
+
+    def _last_unit(self, c: int) -> int:
+        """The unit that joined city ``c``'s list of units last (``City.unitsID``)."""
+        u_city, u_join = self.u_city, self.u_join
+        best = -1
+        for u in range(len(u_city)):
+            if u_city[u] == c and self.u_type[u] >= 0 and (best < 0 or u_join[u] > u_join[best]):
+                best = u
+        return best
+
+    def _transfer_unit(self, u: int, dest: int) -> None:
+        """Move unit ``u`` to the end of city ``dest``'s units (``moveLastUnitFromCity``)."""
+        src = self.u_city[u]
+        if src >= 0:
+            self.c_nunits[src] -= 1
+        self.u_city[u] = dest
+        self.c_nunits[dest] += 1
+        self.u_join[u] = max(self.u_join) + 1
+
+    def _shuffled_cities(self, p: int, but: int) -> list[int]:
+        """``p``'s cities but ``but`` in the order it acquired them, shuffled with the
+        state's RNG as ``Collections.shuffle`` does."""
+        order = self.c_order
+        cities = sorted((c for c, t in enumerate(self.c_tribe) if t == p and c != but),
+                        key=order.__getitem__)
+        for i in range(len(cities) - 1, 0, -1):
+            j = self._rand(i + 1)
+            cities[i], cities[j] = cities[j], cities[i]
+        return cities
+
+    def _move_one_to(self, dest: int, p: int) -> None:
+        """``Board.moveOneToNewCity``: a new or captured city takes the last unit of
+        ``p``'s capital, or, if that has none (or ``p`` lost it), of another of ``p``'s
+        cities picked at random."""
+        capital = self.b.capital_city[p]
+        if self.c_tribe[capital] == p and self.c_nunits[capital] > 0:
+            self._transfer_unit(self._last_unit(capital), dest)
+            return
+        for c in self._shuffled_cities(p, capital):
+            if self.c_nunits[c] > 0:
+                self._transfer_unit(self._last_unit(c), dest)
+                return
+
+    def _move_all_from(self, lost: int, q: int) -> None:
+        """``Board.moveAllFromCity``: the units city ``lost`` supported for tribe ``q``
+        go to ``q``'s capital while it has room, then to its other cities (in random
+        order) while they have room; the rest belong to no city."""
+        def fill(dest: int) -> None:
+            while self.c_nunits[lost] > 0 and self.c_nunits[dest] < self.c_level[dest] + 1:
+                self._transfer_unit(self._last_unit(lost), dest)
+
+        capital = self.b.capital_city[q]
+        if self.c_tribe[capital] == q:
+            fill(capital)
+        if self.c_nunits[lost] > 0:
+            for c in self._shuffled_cities(q, capital):
+                if c != lost:
+                    fill(c)
+        for v in range(len(self.u_city)):
+            if self.u_city[v] == lost:
+                self.u_city[v] = -1
+        self.c_nunits[lost] = 0
 
     def _kill(self, u: int) -> None:
         self.unit_at[self.u_pos[u]] = -1
@@ -1661,15 +1726,14 @@ class TribesState:
             self.terrain[pos] = CITY
             self._claim(c)
             self._explore(p, pos, 1)
+            self._move_one_to(c, p)
         else:
             worth = self.c_worth[c]
             self.score[q] -= worth
             self.score[p] += worth
             self.c_tribe[c] = p
-            for v in range(len(self.u_city)):
-                if self.u_city[v] == c:
-                    self.u_city[v] = -1
-            self.c_nunits[c] = 0
+            self._move_all_from(c, q)
+            self._move_one_to(c, p)
             if c == self.b.capital_city[q]:
                 self.over = True
                 self.won_by = p
