@@ -29,8 +29,9 @@ from pathlib import Path
 from .revisions import ROOT, extract
 
 BASELINE = "43de670"
-"""The commit before each unit's legal actions were carried from state to state (the
-rules of RULES_VERSION 2, as now). Earlier comparisons: 9ec2dbc, the commit before the
+"""The commit before each unit's legal actions were carried from state to state (rules
+version 2; today's tree plays version 3, whose actions differ, so compare two commits of
+one rules version with ``--new``). Earlier comparisons: 9ec2dbc, the commit before the
 first decision speed-ups, against ``SPEEDUP``."""
 SPEEDUP = "577ef4e"
 """The first decision speed-ups, before the rule fixes that change play."""

@@ -78,8 +78,14 @@ RECOVER_IN_BORDERS_PLUS_HP = 2
 MINDBENDER_HEAL = 4
 EXPLORER_STEPS = 15
 
-# unit turn status (Types.TURN_STATUS)
-FRESH, MOVED, ATTACKED, FINISHED = 0, 1, 2, 3
+# unit turn status (Types.TURN_STATUS; the framework's order differs, the meaning is its)
+FRESH, MOVED, ATTACKED, FINISHED, MOVED_AND_ATTACKED, PUSHED = 0, 1, 2, 3, 4, 5
+# Unit abilities as the framework's ``Unit.canTransitionTo`` / ``transitionToStatus`` set
+# them: move or attack, not both (defender, catapult, mind bender); dash, attack after
+# moving (warrior, swordsman, archer, boats, ships, battleships, superunit); escape, move
+# again after attacking (rider); persist, attack again after a kill (knight).
+ONE_ACTION_UNITS = (DEFENDER, CATAPULT, MIND_BENDER)
+DASH_UNITS = (WARRIOR, SWORDMAN, ARCHER, BOAT, SHIP, BATTLESHIP, SUPERUNIT)
 
 # ---- buildings (0 = none) ----------------------------------------------------------------
 (NO_BUILDING, PORT, MINE, FORGE, FARM, WINDMILL, CUSTOM_HOUSE, LUMBER_HUT, SAWMILL, TEMPLE,
@@ -119,6 +125,15 @@ BOOSTS = {FARM: (WINDMILL, 1, False), LUMBER_HUT: (SAWMILL, 1, False), MINE: (FO
 BOOSTED_BY = {booster: (producer, bonus, prod) for producer, (booster, bonus, prod)
               in BOOSTS.items()}
 TEMPLE_POINTS = 100
+TEMPLE_LEVEL_POINTS = (100, 50, 50, 50, 150)
+"""Points of a temple's levels 1..5 (TribesConfig.TEMPLE_POINTS): level 1 when built, one
+more level every TEMPLE_TURNS_TO_SCORE turns of its owner up to level 5 (Temple.newTurn)."""
+TEMPLE_TURNS_TO_SCORE = 3
+TEMPLE_MAX_LEVEL = 5
+PORT_TRADE_DISTANCE = 4
+"""Two ports of a tribe are linked in its trade network when at most this many steps over
+water it has explored and no enemy owns join them, the last step onto the other port
+(TribesConfig.PORT_TRADE_DISTANCE; TradeNetwork.TradeWaterStep)."""
 MONUMENT_POINTS = 400
 EMPERORS_TOMB_STARS = 100
 GATE_OF_POWER_KILLS = 10

@@ -7,9 +7,10 @@ copy), 2,000 per decision by default as in seed 002; rollouts and individuals ar
 heuristic (``TribesDiffHeuristic``): for each tribe 5·Δproduction + 4·Δtechnologies
 + 0.1·Δscore + 4·Δcities + 2·Δunits + 3·Δkills + 2·Δ(sum of city levels) between the
 decision state and the state reached; the value is the own sum minus the opponent's
-plus the own change in explored tiles (the framework also adds the change in cities
-connected to the capital, which our rules do not have). The tree search brings these
-rewards into [0, 1] by each node's min / max, as the framework does.
+plus the own change in explored tiles, plus 1 when the own number of cities connected
+to the capital grew (the framework's ``scoreOwn``, which counts 1 for more explored
+tiles too, where we count the tiles). The tree search brings these rewards into
+[0, 1] by each node's min / max, as the framework does.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ class Heuristic:
         self.win_bonus = win_bonus
 
     def root(self, state: TribesState) -> tuple:
-        return features(state, 0), features(state, 1), tuple(state.n_explored)
+        return (features(state, 0), features(state, 1), tuple(state.n_explored),
+                tuple(state.connected))
 
     def value(self, root: tuple, state: TribesState, p: int = 0) -> float:
         total = 0.0
@@ -101,6 +103,9 @@ class Heuristic:
         for w, a, a0, b, b0 in zip(self.weights, mine, r_mine, theirs, r_theirs):
             total += w * ((a - a0) - (b - b0))
         total += state.n_explored[p] - root[2][p]
+        if state.connected[p] != root[3][p] and \
+                bin(state.connected[p]).count("1") > bin(root[3][p]).count("1"):
+            total += 1.0  # TribesDiffHeuristic.scoreOwn: more connected cities
         if state.over and self.win_bonus and state.won_by is not None:
             total += self.win_bonus if state.won_by == p else -self.win_bonus
         return total

@@ -73,6 +73,7 @@ from .constants import (
     CONSTRUCTION,
     CONVERT,
     CROPS,
+    DASH_UNITS,
     DEEP,
     DEFENCE_BONUS,
     DEFENCE_IN_WALLS,
@@ -100,6 +101,7 @@ from .constants import (
     GROW_FOREST_COST,
     HEAL_OTHERS,
     INITIAL_STARS,
+    KNIGHT,
     LEVEL_UP,
     LEVEL_UP_NAMES,
     MAKE_VETERAN,
@@ -112,11 +114,13 @@ from .constants import (
     MOUNTAIN,
     MOVE,
     MOVED,
+    MOVED_AND_ATTACKED,
     NAVAL,
     NAVIGATION,
     NO_BUILDING,
     NO_RES,
     NUM_TECHS,
+    ONE_ACTION_UNITS,
     PARK,
     PARK_OF_FORTUNE,
     PARK_OF_FORTUNE_LEVEL,
@@ -124,13 +128,16 @@ from .constants import (
     POINTS_PER_POPULATION,
     POP_GROWTH,
     PORT,
+    PORT_TRADE_DISTANCE,
     PROD_CAPITAL_BONUS,
+    PUSHED,
     RECOVER,
     RECOVER_IN_BORDERS_PLUS_HP,
     RECOVER_PLUS_HP,
     RESEARCH,
     RESOURCE,
     RESOURCES,
+    RIDER,
     ROAD_COST,
     ROADS,
     RUINS,
@@ -147,7 +154,10 @@ from .constants import (
     TECH_NAMES,
     TECH_PARENT,
     TECH_TIER,
+    TEMPLE_LEVEL_POINTS,
+    TEMPLE_MAX_LEVEL,
     TEMPLE_POINTS,
+    TEMPLE_TURNS_TO_SCORE,
     TEMPLES,
     TERRAIN_CHARS,
     TOWER_OF_WISDOM,
@@ -173,12 +183,63 @@ from .constants import (
 )
 from .levels import DEFAULT_SIZE, NUM_LEVELS, Level, generate_level
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """Which rule set games are played under; bump it with any change that changes play, so
 result files never mix games of two rule sets. 1: before the framework fixes of commit
 a34b11f (level-up first and alone, idle units recover at the end of the turn, an
-occupied city yields no stars, the full turn-limit ranking); 2: since. A logged game
-without a version was played under version 1."""
+occupied city yields no stars, the full turn-limit ranking); 2: from then; 3: the trade
+network, unit abilities (dash, escape, persist, one action), temples growing, pushed
+units starting their turn as moved, level-ups in the order cities were acquired, units
+handed between cities on a capture. A logged game without a version was played under
+version 1."""
+
+_N_STATUS = 6
+_NUM_UNIT_TYPES = len(UNIT_ATK)
+
+
+def _status_table(rule) -> tuple:
+    return tuple(tuple(rule(ut, st) for st in range(_N_STATUS)) for ut in range(_NUM_UNIT_TYPES))
+
+
+def _can_move(ut: int, st: int) -> bool:
+    """``Unit.canTransitionTo(MOVED)``: fresh units; a rider also after attacking (escape)."""
+    return st == FRESH or (ut == RIDER and st in (ATTACKED, MOVED_AND_ATTACKED))
+
+
+def _can_attack(ut: int, st: int) -> bool:
+    """``Unit.canTransitionTo(ATTACKED)``: fresh units; after moving, all but defenders,
+    catapults and mind benders (dash, and riders and knights); a knight whose attack
+    killed (persist: ``Unit.addKill`` sets it ATTACKED) again."""
+    if st == FRESH:
+        return True
+    if st == MOVED:
+        return ut not in ONE_ACTION_UNITS
+    return st == ATTACKED and ut == KNIGHT
+
+
+def _after_move(ut: int, st: int) -> int:
+    """``Unit.transitionToStatus(MOVED)``."""
+    if ut in ONE_ACTION_UNITS:
+        return FINISHED
+    if ut == RIDER:
+        return {FRESH: MOVED, ATTACKED: MOVED_AND_ATTACKED}.get(st, FINISHED)
+    return MOVED
+
+
+def _after_attack(ut: int, st: int) -> int:
+    """``Unit.transitionToStatus(ATTACKED)``: a rider keeps its escape move."""
+    if ut == RIDER:
+        return ATTACKED if st == FRESH else MOVED_AND_ATTACKED
+    return FINISHED
+
+
+_CAN_MOVE = _status_table(_can_move)
+_CAN_ATTACK = _status_table(_can_attack)
+_AFTER_MOVE = _status_table(_after_move)
+_AFTER_ATTACK = _status_table(_after_attack)
+assert set(DASH_UNITS) | set(ONE_ACTION_UNITS) | {RIDER, KNIGHT} == set(range(_NUM_UNIT_TYPES))
+_PUSH_ORDER = ((0, 1), (-1, 0), (0, -1), (1, 0), (-1, 1), (-1, -1), (1, -1), (1, 1))
+"""(dx, dy) in the order ``Board.pushUnit`` tries the tiles around a pushed unit."""
 
 MONUMENT_INDEX = {m: i for i, m in enumerate(MONUMENTS)}
 UNAVAILABLE, AVAILABLE, BUILT = 0, 1, 2
@@ -371,16 +432,18 @@ def _java_round(x: float) -> int:
 
 _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner", "unit_at",
           "explored", "n_explored", "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city",
-          "u_kills", "u_vet", "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
-          "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
-          "pacifist", "monuments", "turn", "player", "moves", "over", "won_by", "rng",
+          "u_kills", "u_vet", "u_status", "u_join", "c_tribe", "c_level", "c_pop", "c_prod",
+          "c_walls", "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs",
+          "kills", "pacifist", "monuments", "connected", "c_order", "temples", "turn", "player",
+          "moves", "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
-          "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups")
+          "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups",
+          "_net_clean", "_net_reach")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
-                "u_status", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls", "c_nunits",
-                "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills", "pacifist",
-                "monuments")
+                "u_status", "u_join", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
+                "c_nunits", "c_worth", "c_radius", "c_built", "stars", "score", "techs", "kills",
+                "pacifist", "monuments", "connected", "c_order", "temples")
 
 
 class TribesState:
@@ -400,7 +463,7 @@ class TribesState:
         s.owner, s.unit_at = [-1] * n, [-1] * n
         s.explored, s.n_explored = bytearray(2 * n), [0, 0]
         for name in ("u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills",
-                     "u_vet", "u_status"):
+                     "u_vet", "u_status", "u_join"):
             setattr(s, name, [])
         ncity = len(board.city_pos)
         s.c_tribe = [-1] * ncity
@@ -410,12 +473,16 @@ class TribesState:
         s.stars, s.score, s.techs = [INITIAL_STARS] * 2, [0, 0], [0, 0]
         s.kills, s.pacifist = [0, 0], [0, 0]
         s.monuments = [UNAVAILABLE] * (2 * len(MONUMENTS))
+        s.connected = [0, 0]  # per tribe, a bit per city connected to its capital
+        s.c_order = [0] * ncity  # when the city was acquired (its tribe's city order)
+        s.temples = []  # per temple: tile, level, turns to its next level
         s.turn, s.player, s.moves, s.over, s.won_by = 0, 0, 0, False, None
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
         s._legal_list = s._legal_set = None
         s._segs = s._pending = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
+        s._net_clean, s._net_reach = 0, [None, None]
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
         for p in (0, 1):
             tribe = lv.tribes[p]
@@ -444,11 +511,13 @@ class TribesState:
         s.u_type, s.u_base, s.u_pos = self.u_type[:], self.u_base[:], self.u_pos[:]
         s.u_hp, s.u_tribe, s.u_city = self.u_hp[:], self.u_tribe[:], self.u_city[:]
         s.u_kills, s.u_vet, s.u_status = self.u_kills[:], self.u_vet[:], self.u_status[:]
+        s.u_join = self.u_join[:]
         s.c_tribe, s.c_level, s.c_pop = self.c_tribe[:], self.c_level[:], self.c_pop[:]
         s.c_prod, s.c_walls, s.c_nunits = self.c_prod[:], self.c_walls[:], self.c_nunits[:]
         s.c_worth, s.c_radius, s.c_built = self.c_worth[:], self.c_radius[:], self.c_built[:]
         s.stars, s.score, s.techs = self.stars[:], self.score[:], self.techs[:]
         s.kills, s.pacifist, s.monuments = self.kills[:], self.pacifist[:], self.monuments[:]
+        s.connected, s.c_order, s.temples = self.connected[:], self.c_order[:], self.temples[:]
         s.turn, s.player, s.moves = self.turn, self.player, self.moves
         s.over, s.won_by, s.rng = self.over, self.won_by, self.rng
         s._legal_list, s._legal_set = self._legal_list, self._legal_set  # immutable once built
@@ -456,6 +525,7 @@ class TribesState:
         s._head, s._groups, s._tile_groups = self._head, self._groups, self._tile_groups
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
+        s._net_clean, s._net_reach = self._net_clean, self._net_reach
         return s
 
     @property
@@ -465,9 +535,11 @@ class TribesState:
     @_legal.setter
     def _legal(self, value: list[tuple] | None) -> None:
         """Code outside the forward model that edits a state by hand resets ``_legal``
-        (and ``_legal_set``) to None; that must drop the carried unit segments too."""
+        (and ``_legal_set``) to None; that must drop the carried unit segments and the
+        kept trade-network reach too."""
         self._legal_list = value
         self._segs = self._pending = self._head = self._groups = None
+        self._net_clean = 0  # the kept trade-network reach may be stale too
 
     # ---- API --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -535,7 +607,8 @@ class TribesState:
         """A dict for what a player derives from unit ``u``'s legal actions (u of the
         player to move, with actions), kept as long as those actions are carried from
         state to state: over moves, spawns, recoveries of other units, roads and
-        research. Over those, u itself, the enemy units, the cities, the tiles (but
+        research. Over those, u itself, the enemy units, the cities (but their
+        population, which a road joining the trade network changes), the tiles (but
         roads) and the enemy's technologies stay the same; the player's other units,
         stars, technologies and roads may change."""
         self.legal_actions()
@@ -630,30 +703,36 @@ class TribesState:
     def units_of(self, p: int) -> list[int]:
         return [u for u, t in enumerate(self.u_tribe) if t == p and self.u_type[u] >= 0]
 
+    def city_production(self, c: int) -> int:
+        """``City.getProduction``: level + workshops and custom houses (+1 for a capital),
+        or the population while it is negative (a city cut off the trade network can
+        fall below zero)."""
+        pop = self.c_pop[c]
+        if pop < 0:
+            return pop
+        total = self.c_level[c] + self.c_prod[c]
+        if c == self.b.capital_city[self.c_tribe[c]]:
+            total += PROD_CAPITAL_BONUS
+        return total
+
     def production(self, p: int) -> int:
         total = 0
-        capital = self.b.capital_city[p]
         for c, t in enumerate(self.c_tribe):
             if t == p:
-                total += self.c_level[c] + self.c_prod[c]
-                if c == capital:
-                    total += PROD_CAPITAL_BONUS
+                total += self.city_production(c)
         return total
 
     def income(self, p: int) -> int:
         """Stars ``p`` earns at the start of its turn: the production of its cities
         without an enemy unit on the city tile (``GameState.initTurn``)."""
         total = 0
-        capital = self.b.capital_city[p]
         unit_at, u_tribe, city_pos = self.unit_at, self.u_tribe, self.b.city_pos
         for c, t in enumerate(self.c_tribe):
             if t == p:
                 occupant = unit_at[city_pos[c]]
                 if occupant >= 0 and u_tribe[occupant] != p:
                     continue
-                total += self.c_level[c] + self.c_prod[c]
-                if c == capital:
-                    total += PROD_CAPITAL_BONUS
+                total += self.city_production(c)
         return max(0, total)
 
     def num_techs(self, p: int) -> int:
@@ -683,10 +762,73 @@ class TribesState:
         self.u_kills.append(0)
         self.u_vet.append(0)
         self.u_status.append(status)
+        self.u_join.append(max(self.u_join, default=-1) + 1)  # its place in its city's list
         self.unit_at[pos] = u
         if city >= 0:
             self.c_nunits[city] += 1
         return u
+
+    def _last_unit(self, c: int) -> int:
+        """The unit that joined city ``c``'s list of units last (``City.unitsID``)."""
+        u_city, u_join = self.u_city, self.u_join
+        best = -1
+        for u in range(len(u_city)):
+            if u_city[u] == c and self.u_type[u] >= 0 and (best < 0 or u_join[u] > u_join[best]):
+                best = u
+        return best
+
+    def _transfer_unit(self, u: int, dest: int) -> None:
+        """Move unit ``u`` to the end of city ``dest``'s units (``moveLastUnitFromCity``)."""
+        src = self.u_city[u]
+        if src >= 0:
+            self.c_nunits[src] -= 1
+        self.u_city[u] = dest
+        self.c_nunits[dest] += 1
+        self.u_join[u] = max(self.u_join) + 1
+
+    def _shuffled_cities(self, p: int, but: int) -> list[int]:
+        """``p``'s cities but ``but`` in the order it acquired them, shuffled with the
+        state's RNG as ``Collections.shuffle`` does."""
+        order = self.c_order
+        cities = sorted((c for c, t in enumerate(self.c_tribe) if t == p and c != but),
+                        key=order.__getitem__)
+        for i in range(len(cities) - 1, 0, -1):
+            j = self._rand(i + 1)
+            cities[i], cities[j] = cities[j], cities[i]
+        return cities
+
+    def _move_one_to(self, dest: int, p: int) -> None:
+        """``Board.moveOneToNewCity``: a new or captured city takes the last unit of
+        ``p``'s capital, or, if that has none (or ``p`` lost it), of another of ``p``'s
+        cities picked at random."""
+        capital = self.b.capital_city[p]
+        if self.c_tribe[capital] == p and self.c_nunits[capital] > 0:
+            self._transfer_unit(self._last_unit(capital), dest)
+            return
+        for c in self._shuffled_cities(p, capital):
+            if self.c_nunits[c] > 0:
+                self._transfer_unit(self._last_unit(c), dest)
+                return
+
+    def _move_all_from(self, lost: int, q: int) -> None:
+        """``Board.moveAllFromCity``: the units city ``lost`` supported for tribe ``q``
+        go to ``q``'s capital while it has room, then to its other cities (in random
+        order) while they have room; the rest belong to no city."""
+        def fill(dest: int) -> None:
+            while self.c_nunits[lost] > 0 and self.c_nunits[dest] < self.c_level[dest] + 1:
+                self._transfer_unit(self._last_unit(lost), dest)
+
+        capital = self.b.capital_city[q]
+        if self.c_tribe[capital] == q:
+            fill(capital)
+        if self.c_nunits[lost] > 0:
+            for c in self._shuffled_cities(q, capital):
+                if c != lost:
+                    fill(c)
+        for v in range(len(self.u_city)):
+            if self.u_city[v] == lost:
+                self.u_city[v] = -1
+        self.c_nunits[lost] = 0
 
     def _kill(self, u: int) -> None:
         self.unit_at[self.u_pos[u]] = -1
@@ -707,6 +849,7 @@ class TribesState:
     def _claim(self, city: int) -> None:
         self.econ += 1
         self._territory = None
+        self._net_clean = 0  # tiles changed hands: the trade networks may differ
         self._own_tiles()
         owner = self.owner
         centre = self.b.city_pos[city]
@@ -729,6 +872,8 @@ class TribesState:
                 ex[off + t] = 1
                 gained += 1
         if gained:
+            if self._net_clean and PORT in self.building:
+                self._net_clean &= ~(1 << p)  # water its ports may now trade over
             self.score[p] += gained * CLEAR_VIEW_POINTS
             self.n_explored[p] += gained
             if self.n_explored[p] == n:
@@ -740,9 +885,14 @@ class TribesState:
             self.monuments[i] = AVAILABLE
             self.econ += 1
 
-    def _add_pop(self, city: int, amount: int) -> None:
+    def _add_pop(self, city: int, amount: int, p: int | None = None) -> None:
+        """``City.addPopulation``: population never below −level; the points go to ``p``
+        (default: the city's tribe)."""
+        if self.c_pop[city] + amount < -self.c_level[city]:
+            amount = -self.c_level[city] - self.c_pop[city]
         self.c_pop[city] += amount
-        p = self.c_tribe[city]
+        if p is None:
+            p = self.c_tribe[city]
         self.score[p] += amount * POINTS_PER_POPULATION
         self.c_worth[city] += amount * POINTS_PER_POPULATION
 
@@ -759,17 +909,41 @@ class TribesState:
             self._explore(p, pos, 1)
 
     def _push_off(self, pos: int) -> None:
-        """Move the unit at ``pos`` to a free neighbouring land tile, or disband it."""
+        """Push the unit at ``pos`` to the first free tile around it in the framework's
+        order (``Board.pushUnit`` / ``tryPush``): land (a mountain with Climbing), or its
+        tribe's port, where it embarks; with no such tile it dies. A pushed unit is done
+        for the turn and starts its tribe's next turn as moved (status PUSHED,
+        ``GameState.initTurn``)."""
         u = self.unit_at[pos]
         if u < 0:
             return
-        for t in self.b.nbr[pos]:
-            if self.unit_at[t] < 0 and self.terrain[t] not in WATER and (
-                    self.terrain[t] != MOUNTAIN or self.techs[self.u_tribe[u]] >> CLIMBING & 1):
-                self.unit_at[pos] = -1
-                self.unit_at[t] = u
-                self.u_pos[u] = t
-                return
+        size = self.b.size
+        x, y = pos % size, pos // size
+        q = self.u_tribe[u]
+        terrain = self.terrain
+        for dx, dy in _PUSH_ORDER:
+            if not (0 <= x + dx < size and 0 <= y + dy < size):
+                continue
+            t = (y + dy) * size + x + dx
+            if self.unit_at[t] >= 0:
+                continue
+            ter = terrain[t]
+            if ter == DEEP or (ter == MOUNTAIN and not self.techs[q] >> CLIMBING & 1):
+                continue
+            if ter == SHALLOW:
+                if self.building[t] != PORT or self.owner[t] < 0 \
+                        or self.c_tribe[self.owner[t]] != q:
+                    continue
+                if self.u_type[u] not in NAVAL:
+                    self.u_type[u] = BOAT
+            elif self.u_type[u] in NAVAL:
+                self.u_type[u] = self.u_base[u]
+            self.unit_at[pos] = -1
+            self.unit_at[t] = u
+            self.u_pos[u] = t
+            self.u_status[u] = PUSHED
+            self._explore(q, t, 1)
+            return
         self._kill(u)
 
     # ---- action generation ------------------------------------------------------------
@@ -792,10 +966,14 @@ class TribesState:
         else:
             my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
             c_level, c_pop = self.c_level, self.c_pop
-            for c in my_cities:  # a city that can level up must do so first, and alone
-                if c_pop[c] >= c_level[c] + 1:
-                    self._segs = self._head = None
-                    return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
+            # a city that can level up must do so first, and alone; the first such city in
+            # the order the tribe acquired its cities (GameState.computePlayerActions walks
+            # Tribe.citiesID, to which a captured city is appended)
+            due = [c for c in my_cities if c_pop[c] >= c_level[c] + 1]
+            if due:
+                c = min(due, key=self.c_order.__getitem__)
+                self._segs = self._head = None
+                return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
             research, spawns = self._research_and_spawns(p, stars, techs, my_cities)
             acts = [(END_TURN,)]
             acts.extend(research)
@@ -895,7 +1073,7 @@ class TribesState:
         fresh = status == FRESH
         naval = ut in NAVAL
         radius = 1
-        if not fresh:
+        if not _CAN_MOVE[ut][status]:  # abilities: Unit.canMove (a rider escapes)
             acts: list[tuple] = []
         elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY:
             # one step, no road to run along: the free enterable neighbours (in tile order)
@@ -908,7 +1086,7 @@ class TribesState:
         else:
             tiles, radius = self._reachable(ut, pos, p, techs, enemy_adj)
             acts = [(MOVE, u, t) for t in tiles]
-        if status != ATTACKED and UNIT_ATK[ut] > 0:
+        if _CAN_ATTACK[ut][status] and UNIT_ATK[ut] > 0:  # Unit.canAttack (dash, persist)
             reach = UNIT_RANGE[ut]
             if reach == 1 and not enemy_adj[pos]:  # melee: targets only next to an enemy
                 reach = 0
@@ -923,7 +1101,7 @@ class TribesState:
                 acts.append((CAPTURE, u))
             if self.u_hp[u] < UNIT_HP[self.u_base[u]] + VETERAN_PLUS_HP * self.u_vet[u]:
                 acts.append((RECOVER, u))
-        if self.resource[pos] == RUINS and not naval:
+        if fresh and self.resource[pos] == RUINS and not naval:  # Examine.isFeasible
             acts.append((EXAMINE, u))
         if ut == MIND_BENDER:
             if fresh:
@@ -932,7 +1110,7 @@ class TribesState:
                     if v >= 0 and u_tribe[v] == p and self.u_hp[v] < self.max_hp(v):
                         acts.append((HEAL_OTHERS, u))
                         break
-            if status != ATTACKED:
+            if fresh:  # Convert.isFeasible: a mind bender that can still attack
                 for t in b.nbr[pos]:
                     v = unit_at[t]
                     if v >= 0 and u_tribe[v] != p:
@@ -1224,6 +1402,7 @@ class TribesState:
                     if len(roads) < len(cached[1]):
                         self._tile_cache[tribe] = _tile_entry(cached[0], roads, cached[2],
                                                               cached[3])
+            self._update_trade_network(a[1])
         elif kind == BUILD:
             self._build(p, a[1], a[2], a[3])
         elif kind == SPAWN:
@@ -1321,14 +1500,34 @@ class TribesState:
                 return
         self.player = q
         u_tribe, u_status = self.u_tribe, self.u_status
-        for u in range(len(u_tribe)):
+        for u in range(len(u_tribe)):  # a unit pushed since starts as moved (initTurn)
             if u_tribe[u] == q:
-                u_status[u] = FRESH
+                u_status[u] = MOVED if u_status[u] == PUSHED else FRESH
+        if self.temples:
+            self._grow_temples(q)
         if self.turn >= 1:
             self._add_stars(q, self.income(q))
         self.pacifist[q] += 1
         if self.pacifist[q] >= ALTAR_OF_PEACE_TURNS:
             self._monument_available(q, ALTAR_OF_PEACE)
+
+    def _grow_temples(self, p: int) -> None:
+        """Start of ``p``'s turn: each temple of its cities below level 5 counts down a
+        turn; every third turn it gains a level and the level's points (100 when built,
+        then 50, 50, 50, 150), for the tribe and the city's worth (``GameState.initTurn``,
+        ``Temple.newTurn``)."""
+        temples, owner, c_tribe = self.temples, self.owner, self.c_tribe
+        for i in range(0, len(temples), 3):
+            city = owner[temples[i]]
+            if city < 0 or c_tribe[city] != p or temples[i + 1] >= TEMPLE_MAX_LEVEL:
+                continue
+            temples[i + 2] -= 1
+            if temples[i + 2] == 0:
+                level = temples[i + 1] = temples[i + 1] + 1
+                temples[i + 2] = TEMPLE_TURNS_TO_SCORE
+                points = TEMPLE_LEVEL_POINTS[level - 1]
+                self.score[p] += points
+                self.c_worth[city] += points
 
     def _recover_idle(self, p: int) -> None:
         """End of ``p``'s turn: every unit still fresh recovers as by the Recover
@@ -1361,6 +1560,9 @@ class TribesState:
         if bt in TEMPLES:
             self.score[p] += TEMPLE_POINTS
             self.c_worth[c] += TEMPLE_POINTS
+            self.temples.extend((t, 1, TEMPLE_TURNS_TO_SCORE))
+        elif bt == PORT:
+            self._update_trade_network()
         elif bt in MONUMENT_INDEX:
             self.score[p] += MONUMENT_POINTS
             self.c_worth[c] += MONUMENT_POINTS
@@ -1397,6 +1599,12 @@ class TribesState:
         self._building_effect(c, t, bt, -1)
         if bt in UNIQUE_PER_CITY:
             self.c_built[c] &= ~(1 << bt)
+        elif bt in TEMPLES:
+            temples = self.temples
+            i = next(i for i in range(0, len(temples), 3) if temples[i] == t)
+            del temples[i:i + 3]
+        elif bt == PORT:
+            self._update_trade_network()
 
     def _level_up(self, p: int, c: int, bonus: int) -> None:
         points = level_up_points(bonus)
@@ -1440,7 +1648,7 @@ class TribesState:
             self.u_type[u] = BOAT
             self.u_status[u] = FINISHED
         else:
-            self.u_status[u] = MOVED
+            self.u_status[u] = _AFTER_MOVE[ut][self.u_status[u]]
         self._explore(p, t, 1)
 
     def defence_multiplier(self, v: int) -> float:
@@ -1471,7 +1679,7 @@ class TribesState:
                       self.max_hp(v), self.defence_multiplier(v))
 
     def _after_attack(self, p: int, u: int) -> None:
-        self.u_status[u] = ATTACKED if self.u_status[u] == FRESH else FINISHED
+        self.u_status[u] = _AFTER_ATTACK[self.u_type[u]][self.u_status[u]]
         self.pacifist[p] = 0
 
     def _attack(self, p: int, u: int, v: int) -> None:
@@ -1501,6 +1709,8 @@ class TribesState:
 
     def _add_kill(self, p: int, u: int) -> None:
         self.u_kills[u] += 1
+        if self.u_type[u] == KNIGHT:  # persist: Unit.addKill lets a knight attack again
+            self.u_status[u] = ATTACKED
         self.kills[p] += 1
         if self.kills[p] >= GATE_OF_POWER_KILLS:
             self._monument_available(p, GATE_OF_POWER)
@@ -1510,25 +1720,174 @@ class TribesState:
         c = self.b.city_at[pos]
         q = self.c_tribe[c]
         self.u_status[u] = FINISHED
+        self.c_order[c] = self.moves  # appended to the tribe's cities (Tribe.addCity)
         if q < 0:  # a neutral village becomes a city of level 1
             self.c_tribe[c] = p
             self.terrain[pos] = CITY
             self._claim(c)
             self._explore(p, pos, 1)
+            self._move_one_to(c, p)
         else:
             worth = self.c_worth[c]
             self.score[q] -= worth
             self.score[p] += worth
             self.c_tribe[c] = p
-            for v in range(len(self.u_city)):
-                if self.u_city[v] == c:
-                    self.u_city[v] = -1
-            self.c_nunits[c] = 0
+            self._move_all_from(c, q)
+            self._move_one_to(c, p)
             if c == self.b.capital_city[q]:
                 self.over = True
                 self.won_by = p
-        if sum(1 for t in self.c_tribe if t == p) >= GRAND_BAZAR_CITIES:
-            self._monument_available(p, GRAND_BAZAR)
+        self._update_trade_network()
+
+    # ---- trade network (TradeNetwork.java, Tribe.updateNetwork) ------------------------
+    def _update_trade_network(self, road: int = -1) -> None:
+        """Recompute both tribes' trade networks, as the framework's game does whenever a
+        road, a port or a city is added to the network or a port leaves it
+        (``TradeNetwork.setTradeNetwork``): a city of a tribe is connected when its
+        capital reaches it over the tribe's city tiles, its ports and roads on its own or
+        neutral tiles (8-neighbourhood), and between two of its ports within
+        PORT_TRADE_DISTANCE steps of water it explored that no enemy owns. Each newly
+        connected city gives its capital one population and each lost one takes it back;
+        the city itself gains (loses) one only in its tribe's own turn. Five connected
+        cities make the Grand Bazar available. As in the framework, a city that changed
+        hands stays in its old tribe's connected set until that is rebuilt."""
+        for q in (0, 1):
+            reached = None
+            if road >= 0 and self._net_clean >> q & 1:
+                reached = self._extend_reach(road, q)
+                if reached is None:
+                    continue  # the road joins nothing the capital reaches
+            self._update_network_of(q, reached)
+
+    def _extend_reach(self, t: int, q: int):
+        """Tribe ``q``'s reach after a new road on ``t``, from the reach kept since its
+        last recomputation (``_net_clean`` marks a tribe with no territory or, with
+        ports on the board, exploration change since then, so that a recomputation would
+        give the same reach): None if the road joins nothing reached, False if it reaches
+        a port (a full recomputation follows its sea links), else the extended reach.
+        A road only adds a node, so the reach can only grow, from ``t``."""
+        reach = self._net_reach[q]
+        owner, c_tribe, terrain, building, road = (self.owner, self.c_tribe, self.terrain,
+                                                   self.building, self.road)
+        o = owner[t]
+        if (o >= 0 and c_tribe[o] != q) or reach[t]:
+            return None
+        nbr = self.b.nbr
+        if not any([reach[m] for m in nbr[t]]):
+            return None
+        reach = bytearray(reach)
+        reach[t] = 1
+        stack = [t]
+        while stack:
+            for m in nbr[stack.pop()]:
+                if reach[m]:
+                    continue
+                o = owner[m]
+                mine = o >= 0 and c_tribe[o] == q
+                if mine and building[m] == PORT:
+                    return False
+                if (mine and terrain[m] == CITY) or (road[m] and (o < 0 or mine)):
+                    reach[m] = 1
+                    stack.append(m)
+        return reach
+
+    def _update_network_of(self, q: int, reached=None) -> None:
+        """Tribe.updateNetwork for ``q`` with its reach (computed when None or False)."""
+        capital = self.b.capital_city[q]
+        c_tribe = self.c_tribe
+        old = self.connected[q]
+        lost: list[int] = []
+        added: list[int] = []
+        if c_tribe[capital] != q:  # no capital, no network
+            lost = [c for c in range(len(c_tribe)) if old >> c & 1]
+            self.connected[q] = 0
+            self._net_clean &= ~(1 << q)
+        else:
+            others = [c for c, t in enumerate(c_tribe) if t == q and c != capital]
+            if not others:
+                self._net_clean &= ~(1 << q)  # (no reach kept)
+                return
+            if not reached:
+                reached = self._network_reach(q)
+            net_reach = self._net_reach = self._net_reach[:]  # shared with clones
+            net_reach[q] = reached
+            self._net_clean |= 1 << q
+            city_pos = self.b.city_pos
+            now = old
+            for c in others:
+                bit = 1 << c
+                linked = reached[city_pos[c]]
+                if old & bit and not linked:
+                    now &= ~bit
+                    lost.append(c)
+                elif not old & bit and linked:
+                    now |= bit
+                    added.append(c)
+            self.connected[q] = now
+            if len(added) != len(lost):
+                self._add_pop(capital, len(added) - len(lost), q)
+            if bin(now).count("1") >= GRAND_BAZAR_CITIES:
+                self._monument_available(q, GRAND_BAZAR)
+        if q == self.player:  # the cities' own population only in their tribe's turn
+            for c in lost:
+                self._add_pop(c, -1, q)
+            for c in added:
+                self._add_pop(c, 1, q)
+
+    def _network_reach(self, q: int) -> bytearray:
+        """Tiles tribe ``q``'s capital reaches in its trade network (1 = reached)."""
+        b = self.b
+        nbr = b.nbr
+        owner, c_tribe, terrain, building, road = (self.owner, self.c_tribe, self.terrain,
+                                                   self.building, self.road)
+        node = bytearray(b.n)
+        ports = []
+        for t in range(b.n):
+            o = owner[t]
+            mine = o >= 0 and c_tribe[o] == q
+            if mine and (terrain[t] == CITY or building[t] == PORT):
+                node[t] = 1
+                if building[t] == PORT:
+                    ports.append(t)
+            elif road[t] and (o < 0 or mine):
+                node[t] = 1
+        links: dict[int, list[int]] = {}
+        if len(ports) > 1:
+            explored, off = self.explored, q * b.n
+            for a in ports:
+                seen = {a: 0}
+                frontier = [a]
+                while frontier:
+                    nxt = []
+                    for t in frontier:
+                        d = seen[t] + 1
+                        if d > PORT_TRADE_DISTANCE:
+                            continue
+                        for m in nbr[t]:
+                            if m in seen or terrain[m] not in WATER or not explored[off + m]:
+                                continue
+                            o = owner[m]
+                            if o >= 0 and c_tribe[o] != q:
+                                continue
+                            seen[m] = d
+                            nxt.append(m)
+                    frontier = nxt
+                links[a] = [m for m in ports if m != a and m in seen]
+        reached = bytearray(b.n)
+        start = b.city_pos[b.capital_city[q]]
+        reached[start] = 1
+        stack = [start]
+        while stack:
+            t = stack.pop()
+            for m in nbr[t]:
+                if node[m] and not reached[m]:
+                    reached[m] = 1
+                    stack.append(m)
+            for m in links.get(t, ()):
+                if not reached[m]:
+                    reached[m] = 1
+                    stack.append(m)
+        return reached
 
     def _examine(self, p: int, u: int) -> None:
         pos = self.u_pos[u]
@@ -1661,6 +2020,7 @@ class Tribes:
         s._segs = s._pending = s._head = s._groups = s._tile_groups = None
         s.econ, s._tile_cache, s._territory = 0, [None, None], None
         s._tiles_shared = False
+        s._net_clean, s._net_reach = 0, [None, None]
         return s
 
     def action_from_json(self, value: Any):
