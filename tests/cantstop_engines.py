@@ -33,3 +33,12 @@ def snapshot(state, claims: bool = True) -> dict:
     if claims:
         out["claims"] = state.claims
     return out
+
+
+def several_pairing_jobs(game, programs: list, ga, rnd, features) -> list:
+    """``_play_chunk`` jobs of several pairings, seeds, match ranges and a features dict:
+    the batch an engine's ``play_chunks`` must answer as ``_play_chunk`` does."""
+    jobs = [(game, (p, ga), 100 + k, 0, 70, features) for k, p in enumerate(programs)]
+    jobs += [(game, (rnd, ga), 7, 0, 70, features), (game, (programs[0], rnd), 8, 70, 140,
+                                                     features)]
+    return jobs

@@ -22,7 +22,7 @@ from gp.fitness import WinRate
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 from gp.languages.cantstop_compile import array_program
 
-from .cantstop_engines import reference_states, snapshot
+from .cantstop_engines import reference_states, several_pairing_jobs, snapshot
 
 GAME = load_game("cantstop")
 GA_TEXT = open("experiments/programs/cantstop_ga.txt").read()
@@ -86,9 +86,7 @@ def test_summaries_with_features_and_several_pairings():
     for several pairings stepped as one batch."""
     ga, rnd = glenn_aloi_player(), RandomStrategy()
     programs = random_programs(3, seed=9) + [SketchStrategy(GA_TEXT)]
-    jobs = [(GAME, (p, ga), 100 + k, 0, 70, FEATURES) for k, p in enumerate(programs)]
-    jobs += [(GAME, (rnd, ga), 7, 0, 70, FEATURES), (GAME, (programs[0], rnd), 8, 70, 140,
-                                                     FEATURES)]
+    jobs = several_pairing_jobs(GAME, programs, ga, rnd, FEATURES)
     for expected, got in zip([_play_chunk(job) for job in jobs], fast.play_chunks(jobs)):
         assert got == expected
 

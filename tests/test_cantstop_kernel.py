@@ -32,7 +32,7 @@ from gp.languages.cantstop import (
 )
 from gp.languages.cantstop_kernel import kernel_program
 
-from .cantstop_engines import reference_states, snapshot
+from .cantstop_engines import reference_states, several_pairing_jobs, snapshot
 
 GAME = load_game("cantstop")
 GA_TEXT = open("experiments/programs/cantstop_ga.txt").read()
@@ -150,9 +150,7 @@ def test_summaries_with_features_and_several_pairings():
     for several pairings in one kernel call."""
     ga, rnd = glenn_aloi_player(), RandomStrategy()
     programs = random_programs(3, seed=9) + [SketchStrategy(GA_TEXT)]
-    jobs = [(GAME, (p, ga), 100 + k, 0, 70, FEATURES) for k, p in enumerate(programs)]
-    jobs += [(GAME, (rnd, ga), 7, 0, 70, FEATURES), (GAME, (programs[0], rnd), 8, 70, 140,
-                                                     FEATURES)]
+    jobs = several_pairing_jobs(GAME, programs, ga, rnd, FEATURES)
     odd_feature = {"moves": (lambda state, seat: state.moves / (seat + 2), (0, 1))}
     jobs += [(GAME, (programs[1], ga), 9, 3, 50, odd_feature), (GAME, (ga, rnd), 10, 0, 31, None)]
     for expected, got in zip([_play_chunk(job) for job in jobs], kernel.play_chunks(jobs)):
