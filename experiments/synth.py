@@ -83,8 +83,11 @@ def check_psi_options(config: dict[str, Any], where: str) -> None:
     if config.get("fitness") == "psi+c":
         raise ValueError(f"{where}: margin_weight breaks ties of Ψ; fitness psi+c already "
                          "breaks them with C")
+    from .players import split_specs
+
     game = game_of(config)
-    step = (0.5 if getattr(game, "draw_value", 0.0) else 1.0) / matches
+    pool = len(split_specs(config.get("target") or game_spec(config["game"]).default_target))
+    step = (0.5 if getattr(game, "draw_value", 0.0) else 1.0) / (matches * pool)
     try:
         check_margin_weight(game, float(weight), step)
     except (TypeError, ValueError) as err:

@@ -186,8 +186,8 @@ class PoolWinRate(WinRate):
         targets = list(targets)
         if not targets:
             raise ValueError("a pool of targets needs at least one player")
+        self.targets = targets  # before WinRate's checks, which read ``resolution``
         super().__init__(game, targets[0], strategy_class, **kwargs)
-        self.targets = targets
 
     @property
     def resolution(self) -> float:

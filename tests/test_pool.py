@@ -116,3 +116,24 @@ def test_seat_wins_counts_the_row_players_wins_by_the_seat_it_sat_in():
         {"seats": [0, 1], "winner": 1}, {"seats": [1, 0], "winner": 0}])
     assert seat_wins(summary) == [1, 2]
     assert seat_wins(MatchSummary(matches=4)) is None  # a game without per-match details
+
+
+def test_a_pool_halves_the_margin_weight_allowed_per_target(capsys):
+    """The tie-break must stay below half of the pool's Ψ step (1 / (matches × targets))."""
+    from experiments.cli import main as cli_main
+
+    argv = ["synth", "expendibots", "--matches", "10", "--evaluations", "1", "--out", "/dev/null/x"]
+    assert cli_main([*argv, "--target", "random,alphabeta1", "--margin-weight", "0.02"]) == 2
+    assert "half of Ψ's step 0.025" in capsys.readouterr().err
+
+
+def test_a_pool_win_rate_takes_a_margin_tie_break():
+    from experiments.players import make_player
+    from games import load_game
+    from gp.fitness import PoolWinRate
+    from gp.programs import strategy_class
+
+    targets = [make_player("expendibots", spec) for spec in ("random", "alphabeta1")]
+    psi = PoolWinRate(load_game("expendibots"), targets, strategy_class("expendibots", None),
+                      matches=10, margin_weight=0.01)
+    assert psi.resolution == 0.025
