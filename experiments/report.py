@@ -87,6 +87,14 @@ def curve(run: dict, grid: np.ndarray) -> np.ndarray:
     return out
 
 
+def run_setting(config: dict) -> tuple:
+    """A run's game, program class, target spec and target player, from its config."""
+    game = load_game(config["game"], **(config.get("game_params") or {}))
+    target_spec = config.get("target") or default_target(config["game"])
+    return (game, strategy_class(config["game"], config.get("dsl")), target_spec,
+            make_player(config["game"], target_spec))
+
+
 def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     """Wins of the run's best program in ``matches`` fresh matches against its target.
 
@@ -100,9 +108,8 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
         kept = json.loads(cache.read_text())
         if {k: kept.get(k) for k in key} == key:
             return kept["wins"], kept["matches"]
-    game = load_game(config["game"], **(config.get("game_params") or {}))
-    player = strategy_class(config["game"], config.get("dsl"))(run["program"])
-    target = make_player(config["game"], config.get("target") or default_target(config["game"]))
+    game, cls, _, target = run_setting(config)
+    player = cls(run["program"])
     with make_map(workers) as backend:
         summary = play_matches(game, (player, target), matches, seed, map=backend,
                                fast=fast_by_default())  # same matches, faster

@@ -16,7 +16,6 @@ import json
 import math
 from pathlib import Path
 
-from games import load_game
 from games.backends import make_map
 from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
@@ -24,7 +23,7 @@ from gp.fitness import fast_by_default
 from gp.programs import strategy_class
 
 from .options import UsageError, add_workers, positive
-from .players import default_target, make_player
+from .report import run_setting
 
 STAGE1_SEED = 20_011
 """Stage 1 plays seeds ``STAGE1_SEED + run seed``; stage 2 ``STAGE2_SEED + run seed``.
@@ -86,10 +85,7 @@ def select(run_dir: Path, top: int = 20, matches: int = 10_000, workers: int = 1
     if not config_path.exists():
         raise UsageError(f"{run_dir}: not a run directory (no config.json)")
     config = json.loads(config_path.read_text())
-    game = load_game(config["game"], **(config.get("game_params") or {}))
-    cls = strategy_class(config["game"], config.get("dsl"))
-    target_spec = config.get("target") or default_target(config["game"])
-    target = make_player(config["game"], target_spec)
+    game, cls, target_spec, target = run_setting(config)
     seed = int(config["seed"])
     fast = fast_by_default()
     pool = candidates(run_dir, top)
