@@ -112,21 +112,22 @@ def test_secured_and_neutrals_follow_the_reference_code():
     ref = position(mine={4: 2, 6: 3, 2: 3}, theirs={4: 4}, neutral={6: 5, 3: 6, 8: 2},
                    order=[6, 3, 8], claimed={12: 0, 11: 1}, won_now=[3],
                    state_class=ReferenceCantStopState)
-    assert paper_neutrals(ref) == [6, 8]  # column 3, claimed this turn, is not listed
+    # the reference lists a neutral past the top (column 3, claimed this turn) too
+    assert paper_neutrals(ref) == [6, 3, 8]
     each = "score: sum(map(lambda x: secured(x) + 0, neutrals))\ncolumn: 0 + 1"
-    assert score_of_program(each, ref) == 5 + 2  # the neutrals' cells: this turn included
+    assert score_of_program(each, ref) == 5 + (HEIGHTS[3] + 1) + 2  # this turn included
     bind = "score: sum(map(lambda x: {}(x) + 0, map(lambda x: {}, neutrals)))\ncolumn: 0 + 1"
     one = "(1 + 1) * (1 + 1) * (1 + 1) * (1 + 1) - (1 + 1 + 1 + 1)"  # 12, per neutral
-    assert score_of_program(bind.format("secured", one), ref) == 2 * (HEIGHTS[12] + 1)
+    assert score_of_program(bind.format("secured", one), ref) == 3 * (HEIGHTS[12] + 1)
     eleven = f"({one}) - 1"
     assert score_of_program(bind.format("secured", eleven), ref) == 0  # the opponent's
-    assert score_of_program(bind.format("opponent_secured", eleven), ref) == 2 * (
+    assert score_of_program(bind.format("opponent_secured", eleven), ref) == 3 * (
         HEIGHTS[11] + 1)
     four = "(1 + 1) * (1 + 1)"
-    assert score_of_program(bind.format("secured", four), ref) == 2 * 2  # permanent marker
-    assert score_of_program(bind.format("opponent_secured", four), ref) == 2 * 4
+    assert score_of_program(bind.format("secured", four), ref) == 3 * 2  # permanent marker
+    assert score_of_program(bind.format("opponent_secured", four), ref) == 3 * 4
     three = "(1 + 1) + 1"  # claimed this turn, a neutral past the top: height + 1
-    assert score_of_program(bind.format("secured", three), ref) == 2 * (HEIGHTS[3] + 1)
+    assert score_of_program(bind.format("secured", three), ref) == 3 * (HEIGHTS[3] + 1)
     with pytest.raises(ValueError, match="out of range"):  # the reference raises too
         score_of_program(bind.format("secured", "0 + 1"), ref)
     paper = position(mine={5: 2}, neutral={5: 4, 2: 3}, order=[5, 2])

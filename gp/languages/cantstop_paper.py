@@ -43,7 +43,7 @@ Semantics (the reference's ``interpret`` methods, Python and numpy as they behav
   indices count from the end, 13 entries);
 * ``actions`` is the list of legal column moves in a column decision and
   ``['y', 'n']`` in the stop decision; ``neutrals`` the columns of the neutral
-  markers, without a column claimed this turn (design.md §8);
+  markers (``paper_neutrals``);
 * the stop decision evaluates the score program first, then the fixed sketch
   ("stop if stopping wins", "roll while a neutral is free", ``score >= 29``);
   the column decision plays ``actions[column program]``, a Python list index.
@@ -130,12 +130,16 @@ class Env:
 
 
 def paper_neutrals(state) -> list[int]:
-    """Columns of the neutral markers in the reference's order, without a column
-    claimed this turn (reference rules: stepped past the top; paper rules: a
-    neutral on the top cell)."""
-    won = getattr(state, "won_now", None)
-    if won is not None:
-        return [c for c in state.neutral_cols if c not in won]
+    """Columns of the neutral markers in the reference's order.
+
+    Reference rules: every neutral on the board, a column claimed this turn by a
+    neutral that stepped past the top included, as the reference player's
+    ``[col[0] for col in state.neutral_positions]`` lists it (its ``play`` leaves
+    such a neutral in ``neutral_positions``); a D2 claim places no neutral and is
+    not listed. Paper rules, which the reference never ran: without a column whose
+    neutral reached the top cell and so claimed it."""
+    if getattr(state, "won_now", None) is not None:
+        return list(state.neutral_cols)
     neutral = state.neutral
     return [c for c in state.neutral_cols if neutral[c] < HEIGHTS[c]]
 
