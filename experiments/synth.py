@@ -114,6 +114,10 @@ def check_references(config: dict[str, Any], where: str) -> None:
     for key in ("data", "initial"):
         if config.get(key) and not Path(config[key]).is_file():
             raise ValueError(f"{where}: {key} '{config[key]}' is not a file")
+    if config.get("initial"):  # a program the run's language cannot read stops it here
+        path = Path(config["initial"])
+        strategy_class(config["game"], config.get("dsl")).default_dsl().parse(
+            path.read_text(), source=str(path))
 
 
 def game_of(config: dict[str, Any]):

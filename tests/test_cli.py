@@ -53,3 +53,13 @@ def test_record_writes_winner_only_self_play(capsys, tmp_path):
     assert len(lines) == 4
     header = json.loads(lines[0])
     assert header["players"] == ["ga", "ga"] and header["self_play"] and header["winner_only"]
+
+
+def test_a_run_whose_initial_program_its_language_cannot_read_writes_nothing(capsys,
+                                                                            tmp_path):
+    out = tmp_path / "run"  # GA's program needs the constant 6; sketch-reference has 0, 1
+    code, _, err = run(capsys, "synth", "cantstop", "--dsl", "sketch-reference", "--method",
+                       "gp", "--initial", "experiments/programs/cantstop_ga.txt",
+                       "--evaluations", "2", "--out", str(out))
+    assert code == 2 and err.count("\n") == 1 and "cantstop_ga.txt: line 5" in err
+    assert not out.exists()
