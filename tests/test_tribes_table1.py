@@ -48,3 +48,18 @@ def test_table1_default_folder_is_named_by_budget_and_rules(tmp_path, monkeypatc
     assert table1(TINY[:4] + ["--games-per-level", "1", "--budget", "5", "--turn-limit", "1"]) == 0
     folder = tmp_path / f"experiments/results/tribes/table1_budget5_rules_v{RULES_VERSION}"
     assert len((folder / "games.jsonl").read_text().splitlines()) == 2
+
+
+def test_table1_games_are_the_same_with_two_workers(tmp_path):
+    argv = [*TINY[:4], "--games-per-level", "3", "--budget", "5", "--turn-limit", "2"]
+    assert table1(["--out", str(tmp_path / "serial"), *argv]) == 0
+    assert table1(["--out", str(tmp_path / "pool"), *argv, "--workers", "2"]) == 0
+
+    def games(folder):
+        rows = [json.loads(x) for x in (tmp_path / folder / "games.jsonl").read_text().splitlines()]
+        return [(r["agents"], r["level"], r["rep"], r["seat"], r["log"]) for r in rows]
+
+    serial = games("serial")
+    assert len(serial) == 6 and games("pool") == serial
+    assert (tmp_path / "serial" / "table1.md").read_text() == \
+        (tmp_path / "pool" / "table1.md").read_text()

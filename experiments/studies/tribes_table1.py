@@ -8,7 +8,10 @@ finished game is appended to ``games.jsonl`` (rerunning the command skips games
 already there, so a killed run resumes), and ``table1.md`` / ``table1.json`` are
 rewritten after each game: win rate of the first agent, its mean final score,
 technologies (% of 24), cities and production, with standard errors in brackets.
-One process; ``--max-seconds`` stops cleanly between games.
+``--workers N`` plays N games at a time (``games.backends.make_map``: 1 serial, 0 all
+cores); a game's seeds depend only on its level and repetition, so the games are the
+same in any process and with any number of workers, and the lines are written in
+schedule order, a batch at a time. ``--max-seconds`` stops cleanly between batches.
 
 Each game's line records the Tribes ``RULES_VERSION`` it was played under (a line
 without one: version 1, the rules before the framework fixes). The default ``--out``
@@ -22,10 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
 
+from games.backends import make_map
 from games.tribes import MCTS, RHEA, PortfolioMCTS, Tribes
 from games.tribes.gamelog import play_logged
 from games.tribes.rules import RULES_VERSION
@@ -49,6 +54,20 @@ def make(spec: str, budget: int):
     if spec == "pmcts-pu":
         return PortfolioMCTS(budget=budget, bias=True, pruning=True)
     raise ValueError(f"unknown agent '{spec}' (known: mcts, rhea, pmcts, pmcts-b, pmcts-pu)")
+
+
+def play_game(job: tuple) -> dict:
+    """One scheduled game: ``(first, second, level, rep, budget, turn_limit, seed)`` -> its row."""
+    first, second, level, rep, budget, turn_limit, seed = job
+    seat = rep % 2
+    players = [make(second, budget), make(second, budget)]
+    players[seat] = make(first, budget)
+    t0 = time.perf_counter()
+    log = play_logged(Tribes(turn_limit=turn_limit), players,
+                      seed=seed * 1_000_003 + level * 1009 + rep, level=level)
+    return {"agents": [first, second], "level": level, "rep": rep, "seat": seat,
+            "budget": budget, "rules_version": RULES_VERSION,
+            "seconds": round(time.perf_counter() - t0, 1), "log": log}
 
 
 def parse_levels(text: str) -> list[int]:
@@ -129,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turn-limit", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-seconds", type=float, default=None)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="games played at a time: 1 serial (default), 0 all cores")
     args = parser.parse_args(argv)
     try:
         pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]
@@ -155,38 +176,37 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(text[: text.rfind("\n") + 1] if "\n" in text else "")
     out.mkdir(parents=True, exist_ok=True)
     done = {(tuple(r["agents"]), r["level"], r["rep"], r["budget"]) for r in rows}
-    game = Tribes(turn_limit=args.turn_limit)
+    schedule = [(rep, level, pairing)  # seat-balanced pairs of games, level by level
+                for block in range(0, args.games_per_level, 2) for level in levels
+                for pairing in pairings
+                for rep in range(block, min(block + 2, args.games_per_level))]
+    jobs = [(first, second, level, rep, args.budget, args.turn_limit, args.seed)
+            for rep, level, (first, second) in schedule
+            if ((first, second), level, rep, args.budget) not in done]
     started = time.perf_counter()
-    with path.open("a") as fh:
-        schedule = [(rep, level, pairing)  # seat-balanced pairs of games, level by level
-                    for block in range(0, args.games_per_level, 2) for level in levels
-                    for pairing in pairings
-                    for rep in range(block, min(block + 2, args.games_per_level))]
-        for rep, level, (first, second) in schedule:
-            key = ((first, second), level, rep, args.budget)
-            if key in done:
-                continue
+    try:
+        pool = make_map(args.workers)
+    except ValueError as err:
+        print(f"--workers: {err}", file=sys.stderr)
+        return 2
+    batch = max(1, 4 * (args.workers or os.cpu_count() or 1)) if args.workers != 1 else 1
+    with pool, path.open("a") as fh:
+        for at in range(0, len(jobs), batch):
             if args.max_seconds is not None and \
                     time.perf_counter() - started > args.max_seconds:
                 print("time limit reached; rerun the command to continue")
                 return 0
-            seat = rep % 2
-            players = [make(second, args.budget), make(second, args.budget)]
-            players[seat] = make(first, args.budget)
-            t0 = time.perf_counter()
-            log = play_logged(game, players, seed=args.seed * 1_000_003 + level * 1009
-                              + rep, level=level)
-            row = {"agents": [first, second], "level": level, "rep": rep, "seat": seat,
-                   "budget": args.budget, "rules_version": RULES_VERSION,
-                   "seconds": round(time.perf_counter() - t0, 1), "log": log}
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
-            rows.append(row)
+            for row in pool(play_game, jobs[at:at + batch]):
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+                rows.append(row)
+                first, second = row["agents"]
+                print(f"{first} vs {second} level {row['level']} rep {row['rep']}: winner "
+                      f"seat {row['log']['winner']} (agent seat {row['seat']}), "
+                      f"{row['seconds']} s", flush=True)
             table = summarise([r for r in rows if r["budget"] == args.budget])
             (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
             (out / "table1.md").write_text(markdown(table, args.budget))
-            print(f"{first} vs {second} level {level} rep {rep}: winner seat "
-                  f"{log['winner']} (agent seat {seat}), {row['seconds']} s", flush=True)
     return 0
 
 
