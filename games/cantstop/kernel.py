@@ -8,15 +8,18 @@ nanoseconds. The results are the reference engine's, match by match: the same
 dice (CPython's Mersenne Twister re-implemented bit for bit, seeded per match as
 ``games.match.play_match`` seeds it), the same legal-move order, the same
 decision of every player and the same final state and per-seat counters
-(``tests/test_cantstop_kernel.py``).
+(``tests/test_cantstop_kernel.py``; ``tests/test_cantstop_kernel_reference.py``
+for the reference rules).
 
-What the kernel runs: the paper rules (``CantStop`` with ``CantStopState``), the
-heuristic players (GA, Rule of 28, any ``HeuristicParams``), the uniform random
-player, and programs whose class registers a flattener in ``PROGRAMS``
-(``gp.languages.cantstop_kernel`` does so for the sketch programs of seed 000).
-Anything else (another rule set, another player, a program with too large
-values, numba not installed) goes to the numpy engine, which itself hands what
-it cannot run to the reference engine. ``STRATSYNTH_ENGINE=numpy`` selects the
+What the kernel runs: both rule sets of ``CantStop``, the paper's
+(``CantStopState``) and the seed-000 reference code's (``rules=reference``,
+``ReferenceCantStopState``, its D1-D4 included), the heuristic players (GA, Rule
+of 28, any ``HeuristicParams``), the uniform random player, and programs whose
+class registers a flattener in ``PROGRAMS`` (``gp.languages.cantstop_kernel``
+does so for the sketch programs of seed 000). Anything else (another state
+class, another player, a program with too large values, numba not installed)
+goes to the numpy engine, which itself hands what it cannot run (the reference
+rules among them) to the reference engine. ``STRATSYNTH_ENGINE=numpy`` selects the
 numpy engine for everything (``reference`` the scalar engine, see
 ``gp.fitness.fast_by_default``).
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,6 +39,7 @@ from ..match import MatchSummary
 from . import fast
 from .features import bust_rate, markers_per_stop, outer_preference, turns
 from .players import HeuristicPlayer
+from .reference_rules import ReferenceCantStopState
 from .rules import PHASE_COLUMN, PHASE_ROLL_OR_STOP, ROLLS, CantStop, CantStopState
 
 log = logging.getLogger("stratsynth.cantstop.kernel")
@@ -123,9 +128,48 @@ def encode(players: Sequence) -> Strategies | None:
     return Strategies(kinds, params, roots, code)
 
 
+RULES = {CantStopState: "PAPER", ReferenceCantStopState: "REFERENCE"}
+"""State classes the kernel plays (exact types), with their ``kernel_jit`` rules."""
+
+_SET_ORDER_OK: list[bool] = []
+
+
+def set_order_ok() -> bool:
+    """True if the kernel's replay of CPython's ``set`` gives this interpreter's ``set``
+    iteration order (the reference rules' legal-move order, D3) on 500 random move
+    lists; checked once per process. If not (another interpreter's ``set`` or tuple
+    hash), the reference rules stay on the scalar engine and a warning says so."""
+    if not _SET_ORDER_OK:
+        K = jit()
+        if K is None:
+            return False
+        keys = [a * 13 for a in range(2, 13)] + [a * 13 + b for a in range(2, 13)
+                                                 for b in range(a, 13)]
+        rng = random.Random(0)
+        table, old, out = (np.zeros(K.SET_TABLE, dtype=np.int64),
+                           np.zeros(K.SET_TABLE, dtype=np.int64),
+                           np.zeros(K.SET_TABLE, dtype=np.int64))
+        ok = True
+        for _ in range(500):
+            moves = [rng.choice(keys) for _ in range(rng.randint(1, 6))]
+            count = K.set_order(np.array(moves, dtype=np.int64), len(moves), table, old, out)
+            ok = ok and [K.key_tuple(int(k)) for k in out[:count]] == \
+                list({K.key_tuple(k) for k in moves})
+        if not ok:
+            log.warning("this interpreter's set order differs from the kernel's replay of "
+                        "CPython's: Can't Stop matches under rules=reference run on the "
+                        "scalar engine")
+        _SET_ORDER_OK.append(ok)
+    return _SET_ORDER_OK[0]
+
+
 def runs(game) -> bool:
-    """True if the kernel plays this game's rules (the paper's, on ``CantStopState``)."""
-    return type(game) is CantStop and game.state_class is CantStopState
+    """True if the kernel plays this game's rules: ``CantStop`` on ``CantStopState``
+    (the paper's) or ``ReferenceCantStopState`` (``rules=reference``; if
+    ``set_order_ok``), not a subclass."""
+    if type(game) is not CantStop or game.state_class not in RULES:
+        return False
+    return game.state_class is CantStopState or set_order_ok()
 
 
 class KernelBatch:
@@ -141,6 +185,7 @@ class KernelBatch:
                  groups: Sequence[tuple[tuple[int, int], int, int, int]]) -> None:
         K = jit()
         self.max_moves = game.max_moves
+        self.state_class = game.state_class
         self.index = np.concatenate([np.arange(g[2], g[3], dtype=np.int64) for g in groups])
         n = len(self.index)
         seeds = _seed_arrays(groups)
@@ -153,17 +198,18 @@ class KernelBatch:
         self.final = np.zeros((n, K.STATE_SIZE), dtype=np.int64)
         K.play_matches(words.astype(np.int64), np.ascontiguousarray(seat_strategy),
                        strategies.kinds, strategies.params, strategies.roots, strategies.code,
-                       game.max_moves, self.final)
+                       game.max_moves, getattr(K, RULES[game.state_class]), self.final)
         self.winner = self.final[:, K.WON]
         self.capped = self.final[:, K.CAPPED].astype(bool)
         self.moves = self.final[:, K.MV]
 
     def state(self, i: int) -> CantStopState:
-        """The final state of match offset ``i`` as a reference-engine state."""
+        """The final state of match offset ``i`` as a reference-engine state (of the
+        game's state class)."""
         K = jit()
         f = self.final[i]
         counters = f[K.CNT:K.CNT + 2 * K.COUNTERS].reshape(2, K.COUNTERS)
-        s = CantStopState.__new__(CantStopState)
+        s = self.state_class.__new__(self.state_class)
         s.rng = None
         s.max_moves = self.max_moves
         s.player = -1
@@ -185,6 +231,9 @@ class KernelBatch:
         s.advances = counters[:, K.ADVANCES].tolist()
         s.outer = counters[:, K.OUTERS].tolist()
         s.last_player = int(f[K.LAST])
+        if isinstance(s, ReferenceCantStopState):
+            s.neutral_count = int(f[K.NCOUNT])
+            s.won_now = f[K.WL:K.WL + f[K.NW]].tolist()
         return s
 
     def summary(self, lo: int = 0, hi: int | None = None,

@@ -3,8 +3,9 @@
 Why compiled: the numpy engine (``fast.py``) still pays a fixed cost per array
 operation and per match; here a match is a loop over plain integers, so a
 decision costs tens of nanoseconds. Everything is a transcription of the
-reference engine (``rules.py``), the built-in players (``players.py``), the
-random player (``games.api.RandomStrategy``) and the sketch of seed 000
+reference engine (``rules.py``, and ``reference_rules.py`` for ``rules=reference``),
+the built-in players (``players.py``), the random player
+(``games.api.RandomStrategy``) and the sketch of seed 000
 (``gp.languages.cantstop.SketchStrategy``):
 
 * dice and the random players' numbers come from CPython's Mersenne Twister,
@@ -12,7 +13,11 @@ random player (``games.api.RandomStrategy``) and the sketch of seed 000
   ``init_by_array`` over the seed's 32-bit words, ``random()`` from two
   outputs), so match ``k`` sees exactly the numbers ``random.Random`` gives;
 * legal moves are listed in ``CantStopState._column_moves`` order and every
-  player takes the first maximum on ties;
+  player takes the first maximum on ties; under the reference rules in the
+  iteration order of the Python ``set`` that ``ReferenceCantStopState._column_moves``
+  builds, which ``set_order`` reproduces (CPython's ``setobject.c`` insertion,
+  probing and resizing over the ``hash()`` of each move tuple, taken at import
+  from the running interpreter);
 * programs run on a small interpreter over a flattened tree (``code`` rows,
   see ``gp.languages.cantstop_kernel``) with int64 values, which the flattener
   admits only when no value can pass 2**62.
@@ -22,7 +27,9 @@ Opcodes and the state layout are defined here so that numba's on-disk cache
 (``cache=True``, keyed by this file) is invalidated whenever they change. The
 tables taken from ``rules.py`` and ``players.py`` (heights, pairings, GA's
 constants) are frozen into the cached code too: after changing those, delete the
-cache (``__pycache__/kernel_jit*.nbi``/``.nbc``) or touch this file.
+cache (``__pycache__/kernel_jit*.nbi``/``.nbc``) or touch this file. So is the
+table of the move tuples' ``hash()`` (``_KEY_HASH``); numba keeps one cache per
+Python version, and tuples of ints hash the same in every process of one.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from .players import GLENN_ALOI
-from .rules import HEIGHTS, OUTER, PAIRINGS
+from .rules import HEIGHTS, OUTER, PAIRINGS, ROLLS
 
 # ---- the state of one match: one int64 vector ------------------------------------------
 NE = 0          # neutral[c], 13
@@ -50,7 +57,14 @@ LAST = 76       # last player (CantStopState.last_player)
 LA0 = 77        # first column of each legal move slot, 6
 LA1 = 83        # second column (0 for a move of one column), 6
 NL = 89         # number of legal moves
-STATE_SIZE = 90
+# the reference rules' turn state (ReferenceCantStopState); stays 0 under the paper rules
+NCOUNT = 90     # neutral_count (D2 can push it past the neutrals on the board, to 4)
+NW = 91         # number of columns claimed this turn (won_now)
+WL = 92         # won_now in order, 11
+WF = 103        # won_now[c] as a flag per column, 13
+STATE_SIZE = 116
+
+PAPER, REFERENCE = 0, 1  # rule sets (``rules`` argument of ``play_matches``)
 
 CLAIMS, TURNS, BUSTS, STOPS, BANKED, ADVANCES, OUTERS = range(7)
 COUNTERS = 7
@@ -112,6 +126,109 @@ for _r, _pairs in enumerate(PAIRINGS):
     _PAIR_COUNT[_r] = len(_pairs)
     for _j, (_a, _b) in enumerate(_pairs):
         _PAIR_A[_r, _j], _PAIR_B[_r, _j] = _a, _b
+# the reference rules' three pairings, unsorted, in its order: (d0+d1, d2+d3),
+# (d0+d2, d1+d3), (d0+d3, d1+d2)
+_RAW_A = np.zeros((1296, 3), dtype=np.int64)
+_RAW_B = np.zeros((1296, 3), dtype=np.int64)
+for _r, (_d0, _d1, _d2, _d3) in enumerate(ROLLS):
+    for _j, (_a, _b) in enumerate(((_d0 + _d1, _d2 + _d3), (_d0 + _d2, _d1 + _d3),
+                                   (_d0 + _d3, _d1 + _d2))):
+        _RAW_A[_r, _j], _RAW_B[_r, _j] = _a, _b
+
+# ---- CPython's set of move tuples (Objects/setobject.c) -------------------------------------
+KEYS = 13 * 13
+"""A move tuple as a key index: ``a * 13 + b`` for ``(a, b)`` (a <= b), ``a * 13`` for ``(a,)``."""
+
+
+def key_tuple(key: int) -> tuple[int, ...]:
+    """The move tuple of a key index."""
+    a, b = divmod(key, 13)
+    return (a, b) if b else (a,)
+
+
+def _key_hashes() -> np.ndarray:
+    """``hash()`` of every move tuple, by key index (0 for indexes that are no move).
+    Tuples of ints hash the same in every process (no hash randomisation)."""
+    out = np.zeros(KEYS, dtype=np.int64)
+    for a in range(2, 13):
+        out[a * 13] = hash((a,))
+        for b in range(a, 13):
+            out[a * 13 + b] = hash((a, b))
+    return out
+
+
+_KEY_HASH = _key_hashes()
+LINEAR_PROBES = 9
+PERTURB_SHIFT = 5
+SET_MINSIZE = 8
+SET_TABLE = 32   # table slots a set of at most 6 moves needs (one resize: 8 -> 32)
+# scratch of the reference rules' legal moves (``play_matches`` allocates it once)
+SET_KEYS, SET_SLOTS, SET_OLD, SET_OUT = 0, 8, 8 + SET_TABLE, 16 + SET_TABLE
+SCRATCH_SIZE = 24 + SET_TABLE
+
+
+@njit(cache=True)
+def _set_slot(table, mask, h, entry):
+    """``set_add_entry``'s search (no deleted entries): the slot holding ``entry`` or
+    the first empty slot of the probe sequence of hash ``h`` (table entries are key
+    index + 1, 0 empty; ``size_t`` arithmetic done in int64: ``h & mask`` is the
+    same in two's complement, and the first shift of ``perturb`` is made logical)."""
+    i = h & mask
+    perturb = h
+    while True:
+        last = i + LINEAR_PROBES if i + LINEAR_PROBES <= mask else i
+        for j in range(i, last + 1):
+            e = table[j]
+            if e == 0 or e == entry:
+                return j
+        perturb = (perturb >> PERTURB_SHIFT) & 0x07FFFFFFFFFFFFFF
+        i = (i * 5 + 1 + perturb) & mask
+
+
+@njit(cache=True)
+def set_order(keys, n, table, old, out):
+    """The iteration order of ``{key_tuple(k) for k in keys[:n]}`` in CPython: the
+    distinct keys into ``out`` in that order; returns how many.
+
+    ``setobject.c`` (3.11): an empty set has 8 slots (mask 7); ``set_add_entry``
+    probes slot ``i = hash & mask`` and, when ``i + LINEAR_PROBES <= mask``, the
+    next 9 slots, then ``perturb >>= 5; i = (i * 5 + 1 + perturb) & mask``; a new
+    key with ``fill * 5 >= mask * 3`` resizes the table to the smallest power of two
+    above ``used * 4`` and re-inserts the old slots in table order
+    (``set_insert_clean``, the same probe sequence); iteration is in slot order.
+    ``table`` needs the final table's size, ``old`` the entries at a resize."""
+    mask = SET_MINSIZE - 1
+    for s in range(SET_MINSIZE):
+        table[s] = 0
+    fill = 0
+    for k in range(n):
+        entry = keys[k] + 1
+        slot = _set_slot(table, mask, _KEY_HASH[entry - 1], entry)
+        if table[slot] != 0:
+            continue  # already in the set
+        table[slot] = entry
+        fill += 1
+        if fill * 5 >= mask * 3:
+            size = SET_MINSIZE
+            while size <= fill * 4:  # used * 4 (used * 2 only past 50,000 entries)
+                size <<= 1
+            m = 0
+            for s in range(mask + 1):
+                if table[s] != 0:
+                    old[m] = table[s]
+                    m += 1
+            mask = size - 1
+            for s in range(size):
+                table[s] = 0
+            for t in range(m):
+                e = old[t]
+                table[_set_slot(table, mask, _KEY_HASH[e - 1], e)] = e
+    count = 0
+    for s in range(mask + 1):
+        if table[s] != 0:
+            out[count] = table[s] - 1
+            count += 1
+    return count
 
 # ---- CPython's Mersenne Twister (Modules/_randommodule.c) ---------------------------------
 MT_N, MT_M = 624, 397
@@ -241,6 +358,53 @@ def _legal_moves(st, r):
 
 
 @njit(cache=True, inline="always")
+def _reference_legal_moves(st, r, scratch):
+    """``ReferenceCantStopState._column_moves`` for roll ``r``: the reference's move
+    tuples from its three pairings, in the iteration order of the set it builds (D3)."""
+    n = st[NCOUNT]
+    keys = scratch[SET_KEYS:SET_KEYS + 6]
+    nk = 0
+    for j in range(3):
+        a = _RAW_A[r, j]
+        b = _RAW_B[r, j]
+        open_a = st[CL + a] < 0 and st[WF + a] == 0
+        open_b = st[CL + b] < 0 and st[WF + b] == 0
+        has_a = st[NE + a] > 0
+        has_b = st[NE + b] > 0
+        first = open_a and (n < 3 or has_a)
+        second = open_b and (n < 3 or has_b)
+        if open_a and open_b and (n < 2 or (n == 2 and (has_a or has_b or a == b))
+                                  or (n > 2 and has_a and has_b)):
+            keys[nk] = a * 13 + b if a <= b else b * 13 + a
+            nk += 1
+        elif first and second:
+            keys[nk] = a * 13
+            keys[nk + 1] = b * 13
+            nk += 2
+        if first and not second:
+            keys[nk] = a * 13
+            nk += 1
+        if second and not first:
+            keys[nk] = b * 13
+            nk += 1
+    out = scratch[SET_OUT:SET_OUT + 6]
+    count = set_order(keys, nk, scratch[SET_SLOTS:SET_SLOTS + SET_TABLE],
+                      scratch[SET_OLD:SET_OLD + 8], out)
+    touched = False
+    for k in range(count):
+        a = out[k] // 13
+        b = out[k] % 13
+        st[LA0 + k] = a
+        st[LA1 + k] = b
+        if st[NE + a] > 0 or (b != 0 and st[NE + b] > 0):
+            touched = True
+    if n >= 3 and not touched:
+        count = 0  # the reference's second bust test
+    st[NL] = count
+    return count
+
+
+@njit(cache=True, inline="always")
 def _offer(st, count, a, b):
     for k in range(count):
         if st[LA0 + k] == a and st[LA1 + k] == b:
@@ -256,6 +420,11 @@ def _clear_turn(st):
         st[NE + st[NC + k]] = 0
         st[NC + k] = 0
     st[NN] = 0
+    for k in range(st[NW]):  # the reference rules' turn state (0 under the paper's)
+        st[WF + st[WL + k]] = 0
+        st[WL + k] = 0
+    st[NW] = 0
+    st[NCOUNT] = 0
 
 
 @njit(cache=True, inline="always")
@@ -267,12 +436,16 @@ def _end_turn(st):
 
 
 @njit(cache=True, inline="always")
-def _roll(st, streams):
+def _roll(st, streams, reference, scratch):
     """Roll until the player to act has a legal column move (busts pass the turn)."""
     while True:
         r = np.int64(mt_random(streams, 0) * 1296.0)
         st[ROLL] = r
-        if _legal_moves(st, r):
+        if reference:
+            count = _reference_legal_moves(st, r, scratch)
+        else:
+            count = _legal_moves(st, r)
+        if count:
             st[PHASE] = 0
             return
         st[CNT + COUNTERS * st[P] + BUSTS] += 1
@@ -297,6 +470,80 @@ def _advance(st, slot):
         if h < _H[c]:
             st[NE + c] = h + 1
     st[PHASE] = 1
+
+
+@njit(cache=True, inline="always")
+def _claim_this_turn(st, c):
+    """``won_now.append(c)`` unless it is there."""
+    if st[WF + c] == 0:
+        st[WF + c] = 1
+        st[WL + st[NW]] = c
+        st[NW] += 1
+
+
+@njit(cache=True, inline="always")
+def _reference_advance(st, slot):
+    """``ReferenceCantStopState._advance``: D1 (a step past the top cell claims, the
+    neutral stored at height + 1), D2 (own marker on the top cell: counted and
+    claimed, no neutral), a neutral that moves goes last; no outer-column count."""
+    p = st[P]
+    a = st[LA0 + slot]
+    b = st[LA1 + slot]
+    st[CNT + COUNTERS * p + ADVANCES] += 2 if b else 1
+    for k in range(2 if b else 1):
+        c = a if k == 0 else b
+        h = st[NE + c]
+        top = _H[c]
+        if h == 0:
+            st[NCOUNT] += 1
+            own = st[MK + 13 * p + c]
+            if own == top:  # D2 (the reference's bug)
+                _claim_this_turn(st, c)
+            else:
+                st[NE + c] = own + 1
+                st[NC + st[NN]] = c
+                st[NN] += 1
+        elif h >= top:  # D1
+            _claim_this_turn(st, c)
+            st[NE + c] = top + 1
+        else:
+            st[NE + c] = h + 1
+            nn = st[NN]
+            moving = False
+            for j in range(nn - 1):
+                if st[NC + j] == c:
+                    moving = True
+                if moving:
+                    st[NC + j] = st[NC + j + 1]
+            st[NC + nn - 1] = c
+    st[PHASE] = 1
+
+
+@njit(cache=True, inline="always")
+def _reference_stop(st):
+    """``ReferenceCantStopState._stop``: bank the neutrals (a step past the top banks
+    the top cell), claim the turn's columns; True if the player wins."""
+    p = st[P]
+    at = CNT + COUNTERS * p
+    st[at + STOPS] += 1
+    for k in range(st[NN]):
+        c = st[NC + k]
+        h = min(st[NE + c], _H[c])
+        st[at + BANKED] += h - st[MK + 13 * p + c]
+        st[MK + 13 * p + c] = h
+    for k in range(st[NW]):
+        c = st[WL + k]
+        st[CL + c] = p
+        st[at + CLAIMS] += 1
+        st[MK + c] = 0
+        st[MK + 13 + c] = 0
+    if st[at + CLAIMS] >= 3:
+        _clear_turn(st)
+        st[WON] = p
+        st[LAST] = p
+        return True
+    _end_turn(st)
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -327,8 +574,10 @@ def _stop(st):
 
 # ---- what players read ------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _stopping_wins(st):
+def _stopping_wins(st, reference):
     p = st[P]
+    if reference:  # D4: exactly three claimed columns
+        return st[CNT + COUNTERS * p + CLAIMS] + st[NW] == 3
     topped = 0
     for k in range(st[NN]):
         c = st[NC + k]
@@ -338,12 +587,16 @@ def _stopping_wins(st):
 
 
 @njit(cache=True, inline="always")
-def _can_place_new_neutral(st):
-    """Fewer than three neutrals and an unclaimed column without one. Neutral
-    markers stand only in unclaimed columns, so that is: fewer neutral columns
-    than unclaimed columns (11 minus both players' claims)."""
+def _can_place_new_neutral(st, reference):
+    """Fewer than three neutrals (the reference rules: ``neutral_count != 3``) and an
+    unclaimed column without one. Neutral markers stand only in unclaimed columns,
+    so the latter is: fewer neutral columns than unclaimed columns (11 minus both
+    players' claims)."""
     nn = st[NN]
-    return nn < 3 and nn < 11 - st[CNT + CLAIMS] - st[CNT + COUNTERS + CLAIMS]
+    free = nn < 11 - st[CNT + CLAIMS] - st[CNT + COUNTERS + CLAIMS]
+    if reference:
+        return st[NCOUNT] != 3 and free
+    return nn < 3 and free
 
 
 @njit(cache=True, inline="always")
@@ -394,11 +647,11 @@ def _heuristic_columns(st, params, row):
 
 
 @njit(cache=True, inline="always")
-def _heuristic_stops(st, params, row):
+def _heuristic_stops(st, params, row, reference):
     """``HeuristicPlayer.roll_or_stop`` (True = stop)."""
-    if _stopping_wins(st):
+    if _stopping_wins(st, reference):
         return True
-    if _can_place_new_neutral(st):
+    if _can_place_new_neutral(st, reference):
         return False
     p = st[P]
     score = _difficulty(st, params[row, ODDS], params[row, EVENS], params[row, HIGHS],
@@ -439,9 +692,14 @@ def run_program(code, pc, st, stack, frames):
                 pc = arg
         elif op == OP_JUMP:
             pc = arg
-        elif op == OP_ADVANCED:
+        elif op == OP_ADVANCED:  # advanced_this_turn (WF: the reference rules' D2)
             h = st[NE + c]
-            stack[sp] = h - st[MK + 13 * st[P] + c] if h else 0
+            if h:
+                stack[sp] = h - st[MK + 13 * st[P] + c]
+            elif st[WF + c]:
+                stack[sp] = _H[c] - st[MK + 13 * st[P] + c] + 1
+            else:
+                stack[sp] = 0
             sp += 1
         elif op == OP_SECURED:
             stack[sp] = st[MK + 13 * st[P] + c]
@@ -455,6 +713,8 @@ def run_program(code, pc, st, stack, frames):
                 stack[sp] = _H[c] + 1 if owner == st[P] else 0
             elif st[NE + c]:
                 stack[sp] = st[NE + c]
+            elif st[MK + 13 * st[P] + c] and st[WF + c]:  # D2: claimed this turn
+                stack[sp] = _H[c] + 1
             else:
                 stack[sp] = st[MK + 13 * st[P] + c]
             sp += 1
@@ -566,62 +826,68 @@ def run_program(code, pc, st, stack, frames):
 
 
 @njit(cache=True, inline="always")
-def _program_stops(st, code, score, stack, frames):
+def _program_stops(st, code, score, stack, frames, reference):
     """``SketchStrategy`` at a roll-or-stop choice (True = stop)."""
-    if _stopping_wins(st):
+    if _stopping_wins(st, reference):
         return True
-    if _can_place_new_neutral(st):
+    if _can_place_new_neutral(st, reference):
         return False
     return run_program(code, score, st, stack, frames) >= SKETCH_THRESHOLD
 
 
 # ---- whole matches ----------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _decide(st, kind, k, streams, stream, params, roots, code, stack, frames, columns):
+def _decide(st, kind, k, streams, stream, params, roots, code, stack, frames, columns,
+            reference):
     """The slot (``columns``) or 1 to stop / 0 to roll of strategy ``k``."""
     if kind == HEURISTIC:
         if columns:
             return _heuristic_columns(st, params, k)
-        return 1 if _heuristic_stops(st, params, k) else 0
+        return 1 if _heuristic_stops(st, params, k, reference) else 0
     if kind == RANDOM:
         return np.int64(mt_random(streams, stream) * (st[NL] if columns else 2))
     if columns:
         return run_program(code, roots[k, 1], st, stack, frames)
-    return 1 if _program_stops(st, code, roots[k, 0], stack, frames) else 0
+    return 1 if _program_stops(st, code, roots[k, 0], stack, frames, reference) else 0
 
 
 @njit(cache=True)
 def play_match(st, streams, seat_strategy, kinds, params, roots, code, stack, frames, max_moves,
-               own_streams):
+               own_streams, rules, scratch):
     """One match from the first roll to its end, as ``games.match.play_match``.
 
     ``streams[0]`` holds the dice, ``streams[1 + seat]`` a random seat's numbers
-    (``own_streams`` False: both seats draw from ``streams[1]``)."""
+    (``own_streams`` False: both seats draw from ``streams[1]``); ``rules``
+    ``PAPER`` (``CantStopState``) or ``REFERENCE`` (``ReferenceCantStopState``)."""
+    reference = rules == REFERENCE
     st[:] = 0
     for c in range(13):
         st[CL + c] = -1
     st[WON] = -1
     st[CNT + TURNS] = 1
-    _roll(st, streams)
+    _roll(st, streams, reference, scratch)
     while True:
         p = st[P]
         k = seat_strategy[p]
         stream = 1 + p if own_streams else 1
         slot = _decide(st, kinds[k], k, streams, stream, params, roots, code, stack, frames,
-                       True)
-        _advance(st, slot)
+                       True, reference)
+        if reference:
+            _reference_advance(st, slot)
+        else:
+            _advance(st, slot)
         st[MV] += 1
         if st[MV] >= max_moves:
             st[LAST] = p
             st[CAPPED] = 1
             return
         stop = _decide(st, kinds[k], k, streams, stream, params, roots, code, stack, frames,
-                       False)
+                       False, reference)
         st[MV] += 1
         if stop:
-            if _stop(st):
+            if _reference_stop(st) if reference else _stop(st):
                 return
-        _roll(st, streams)
+        _roll(st, streams, reference, scratch)
         if st[MV] >= max_moves:
             st[LAST] = st[P]
             st[CAPPED] = 1
@@ -629,8 +895,9 @@ def play_match(st, streams, seat_strategy, kinds, params, roots, code, stack, fr
 
 
 @njit(cache=True)
-def play_matches(seed_words, seat_strategy, kinds, params, roots, code, max_moves, out):
-    """Matches ``i`` of a batch into ``out[i]`` (their final state vectors).
+def play_matches(seed_words, seat_strategy, kinds, params, roots, code, max_moves, rules, out):
+    """Matches ``i`` of a batch into ``out[i]`` (their final state vectors), under
+    ``rules`` (``PAPER`` or ``REFERENCE``).
 
     ``seed_words[i]``: (lo, hi) 32-bit words of the chance seed and the two seat
     seeds (``games.match.match_seeds``); ``seat_strategy[i]``: the strategy of each
@@ -640,6 +907,7 @@ def play_matches(seed_words, seat_strategy, kinds, params, roots, code, max_move
     stack = np.zeros(code.shape[0] + 1, dtype=np.int64)  # each row pushes at most one value
     frames = np.zeros((code.shape[0] + 1, FRAME_WIDTH), dtype=np.int64)
     lanes = np.zeros((3, MT_STATE, SEED_LANES), dtype=np.int64)  # dice, seat 0, seat 1
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     n = out.shape[0]
     for first in range(0, n, SEED_LANES):
         count = min(SEED_LANES, n - first)
@@ -666,4 +934,4 @@ def play_matches(seed_words, seat_strategy, kinds, params, roots, code, max_move
                         for j in range(MT_STATE):
                             streams[1 + seat, j] = lanes[1 + seat, j, m]
             play_match(out[i], streams, seat_strategy[i], kinds, params, roots, code, stack,
-                       frames, max_moves, own)
+                       frames, max_moves, own, rules, scratch)
