@@ -30,6 +30,7 @@ test-slow: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/stratsynth bench
 	$(VENV)/bin/stratsynth bench --fitness
+	$(PY) -m experiments.bench.cantstop_reference_kernel
 	$(PY) -m experiments.bench.solver
 	$(PY) -m experiments.bench.microrts
 	$(PY) -m experiments.bench.expendibots
