@@ -147,7 +147,9 @@ def test_equivalence_on_many_matches():
     assert total >= 5000
 
 
-def test_the_reference_rules_are_never_played_on_the_fast_engine():
+def test_the_numpy_engine_refuses_the_reference_rules_and_fast_play_stays_exact():
+    # the numpy engine knows only the paper rules; fast=True plays the reference rules
+    # on the compiled kernel (tests/test_cantstop_kernel_reference.py), match by match
     reference = load_game("cantstop", rules="reference")
     assert fast.strategies_for(reference, [glenn_aloi_player(), RandomStrategy()]) is None
     slow = play_many(reference, [[RandomStrategy(), glenn_aloi_player()]], 300, [4])[0]
