@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -90,7 +91,10 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def summarise(rows: list[dict]) -> list[dict]:
+def summarise(rows: list[dict], turn_limit: int = 50) -> list[dict]:
+    """Per pairing: win rate and end-of-game measures of the first agent (mean and
+    standard error), the median game length in rounds and the games ended before the
+    turn limit (a capital captured)."""
     out = []
     for first, second in PAIRINGS:
         games = [r for r in rows if r["agents"] == [first, second]]
@@ -98,10 +102,13 @@ def summarise(rows: list[dict]) -> list[dict]:
             continue
         mine = [r["log"]["seats"][r["seat"]] for r in games]
         wins = [100.0 if r["log"]["winner"] == r["seat"] else 0.0 for r in games]
+        rounds = sorted(r["log"]["rounds"] for r in games)
         row = {"agent": first, "opponent": second, "games": len(games),
                "levels": len({r["level"] for r in games}),
                "draws": sum(1 for r in games if r["log"]["winner"] is None),
-               "seed_win_rate": SEED_TABLE_I[(first, second)]}
+               "seed_win_rate": SEED_TABLE_I[(first, second)],
+               "median_rounds": statistics.median(rounds),
+               "ended_early": sum(1 for r in games if r["log"]["rounds"] < turn_limit)}
         for name, values in (("wins", wins), ("score", [m["score"] for m in mine]),
                              ("techs", [100 * m["techs_fraction"] for m in mine]),
                              ("cities", [m["cities"] for m in mine]),
@@ -124,14 +131,16 @@ def markdown(table: list[dict], budget: int) -> str:
     lines = [f"Budget {budget} forward-model calls per decision, Tribes rules version "
              f"{RULES_VERSION}; standard errors in brackets.",
              "", "| agent | vs | games (levels) | wins % | seed 002 wins % | score | techs % "
-             "| cities | production |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| cities | production | median rounds | ended by a capture |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in table:
         lines.append(
             f"| {r['agent']} | {r['opponent']} | {r['games']} ({r['levels']}) | "
             f"{r['wins']:.1f} ({r['wins_se']:.1f}) | {r['seed_win_rate']:.1f} | "
             f"{r['score']:.0f} ({r['score_se']:.0f}) | {r['techs']:.1f} ({r['techs_se']:.1f}) | "
             f"{r['cities']:.2f} ({r['cities_se']:.2f}) | "
-            f"{r['production']:.1f} ({r['production_se']:.1f}) |")
+            f"{r['production']:.1f} ({r['production_se']:.1f}) | "
+            f"{r.get('median_rounds', float('nan')):g} | {r.get('ended_early', '')} |")
     return "\n".join(lines) + "\n"
 
 
@@ -204,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{first} vs {second} level {row['level']} rep {row['rep']}: winner "
                       f"seat {row['log']['winner']} (agent seat {row['seat']}), "
                       f"{row['seconds']} s", flush=True)
-            table = summarise([r for r in rows if r["budget"] == args.budget])
+            table = summarise([r for r in rows if r["budget"] == args.budget], args.turn_limit)
             (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
             (out / "table1.md").write_text(markdown(table, args.budget))
     return 0
