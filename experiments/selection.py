@@ -106,6 +106,7 @@ def select(run_dir: Path, top: int = 20, matches: int = 10_000, workers: int = 1
               "stage2_interval": [low, high], "command": command_of(config, str(run_dir)),
               "run_evaluations": evaluations, "run_seconds": seconds,
               "recheck": " ".join([f"stratsynth play {config['game']}", *game_param_flags(config),
+                                   *(["--dsl", config["dsl"]] if config.get("dsl") else []),
                                    f"--p0 program:THIS --p1 {target_spec} -n {matches} "
                                    f"--seed {STAGE2_SEED + seed}"])}
     (run_dir / "select.json").write_text(json.dumps(result, indent=1) + "\n")

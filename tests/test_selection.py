@@ -13,8 +13,8 @@ from experiments.selection import candidates, command_of
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("select") / "run"
     assert main(["synth", "cantstop", "--game-param", "rules=reference", "--method", "sa",
-                 "--evaluations", "40", "--matches", "20", "--seed", "3", "--workers", "1",
-                 "--out", str(out), "--quiet"]) == 0
+                 "--dsl", "sketch-reference", "--evaluations", "40", "--matches", "20",
+                 "--seed", "3", "--workers", "1", "--out", str(out), "--quiet"]) == 0
     return out
 
 
@@ -33,6 +33,7 @@ def test_stage_two_is_what_play_prints_and_the_header_recheck_says_so(run_dir, c
     assert result["chosen"]["program"] in {c["program"] for c in result["candidates"]}
     assert result["stage1_seed"] != result["stage2_seed"]
     recheck = next(line for line in program.read_text().splitlines() if "Re-check" in line)
+    assert "--dsl sketch-reference" in recheck  # the run's language reads the program
     argv = shlex.split(recheck.split("stratsynth ", 1)[1].replace("THIS", str(program)))
     capsys.readouterr()
     assert main([*argv, "--json"]) == 0
