@@ -9,7 +9,7 @@ cannot change what it does (programs are pure expressions over the state):
 * arithmetic (``+ - *``) on constants is folded; the result replaces the subtree
   when the language has that literal (else the value is still known above it);
 * ``x + 0``, ``0 + x``, ``x - 0``, ``x * 1``, ``1 * x`` become ``x``, and ``x * 0``,
-  ``0 * x`` become ``0``.
+  ``0 * x`` become ``0``; so does ``sum(map(lambda x: 0, L))``.
 
 A language whose values are untyped (``programs_may_fail``: a subtree may fail
 at run time, and ``x + 0`` fails where ``x`` is a list) gets only the rewrites that
@@ -102,6 +102,14 @@ def _simplify(dsl: DSL, nodes: list, i: int) -> tuple[list, int | None, int]:
                 zero = _literal(dsl, node.ret, 0)
                 if zero is not None:
                     return [zero], 0, j
+    if syntax.kind == "call" and syntax.text == "sum" and node.arity == 1 and not strict:
+        sub = children[0][0]
+        body = sub[1] if len(sub) > 1 and dsl.syntax[sub[0].name].kind == "map" else None
+        if body is not None and body.arity == 0 and \
+                _number(dsl.syntax[body.name].text or "") == 0:  # sum(map(lambda x: 0, L))
+            zero = _literal(dsl, node.ret, 0)
+            if zero is not None:
+                return [zero], 0, j
     flat = [node]
     for sub, _ in children:
         flat += sub

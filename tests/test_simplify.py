@@ -31,6 +31,13 @@ def test_dead_branches_and_constants_go():
     simple = simplified_text(CANTSTOP_DSL, text)
     assert "if" not in simple and "1 *" not in simple and "0 *" not in simple, simple
     assert decisions(simple) == decisions(text)
+    text = ("score: sum(map(lambda c: sum(map(lambda c: 0, neutrals)) + progress_value[c], "
+            "neutrals)) + difficulty\ncolumn: argmax(map(lambda a: sum(map(lambda c: 0, "
+            "columns(a))) + advance_of(a), actions))")
+    simple = simplified_text(CANTSTOP_DSL, text)
+    assert simple == ("score: sum(map(lambda c: progress_value[c], neutrals)) + difficulty\n"
+                      "column: argmax(map(lambda a: advance_of(a), actions))"), simple
+    assert decisions(simple) == decisions(text)
 
 
 def committed_programs() -> list[str]:
