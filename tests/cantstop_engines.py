@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from games.match import match_seeds, seats_for
 
 
-def reference_states(game, players, seed: int, start: int, stop: int) -> list:
-    """Final states of the reference engine, exactly as ``play_match`` plays them."""
+def reference_states(game, players, seed: int, start: int, stop: int,
+                     watch: Callable[[int, Any], None] | None = None) -> list:
+    """Final states of the reference engine, exactly as ``play_match`` plays them
+    (``watch(index, state)`` sees every state after an action)."""
     out = []
     for index in range(start, stop):
         order = seats_for(index)
@@ -20,6 +24,8 @@ def reference_states(game, players, seed: int, start: int, stop: int) -> list:
         state = game.new_initial_state(random.Random(chance))
         while state.current_player() >= 0:
             state.apply_action(seats[state.current_player()](state))
+            if watch is not None:
+                watch(index, state)
         out.append(state)
     return out
 

@@ -23,7 +23,7 @@ from games.cantstop.features import FEATURES
 from games.cantstop.players import HeuristicParams, HeuristicPlayer
 from games.cantstop.reference_rules import ReferenceCantStopState
 from games.cantstop.rules import PHASE_COLUMN, ROLL_INDEX, ROLLS
-from games.match import _play_chunk, match_seeds, seats_for
+from games.match import _play_chunk
 from gp.fitness import WinRate
 from gp.languages.cantstop import (
     APPENDIX_CONSTANTS_DSL,
@@ -35,7 +35,7 @@ from gp.languages.cantstop import (
 )
 from gp.languages.cantstop_kernel import kernel_program
 
-from .cantstop_engines import several_pairing_jobs, snapshot
+from .cantstop_engines import reference_states, several_pairing_jobs, snapshot
 
 REFERENCE = load_game("cantstop", rules="reference")
 GA01_TEXT = open("experiments/programs/cantstop_ga_constants01.txt").read()
@@ -46,22 +46,13 @@ MOVE_KEYS = [a * 13 for a in range(2, 13)] + [a * 13 + b for a in range(2, 13)
 def scalar_matches(game, players, seed: int, start: int, stop: int) -> tuple[list, int]:
     """Final states of the scalar engine, played as ``play_match`` plays them, and the
     number of matches in which the neutral count reached 4 (D2)."""
-    out, fours = [], 0
-    for index in range(start, stop):
-        order = seats_for(index)
-        seats = (players[order[0]], players[order[1]])
-        chance, *player_seeds = match_seeds(seed, index)
-        for player, player_seed in zip(seats, player_seeds):
-            if hasattr(player, "reset"):
-                player.reset(player_seed)
-        state = game.new_initial_state(random.Random(chance))
-        four = False
-        while state.current_player() >= 0:
-            state.apply_action(seats[state.current_player()](state))
-            four = four or state.neutral_count >= 4
-        out.append(state)
-        fours += four
-    return out, fours
+    fours: set[int] = set()
+
+    def watch(index, state) -> None:
+        if state.neutral_count >= 4:
+            fours.add(index)
+
+    return reference_states(game, players, seed, start, stop, watch), len(fours)
 
 
 def assert_same_matches(players, seed: int, n: int, game=REFERENCE) -> int:

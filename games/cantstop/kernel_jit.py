@@ -532,12 +532,23 @@ def _reference_stop(st):
         st[at + BANKED] += h - st[MK + 13 * p + c]
         st[MK + 13 * p + c] = h
     for k in range(st[NW]):
-        c = st[WL + k]
-        st[CL + c] = p
-        st[at + CLAIMS] += 1
-        st[MK + c] = 0
-        st[MK + 13 + c] = 0
-    if st[at + CLAIMS] >= 3:
+        _claim(st, p, st[WL + k])
+    return _win_or_pass(st, p)
+
+
+@njit(cache=True, inline="always")
+def _claim(st, p, c):
+    """Column ``c`` becomes player ``p``'s: both markers leave it."""
+    st[CL + c] = p
+    st[CNT + COUNTERS * p + CLAIMS] += 1
+    st[MK + c] = 0
+    st[MK + 13 + c] = 0
+
+
+@njit(cache=True, inline="always")
+def _win_or_pass(st, p):
+    """After a stop: three claimed columns win (True), else the turn passes."""
+    if st[CNT + COUNTERS * p + CLAIMS] >= 3:
         _clear_turn(st)
         st[WON] = p
         st[LAST] = p
@@ -557,19 +568,10 @@ def _stop(st):
         h = st[NE + c]
         st[at + BANKED] += h - st[MK + 13 * p + c]
         if h == _H[c]:
-            st[CL + c] = p
-            st[at + CLAIMS] += 1
-            st[MK + c] = 0
-            st[MK + 13 + c] = 0
+            _claim(st, p, c)
         else:
             st[MK + 13 * p + c] = h
-    if st[at + CLAIMS] >= 3:
-        _clear_turn(st)
-        st[WON] = p
-        st[LAST] = p
-        return True
-    _end_turn(st)
-    return False
+    return _win_or_pass(st, p)
 
 
 # ---- what players read ------------------------------------------------------------------
