@@ -9,7 +9,10 @@ cannot change what it does (programs are pure expressions over the state):
 * arithmetic (``+ - *``) on constants is folded; the result replaces the subtree
   when the language has that literal (else the value is still known above it);
 * ``x + 0``, ``0 + x``, ``x - 0``, ``x * 1``, ``1 * x`` become ``x``, and ``x * 0``,
-  ``0 * x`` become ``0``; so does ``sum(map(lambda x: 0, L))``.
+  ``0 * x`` become ``0``; so does ``sum(map(lambda x: 0, L))``;
+* in statement languages (microRTS), ``pass`` in a sequence goes, an ``if`` or an
+  inner loop whose body is ``pass`` goes, and an ``if``/``else`` with equal branches
+  becomes the branch (``else: pass`` an ``if``).
 
 A language whose values are untyped (``programs_may_fail``: a subtree may fail
 at run time, and ``x + 0`` fails where ``x`` is a list) gets only the rewrites that
@@ -63,6 +66,39 @@ def _literal(dsl: DSL, ret: type, value: int):
     return None
 
 
+def _is_pass(dsl: DSL, sub: list) -> bool:
+    """``sub`` is the statement that does nothing (printed ``pass``)."""
+    return len(sub) == 1 and sub[0].arity == 0 and \
+        dsl.syntax[sub[0].name].kind == "lit" and dsl.syntax[sub[0].name].text == "pass"
+
+
+def _statement(dsl: DSL, kind: str, children: list, end: int, root: bool):
+    """Statement rewrites (conditions are pure tests): ``pass`` in a sequence goes, an
+    ``if`` or a loop (not the program's own) whose body is ``pass`` is ``pass``, an
+    ``if``/``else`` with equal branches is that branch and one whose ``else`` is
+    ``pass`` an ``if``. None: no rewrite."""
+    subs = [sub for sub, _ in children]
+    if kind == "for" and len(subs) == 1 and _is_pass(dsl, subs[0]) and not root:
+        return subs[0], None, end
+    if kind == "seq" and len(subs) == 2:
+        if _is_pass(dsl, subs[0]):
+            return subs[1], None, end
+        if _is_pass(dsl, subs[1]):
+            return subs[0], None, end
+    if kind == "if" and len(subs) == 2 and _is_pass(dsl, subs[1]):
+        return subs[1], None, end
+    if kind == "ifelse" and len(subs) == 3:
+        test, then, other = subs
+        if [n.name for n in then] == [n.name for n in other]:
+            return then, None, end
+        if _is_pass(dsl, other):
+            plain = [p for p in dsl.pset.primitives.get(then[0].ret, [])
+                     if dsl.syntax[p.name].kind == "if" and p.arity == 2]
+            if plain:
+                return [plain[0], *test, *then], None, end
+    return None
+
+
 def _simplify(dsl: DSL, nodes: list, i: int) -> tuple[list, int | None, int]:
     """(simplified subtree at ``i``, its constant value or None, end of the subtree)."""
     node = nodes[i]
@@ -76,6 +112,9 @@ def _simplify(dsl: DSL, nodes: list, i: int) -> tuple[list, int | None, int]:
         sub, value, j = _simplify(dsl, nodes, j)
         children.append((sub, value))
     strict = getattr(dsl, "programs_may_fail", False)
+    statement = _statement(dsl, syntax.kind, children, j, root=i == 0)
+    if statement is not None:
+        return statement
     if syntax.kind == "ite":
         (_, x), (_, y), (p, pv), (q, qv) = children
         if x is not None and y is not None:

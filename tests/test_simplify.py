@@ -2,6 +2,7 @@
 
 import json
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,58 @@ def test_other_languages_simplify_to_programs_that_parse(dsl):
     for _ in range(100):
         text = simplified_text(dsl, dsl.random_program(rng))
         assert dsl.to_text(dsl.parse(text)) == text
+
+
+class _SameOrders:
+    """Plays a committed microRTS program and, on every state where it acts, asks each
+    random program and its simplified form for their orders (Python interpreter)."""
+
+    def __init__(self, text: str, pairs: list) -> None:
+        self.text, self.trees, self.states, self.nonempty, self.mismatches = text, pairs, 0, 0, []
+
+    def build(self, utt):
+        from gp.languages.microrts import MicroRTSProgramPlayer
+
+        self.bot = MicroRTSProgramPlayer(self.text, evaluator="python").build(utt)
+        self.pairs = [(MicroRTSProgramPlayer(a, evaluator="python").build(utt),
+                       MicroRTSProgramPlayer(b, evaluator="python").build(utt), b)
+                      for a, b in self.trees]
+        return self
+
+    def getAction(self, player, gs):  # noqa: N802  (the engine's AI interface)
+        import numpy as np
+
+        if gs.canExecuteAnyAction(player):
+            self.states += 1
+            rows = np.asarray(self.bot.java.units(gs)).tolist()
+            for original, simple, text in self.pairs:
+                original.read_walls(gs)
+                simple.read_walls(gs)
+                want = list(original.decide(player, rows))
+                self.nonempty += bool(want)
+                if want != list(simple.decide(player, rows)):
+                    self.mismatches.append(text)
+        return self.bot.getAction(player, gs)
+
+
+@pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
+def test_microrts_programs_give_the_same_orders_once_simplified():
+    from games.microrts import BotSpec
+    from games.microrts.match import play_microrts_match
+
+    rng = random.Random(7)
+    pairs = []
+    while len(pairs) < 60:
+        tree = MICRORTS_DSL.random_program(rng)
+        if any(node.name == "Op_Random" for node in tree):
+            continue
+        text, simple = MICRORTS_DSL.to_text(tree), simplified_text(MICRORTS_DSL, tree)
+        if simple != text:
+            assert simplified_text(MICRORTS_DSL, simple) == simple
+            pairs.append((text, simple))
+    checker = _SameOrders((ROOT / "experiments/programs/microrts_coac_24x24.txt").read_text(),
+                          pairs)
+    play_microrts_match("24x24", (checker, BotSpec("lightrush")), max_cycles=800,
+                        loop="python", seeds=(7, 7, 7))
+    assert checker.mismatches == []
+    assert checker.states > 50 and checker.nonempty > 500
