@@ -16,11 +16,14 @@ import hashlib
 import json
 import shutil
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from games.backends import PoolMap
+
+from .microrts_orders import SameOrders, java_orders, python_orders
 
 pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,44 +119,18 @@ if __name__ == "__main__" and "--write" in sys.argv:
     print(f"wrote {FIXTURE}")
 
 
-class _Checker:
-    """Plays a committed program (Python interpreter) and, on every state where it acts,
-    asks random programs for their orders from both interpreters."""
+def _interpreter_pairs(programs: list, utt) -> list:
+    """Each program on the Python and on the Java interpreter."""
+    import jpype
 
-    def __init__(self, text: str, programs: list) -> None:
-        self.text = text
-        self.programs = programs
-        self.states = 0
-        self.mismatches: list[str] = []
-        self.nonempty = 0
+    from gp.languages.microrts import MicroRTSProgramPlayer
 
-    def build(self, utt):
-        import jpype
-
-        from gp.languages.microrts import MicroRTSProgramPlayer
-
-        self.bot = MicroRTSProgramPlayer(self.text, evaluator="python").build(utt)
-        names = jpype.JArray(jpype.JString)
-        interpreter = jpype.JClass("stratsynth.ProgramInterpreter")
-        self.pairs = [(MicroRTSProgramPlayer(tree, evaluator="python").build(utt),
-                       interpreter(names([node.name for node in tree]), utt), tree)
-                      for tree in self.programs]
-        return self
-
-    def getAction(self, player, gs):  # noqa: N802  (the engine's AI interface)
-        import numpy as np
-
-        if gs.canExecuteAnyAction(player):
-            self.states += 1
-            rows = np.asarray(self.bot.java.units(gs)).tolist()
-            for python, java, tree in self.pairs:
-                python.read_walls(gs)
-                want = list(python.decide(player, rows))
-                have = list(java.run(gs, player))
-                self.nonempty += bool(want)
-                if want != have:
-                    self.mismatches.append(f"{tree}: python {want} java {have}")
-        return self.bot.getAction(player, gs)
+    names = jpype.JArray(jpype.JString)
+    interpreter = jpype.JClass("stratsynth.ProgramInterpreter")
+    return [(str(tree),
+             partial(python_orders, MicroRTSProgramPlayer(tree, evaluator="python").build(utt)),
+             partial(java_orders, interpreter(names([node.name for node in tree]), utt)))
+            for tree in programs]
 
 
 def _random_programs_agree(job) -> tuple[int, int, list[str]]:
@@ -170,7 +147,8 @@ def _random_programs_agree(job) -> tuple[int, int, list[str]]:
         tree = MICRORTS_DSL.random_program(rng)
         if not any(node.name == "Op_Random" for node in tree):
             programs.append(tree)
-    checker = _Checker((PROGRAMS / "microrts_coac_24x24.txt").read_text(), programs)
+    checker = SameOrders((PROGRAMS / "microrts_coac_24x24.txt").read_text(),
+                         partial(_interpreter_pairs, programs))
     play_microrts_match(map_name, (checker, BotSpec("lightrush")), max_cycles=1200,
                         loop="python", seeds=(seed, seed, seed))
     return checker.states, checker.nonempty, checker.mismatches[:5]

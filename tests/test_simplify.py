@@ -3,16 +3,20 @@
 import json
 import random
 import shutil
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from games import load_game
+from games.backends import PoolMap
 from games.records import load_records
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 from gp.languages.expendibots import EXPENDIBOTS_DSL
 from gp.languages.microrts import MICRORTS_DSL
 from gp.simplify import simplified_text
+
+from .microrts_orders import SameOrders, python_orders
 
 ROOT = Path(__file__).parent.parent
 _, MATCHES = load_records(ROOT / "experiments" / "data" / "cantstop_ga.jsonl",
@@ -70,44 +74,22 @@ def test_other_languages_simplify_to_programs_that_parse(dsl):
         assert dsl.to_text(dsl.parse(text)) == text
 
 
-class _SameOrders:
-    """Plays a committed microRTS program and, on every state where it acts, asks each
-    random program and its simplified form for their orders (Python interpreter)."""
+def _simplified_pairs(pairs: list, utt) -> list:
+    """Each program and its simplified form, on the Python interpreter."""
+    from gp.languages.microrts import MicroRTSProgramPlayer
 
-    def __init__(self, text: str, pairs: list) -> None:
-        self.text, self.trees, self.states, self.nonempty, self.mismatches = text, pairs, 0, 0, []
+    def orders(text):
+        return partial(python_orders, MicroRTSProgramPlayer(text, evaluator="python").build(utt))
 
-    def build(self, utt):
-        from gp.languages.microrts import MicroRTSProgramPlayer
-
-        self.bot = MicroRTSProgramPlayer(self.text, evaluator="python").build(utt)
-        self.pairs = [(MicroRTSProgramPlayer(a, evaluator="python").build(utt),
-                       MicroRTSProgramPlayer(b, evaluator="python").build(utt), b)
-                      for a, b in self.trees]
-        return self
-
-    def getAction(self, player, gs):  # noqa: N802  (the engine's AI interface)
-        import numpy as np
-
-        if gs.canExecuteAnyAction(player):
-            self.states += 1
-            rows = np.asarray(self.bot.java.units(gs)).tolist()
-            for original, simple, text in self.pairs:
-                original.read_walls(gs)
-                simple.read_walls(gs)
-                want = list(original.decide(player, rows))
-                self.nonempty += bool(want)
-                if want != list(simple.decide(player, rows)):
-                    self.mismatches.append(text)
-        return self.bot.getAction(player, gs)
+    return [(simple, orders(text), orders(simple)) for text, simple in pairs]
 
 
-@pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
-def test_microrts_programs_give_the_same_orders_once_simplified():
+def _simplified_programs_agree(seed: int) -> tuple[int, int, list[str]]:
+    """In a worker process (the JVM stays out of the test process)."""
     from games.microrts import BotSpec
     from games.microrts.match import play_microrts_match
 
-    rng = random.Random(7)
+    rng = random.Random(seed)
     pairs = []
     while len(pairs) < 60:
         tree = MICRORTS_DSL.random_program(rng)
@@ -117,9 +99,16 @@ def test_microrts_programs_give_the_same_orders_once_simplified():
         if simple != text:
             assert simplified_text(MICRORTS_DSL, simple) == simple
             pairs.append((text, simple))
-    checker = _SameOrders((ROOT / "experiments/programs/microrts_coac_24x24.txt").read_text(),
-                          pairs)
+    checker = SameOrders((ROOT / "experiments/programs/microrts_coac_24x24.txt").read_text(),
+                         partial(_simplified_pairs, pairs))
     play_microrts_match("24x24", (checker, BotSpec("lightrush")), max_cycles=800,
-                        loop="python", seeds=(7, 7, 7))
-    assert checker.mismatches == []
-    assert checker.states > 50 and checker.nonempty > 500
+                        loop="python", seeds=(seed, seed, seed))
+    return checker.states, checker.nonempty, checker.mismatches[:5]
+
+
+@pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
+def test_microrts_programs_give_the_same_orders_once_simplified():
+    with PoolMap(1) as pool:
+        [(states, nonempty, mismatches)] = pool(_simplified_programs_agree, [7])
+    assert mismatches == []
+    assert states > 50 and nonempty > 500
