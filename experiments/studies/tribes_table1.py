@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         print(f"--workers: {err}", file=sys.stderr)
         return 2
-    batch = max(1, 4 * (args.workers or os.cpu_count() or 1)) if args.workers != 1 else 1
+    batch = 1 if args.workers == 1 else 4 * (args.workers or os.cpu_count() or 1)
     with pool, path.open("a") as fh:
         for at in range(0, len(jobs), batch):
             if args.max_seconds is not None and \
