@@ -23,8 +23,10 @@ def cmd_tournament(args) -> int:
     names = args.names.split(",") if args.names else specs
     if len(names) != len(specs):
         raise ValueError(f"--names gives {len(names)} names for {len(specs)} players")
+    pairs = Path(args.out) / "pairs.jsonl" if args.out else None
     with make_map(args.workers) as backend:
-        result = round_robin(game, players, names, args.matches, args.seed, map=backend)
+        result = round_robin(game, players, names, args.matches, args.seed, map=backend,
+                             pairs_file=pairs)
     table = result.markdown()
     print(table)
     if args.out:
@@ -47,4 +49,5 @@ def add_parsers(sub) -> None:
     t.add_argument("-n", "--matches", type=positive, default=20, help="matches per pairing")
     add_seed(t)
     add_workers(t)
-    t.add_argument("--out", default=None, help="directory for tournament.md and .png")
+    t.add_argument("--out", default=None, help="directory for tournament.md and .png, and "
+                   "pairs.jsonl of finished pairings (a rerun continues from it)")

@@ -170,9 +170,12 @@ def add_parsers(sub) -> None:
 
 
 def cmd_selfplay(args) -> int:
+    """IBR or FP; a run in an ``--out`` that holds one continues it (same settings;
+    ``--iterations`` may grow)."""
     import random
 
     from games.backends import make_map
+    from games.files import write_atomically
     from gp.programs import strategy_class
     from qd.hss import Library, feature_levels
     from qd.selfplay import hss_oracle, sa_oracle, self_play
@@ -181,12 +184,26 @@ def cmd_selfplay(args) -> int:
     cls = strategy_class(args.game, args.dsl)
     dsl = cls.default_dsl()
     out = Path(args.out)
+    settings = selfplay_settings(args)
+    if (out / "config.json").is_file():
+        check_same_settings(read_run_config(out), settings, out / "config.json")
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomically(out / "config.json", json.dumps(settings, indent=1) + "\n")
+
+    def save(sequence: list[str]) -> None:
+        if args.oracle == "hss":
+            oracle.library.save(out / "library.json")
+        for i, text in enumerate(sequence):
+            write_atomically(out / f"program{i}.txt", text + "\n")
+
     with make_map(args.workers) as backend:
         if args.oracle == "sa":
             oracle = sa_oracle(game, cls, args.matches, args.evaluations, backend)
         else:
             features, names = chosen_features(args.game, args.features)
-            library = Library.load(args.library) if args.library else None
+            kept = out / "library.json"
+            start_from = kept if kept.is_file() else args.library
+            library = Library.load(start_from) if start_from else None
             levels = game_spec(args.game).feature_levels()
             levels = ([list(levels)] * len(names) if levels is not None else
                       feature_levels([features[n][1] for n in names], args.levels))
@@ -196,13 +213,27 @@ def cmd_selfplay(args) -> int:
                                 local_evaluations=args.local_evaluations)
         start = dsl.to_text(dsl.random_program(random.Random(args.seed)))
         sequence = self_play(oracle, cls, start, args.iterations, args.seed,
-                             fictitious=args.driver == "fp", out=out)
-    if args.oracle == "hss":
-        oracle.library.save(out / "library.json")
-    for i, text in enumerate(sequence):
-        (out / f"program{i}.txt").write_text(text + "\n")
+                             fictitious=args.driver == "fp", out=out, after_step=save)
+    save(sequence)
     print(f"{len(sequence)} programs in {out} (program{len(sequence) - 1}.txt is the last)")
     return 0
+
+
+def selfplay_settings(args) -> dict:
+    """What a continued self-play run must share with the run it continues."""
+    return {"command": "selfplay", "game": args.game, "game_params": game_params(args),
+            "dsl": args.dsl, "driver": args.driver, "oracle": args.oracle,
+            "evaluations": args.evaluations, "matches": args.matches,
+            "features": args.features, "levels": args.levels, "library": args.library,
+            "hss_variant": args.hss_variant, "local_evaluations": args.local_evaluations,
+            "seed": args.seed}
+
+
+def check_same_settings(saved: dict, settings: dict, path: Path) -> None:
+    for key, value in settings.items():
+        if saved.get(key) != value:
+            raise ValueError(f"{path}: this run has {key}={saved.get(key)!r}, the command "
+                             f"{value!r}; use a new --out or the same settings")
 
 
 def _add_selfplay_parser(sub) -> None:

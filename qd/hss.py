@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from games.files import write_atomically
 from gp.evaluator import Budget, BudgetSpent, Evaluator
 from gp.sa import SimulatedAnnealing
 
@@ -61,7 +62,7 @@ class Library:
         return min(self.entries.values(), key=key)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps([e.__dict__ for e in self.entries.values()]) + "\n")
+        write_atomically(path, json.dumps([e.__dict__ for e in self.entries.values()]) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Library:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
+from games.files import write_atomically
 from gp.evaluator import Budget, Evaluator
 from gp.fitness import WinRate
 from gp.sa import SimulatedAnnealing
@@ -55,17 +56,43 @@ class MixtureStrategy:
 
 
 def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, seed: int,
-              fictitious: bool = False, out: Path | None = None) -> list[str]:
+              fictitious: bool = False, out: Path | None = None,
+              after_step: Callable[[list[str]], None] | None = None) -> list[str]:
+    """The sequence ``[initial, response 1, ..., response iterations]``.
+
+    With ``out``, ``out/sequence.json`` is rewritten after every oracle call, and a
+    sequence already there (same driver, same initial program) is continued, not
+    redone: oracle call ``i`` gets seed ``seed * 1000 + i`` whatever came before, so
+    a run resumed after a kill (or extended to more iterations) equals one run.
+    ``after_step(sequence)`` runs after each call (e.g. to save an HSS library)."""
+    driver = "fp" if fictitious else "ibr"
     sequence = [initial]
-    for i in range(iterations):
+    if out is not None and (out / "sequence.json").is_file():
+        sequence = read_sequence(out / "sequence.json", driver, initial)
+    for i in range(len(sequence) - 1, iterations):
         players = [strategy_class(text) for text in sequence]
         target = MixtureStrategy(players) if fictitious else players[-1]
         sequence.append(oracle(target, seed * 1000 + i))
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
-            (out / "sequence.json").write_text(json.dumps(
-                {"driver": "fp" if fictitious else "ibr", "programs": sequence}, indent=1) + "\n")
-    return sequence
+            write_atomically(out / "sequence.json", json.dumps(
+                {"driver": driver, "programs": sequence}, indent=1) + "\n")
+        if after_step is not None:
+            after_step(sequence)
+    return sequence[:iterations + 1]
+
+
+def read_sequence(path: Path, driver: str, initial: str) -> list[str]:
+    """A saved self-play sequence, checked against the run that continues it."""
+    try:
+        saved = json.loads(path.read_text())
+        programs, saved_driver = list(saved["programs"]), saved["driver"]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as err:
+        raise ValueError(f"{path}: not a self-play sequence ({err})") from None
+    if saved_driver != driver or not programs or programs[0] != initial:
+        raise ValueError(f"{path}: a {saved_driver} sequence from another start; "
+                         f"use a new --out to run {driver} from this one")
+    return programs
 
 
 def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None) -> Oracle:

@@ -1,5 +1,6 @@
 """Naive Sampling, the HSS library, HSS itself and the self-play drivers."""
 
+import json
 import random
 
 from games import load_game
@@ -67,3 +68,30 @@ def test_ibr_and_fp_produce_sequences():
         mix.reset(seed)
         picks.add(id(mix.current))
     assert len(picks) > 1
+
+
+def _selfplay(out, iterations, *extra):
+    from experiments.cli import main
+    return main(["selfplay", "cantstop", "--oracle", "hss", "--driver", "fp",
+                 "--features", "markers_per_stop,bust_rate", "--levels", "3",
+                 "--iterations", str(iterations), "--evaluations", "4", "--matches", "6",
+                 "--local-evaluations", "2", "--seed", "5", "--workers", "1",
+                 "--out", str(out), *extra])
+
+
+def test_a_self_play_run_continued_equals_one_run(tmp_path):
+    assert _selfplay(tmp_path / "once", 3) == 0
+    assert _selfplay(tmp_path / "twice", 1) == 0
+    first = (tmp_path / "twice" / "library.json").read_text()
+    assert _selfplay(tmp_path / "twice", 3) == 0  # continues after program1
+    for name in ("sequence.json", "library.json", "program3.txt"):
+        assert (tmp_path / "once" / name).read_text() == (tmp_path / "twice" / name).read_text()
+    assert len(json.loads(first)) < len(json.loads((tmp_path / "twice" / "library.json").read_text()))
+
+
+def test_a_self_play_run_refuses_other_settings(tmp_path, capsys):
+    assert _selfplay(tmp_path / "run", 1) == 0
+    capsys.readouterr()
+    assert _selfplay(tmp_path / "run", 2, "--matches", "8") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "config.json" in err[0] and "matches" in err[0]

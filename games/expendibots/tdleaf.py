@@ -25,6 +25,7 @@ from games.expendibots.players import (
     linear_evaluation,
     terminal_value,
 )
+from games.files import write_atomically
 
 
 @dataclass
@@ -234,10 +235,7 @@ class PoolTDLeaf:
                 "snapshots": self.snapshots, "log": self.log}
 
     def save(self, path: str | Path) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(str(path) + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
-        tmp.replace(path)
+        write_atomically(path, json.dumps(self.to_dict(), indent=1) + "\n")
 
     def load(self, path: str | Path) -> None:
         """Continue a saved run (its settings must match this trainer's)."""

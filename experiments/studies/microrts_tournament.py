@@ -1,0 +1,172 @@
+"""Seed 001's tournament on microRTS: HSS-IBR, HSS-FP, SA-IBR and SA-FP, several seeds,
+in a round robin with COAC, Mayari, the four rushes and RandomBiased.
+
+    python -m experiments.studies.microrts_tournament --seeds 1-3 --max-seconds 3600
+
+Stage 1 runs ``stratsynth selfplay`` for every method and seed (each from a random
+program, K oracle calls of E evaluations, an evaluation being ``--matches`` matches,
+one per start), one oracle call at a time, so that ``--max-seconds`` stops between
+calls and the next run of the same command continues (the self-play runs resume from
+their ``sequence.json`` and HSS library). Stage 2, once every run has its last
+program, is ``stratsynth tournament`` among the 4 × seeds programs and the 7 bots,
+``--tournament-matches`` per pairing (seats alternating), continued from its
+``pairs.jsonl`` after a kill. ``methods.md`` then ranks the four methods: each
+method's score is the mean over its seeds of its program's mean score per game, with a
+95% t-interval over the seeds (the spread between independent syntheses, the
+uncertainty that matters for a method) beside the match-level interval of the
+pooled games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from experiments.cli import main as stratsynth
+from qd.tournament import score_interval
+
+METHODS = {"HSS-IBR": ("hss", "ibr"), "HSS-FP": ("hss", "fp"), "SA-IBR": ("sa", "ibr"),
+           "SA-FP": ("sa", "fp")}
+BOTS = {"COAC": "coac", "Mayari": "mayari", "WorkerRush": "workerrush",
+        "LightRush": "lightrush", "RangedRush": "rangedrush", "HeavyRush": "heavyrush",
+        "RandomBiased": "randombiased"}
+FEATURES = ("produced_Worker,produced_Light,produced_Heavy,produced_Ranged,produced_Base,"
+            "produced_Barracks,resources")
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262}
+
+
+def seeds_of(text: str) -> list[int]:
+    if "-" in text:
+        low, high = text.split("-")
+        return list(range(int(low), int(high) + 1))
+    return [int(s) for s in text.split(",")]
+
+
+def game_args(args) -> list[str]:
+    return ["--game-param", f"map={args.map}", "--game-param", f"utt={args.utt}"]
+
+
+def run_dir(args, method: str, seed: int) -> Path:
+    return Path(args.out) / f"{method.lower()}-seed{seed}"
+
+
+def selfplay(args, method: str, seed: int, iterations: int) -> int:
+    oracle, driver = METHODS[method]
+    command = ["selfplay", "microrts", *game_args(args), "--driver", driver,
+               "--oracle", oracle, "--iterations", str(iterations),
+               "--evaluations", str(args.evaluations), "--matches", str(args.matches),
+               "--seed", str(seed), "--workers", str(args.workers),
+               "--out", str(run_dir(args, method, seed))]
+    if oracle == "hss":
+        command += ["--features", FEATURES]
+    return stratsynth(command)
+
+
+def done_calls(args, method: str, seed: int) -> int:
+    path = run_dir(args, method, seed) / "sequence.json"
+    return len(json.loads(path.read_text())["programs"]) - 1 if path.is_file() else 0
+
+
+def players(args, seeds: list[int]) -> tuple[list[str], list[str]]:
+    names, specs = [], []
+    for seed in seeds:
+        for method in METHODS:
+            names.append(f"{method}/{seed}")
+            specs.append(f"program:{run_dir(args, method, seed) / f'program{args.iterations}.txt'}")
+    return names + list(BOTS), specs + list(BOTS.values())
+
+
+def method_table(pairs_file: Path, seeds: list[int]) -> str:
+    """Each method's mean score over its seeds' programs, with intervals."""
+    rows = [json.loads(line) for line in pairs_file.read_text().splitlines()[1:] if line]
+    points: dict[str, list[float]] = {}
+    games: dict[str, list[int]] = {}
+    wins: dict[str, list[int]] = {}
+    draws: dict[str, list[int]] = {}
+    for row in rows:
+        for side in (0, 1):
+            name = row["pair"][side]
+            points[name] = points.get(name, []) + [row["wins"][side] + row["even"] / 2]
+            games[name] = games.get(name, []) + [row["matches"]]
+            wins[name] = wins.get(name, []) + [row["wins"][side]]
+            draws[name] = draws.get(name, []) + [row["even"]]
+    per_player = {n: sum(points[n]) / sum(games[n]) for n in points}
+    lines = ["| rank | method | mean score % over seeds | 95% interval over seeds | "
+             "per seed % | 95% interval, pooled games |", "|---|---|---|---|---|---|"]
+    summary = []
+    for method in METHODS:
+        scores = [per_player[f"{method}/{s}"] for s in seeds if f"{method}/{s}" in per_player]
+        if not scores:
+            continue
+        mean = statistics.fmean(scores)
+        half = (T_975.get(len(scores) - 1, 1.96) * statistics.stdev(scores) / len(scores) ** 0.5
+                if len(scores) > 1 else float("nan"))
+        names = [f"{method}/{s}" for s in seeds]
+        pooled = score_interval(sum(sum(wins[n]) for n in names),
+                                sum(sum(draws[n]) for n in names),
+                                sum(sum(games[n]) for n in names))
+        summary.append((mean, method, half, scores, pooled))
+    for rank, (mean, method, half, scores, pooled) in enumerate(sorted(summary, reverse=True), 1):
+        lines.append(f"| {rank} | {method} | {100 * mean:.1f} | "
+                     f"{100 * max(mean - half, 0):.1f}–{100 * min(mean + half, 1):.1f} | "
+                     + ", ".join(f"{100 * s:.1f}" for s in scores)
+                     + f" | {100 * pooled[0]:.1f}–{100 * pooled[1]:.1f} |")
+    order = sorted(per_player, key=lambda n: -per_player[n])
+    lines += ["", "All players by mean score per game: "
+              + ", ".join(f"{i}. {n} {100 * per_player[n]:.1f}%" for i, n in enumerate(order, 1))]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--map", default="24x24")
+    p.add_argument("--utt", default="original")
+    p.add_argument("--seeds", default="1-3")
+    p.add_argument("--iterations", type=int, default=4, help="oracle calls per self-play run")
+    p.add_argument("--evaluations", type=int, default=224, help="evaluations per oracle call")
+    p.add_argument("--matches", type=int, default=2, help="matches per evaluation")
+    p.add_argument("--tournament-matches", type=int, default=20)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--max-seconds", type=float, default=None)
+    p.add_argument("--out", default=None)
+    args = p.parse_args(argv)
+    args.out = args.out or (f"experiments/results/microrts/tournament-{args.map}-{args.utt}-"
+                            f"{args.iterations}x{args.evaluations}")
+    seeds = seeds_of(args.seeds)
+    started = time.monotonic()
+    for call in range(1, args.iterations + 1):  # breadth first: every run gets call k first
+        for seed in seeds:
+            for method in METHODS:
+                if done_calls(args, method, seed) >= call:
+                    continue
+                if args.max_seconds and time.monotonic() - started > args.max_seconds:
+                    print(f"stopped after {time.monotonic() - started:.0f} s; rerun to continue")
+                    return 0
+                print(f"{method} seed {seed}: oracle call {call} of {args.iterations}", flush=True)
+                if selfplay(args, method, seed, call) != 0:
+                    return 1
+    names, specs = players(args, seeds)
+    out = Path(args.out) / "tournament"
+    if args.max_seconds and time.monotonic() - started > args.max_seconds:
+        print("self-play done; rerun for the tournament")
+        return 0
+    code = stratsynth(["tournament", "microrts", *game_args(args), "--players", ",".join(specs),
+                       "--names", ",".join(names), "-n", str(args.tournament_matches),
+                       "--seed", "0", "--workers", str(args.workers), "--out", str(out)])
+    if code != 0:
+        return code
+    (out / "methods.md").write_text(
+        f"# Methods: mean over seeds {args.seeds}\n\n`python -m experiments.studies."
+        f"microrts_tournament {' '.join(argv if argv is not None else sys.argv[1:])}`\n\n"
+        + method_table(out / "pairs.jsonl", seeds))
+    print((out / "methods.md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
