@@ -184,6 +184,7 @@ def cmd_selfplay(args) -> int:
     cls = strategy_class(args.game, args.dsl)
     dsl = cls.default_dsl()
     out = Path(args.out)
+    opponents = opponent_pool(args)
     settings = selfplay_settings(args)
     if (out / "config.json").is_file():
         check_same_settings(read_run_config(out), settings, out / "config.json")
@@ -213,10 +214,26 @@ def cmd_selfplay(args) -> int:
                                 local_evaluations=args.local_evaluations)
         start = dsl.to_text(dsl.random_program(random.Random(args.seed)))
         sequence = self_play(oracle, cls, start, args.iterations, args.seed,
-                             fictitious=args.driver == "fp", out=out, after_step=save)
+                             fictitious=args.driver == "fp", out=out, after_step=save,
+                             opponents=opponents, mixture=args.mixture)
     save(sequence)
     print(f"{len(sequence)} programs in {out} (program{len(sequence) - 1}.txt is the last)")
     return 0
+
+
+def opponent_pool(args) -> list:
+    """``--opponents``: fixed members of FP's mixture, e.g. a pool of bots."""
+    from .players import make_player
+
+    if not args.opponents:
+        return []
+    if args.driver != "fp":
+        raise ValueError("--opponents: fixed opponents are members of fictitious play's "
+                         "mixture (--driver fp); IBR answers only the latest program")
+    specs = [spec.strip() for spec in args.opponents.split(",")]
+    if "" in specs or len(set(specs)) != len(specs):
+        raise ValueError(f"--opponents: '{args.opponents}' has an empty or repeated spec")
+    return [make_player(args.game, spec, dsl=args.dsl) for spec in specs]
 
 
 def selfplay_settings(args) -> dict:
@@ -226,7 +243,7 @@ def selfplay_settings(args) -> dict:
             "evaluations": args.evaluations, "matches": args.matches,
             "features": args.features, "levels": args.levels, "library": args.library,
             "hss_variant": args.hss_variant, "local_evaluations": args.local_evaluations,
-            "seed": args.seed}
+            "opponents": args.opponents, "mixture": args.mixture, "seed": args.seed}
 
 
 def check_same_settings(saved: dict, settings: dict, path: Path) -> None:
@@ -254,6 +271,12 @@ def _add_selfplay_parser(sub) -> None:
                    "(docs/quality-diversity.md)")
     s.add_argument("--local-evaluations", type=positive, default=None,
                    help="HSS: evaluations per local search (default: one SA cooling, 112)")
+    s.add_argument("--opponents", default=None,
+                   help="FP: player specs, comma-separated, in every mixture (e.g. a pool "
+                   "of bots); the first response then answers them alone")
+    s.add_argument("--mixture", choices=("sampled", "stratified"), default="sampled",
+                   help="FP: one member drawn per match (default), or --matches against "
+                   "every member, averaged")
     add_seed(s)
     add_workers(s)
     s.add_argument("--out", required=True)

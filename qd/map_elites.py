@@ -22,7 +22,7 @@ from ribs.schedulers import Scheduler
 
 from gp.dsl import DSL
 from gp.evaluator import Budget, BudgetSpent, Evaluator
-from gp.fitness import WinRate, score_of
+from gp.fitness import PoolWinRate, WinRate, score_of
 from gp.simplify import simplified_text
 from gp.variation import cxOnePoint, mutSubtree
 
@@ -62,13 +62,15 @@ class ProgramEmitter(EmitterBase):
 
 class BehaviourWinRate:
     """(win rate against ``target``, behaviour features) from the same matches
-    (``WinRate``'s, with the features averaged over them)."""
+    (``WinRate``'s, with the features averaged over them). A list of targets is a
+    pool: ``matches`` against each, the score their mean (``PoolWinRate``)."""
 
     def __init__(self, game, target, strategy_class, features: dict, names, matches: int,
                  seed: int, map=None) -> None:
         self.names = list(names)
-        self.psi = WinRate(game, target, strategy_class, matches=matches, seed=seed, map=map,
-                           behavior={n: features[n] for n in names})
+        rate = PoolWinRate if isinstance(target, list) else WinRate
+        self.psi = rate(game, target, strategy_class, matches=matches, seed=seed, map=map,
+                        behavior={n: features[n] for n in names})
         self.cache: dict[str, tuple[float, list[float]]] = {}
 
     def __call__(self, text: str) -> tuple[float, list[float]]:

@@ -2,7 +2,12 @@
 
 * IBR (iterated best response): each new program answers the latest one.
 * FP (fictitious play): each new program answers the uniform mixture of all the
-  programs so far (a mixture picks one of them per match, from the match seed).
+  programs so far. ``mixture="sampled"`` (the default) plays one member per match,
+  drawn from the match seed; ``"stratified"`` plays ``matches`` matches against every
+  member and averages (the same expectation without the draw's noise, at a cost
+  that grows with the mixture). ``opponents`` (FP only) are fixed members of every
+  mixture, e.g. a pool of bots: FP then starts from the pool instead of the random
+  program, and each response answers the pool and the responses so far.
 
 An oracle is ``oracle(target, seed) -> program text``; ``sa_oracle`` and
 ``hss_oracle`` build the two used in seed 001. The sequence of strategies is
@@ -19,7 +24,7 @@ from pathlib import Path
 
 from games.files import write_atomically
 from gp.evaluator import Budget, Evaluator
-from gp.fitness import WinRate
+from gp.fitness import PoolWinRate, WinRate
 from gp.sa import SimulatedAnnealing
 from gp.variation import mutSubtree
 
@@ -57,7 +62,8 @@ class MixtureStrategy:
 
 def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, seed: int,
               fictitious: bool = False, out: Path | None = None,
-              after_step: Callable[[list[str]], None] | None = None) -> list[str]:
+              after_step: Callable[[list[str]], None] | None = None,
+              opponents: Sequence = (), mixture: str = "sampled") -> list[str]:
     """The sequence ``[initial, response 1, ..., response iterations]``.
 
     With ``out``, ``out/sequence.json`` is rewritten after every oracle call, and a
@@ -65,13 +71,22 @@ def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, see
     redone: oracle call ``i`` gets seed ``seed * 1000 + i`` whatever came before, so
     a run resumed after a kill (or extended to more iterations) equals one run.
     ``after_step(sequence)`` runs after each call (e.g. to save an HSS library)."""
+    if mixture not in ("sampled", "stratified"):
+        raise ValueError(f"mixture must be 'sampled' or 'stratified', got '{mixture}'")
+    if opponents and not fictitious:
+        raise ValueError("fixed opponents are members of fictitious play's mixture; "
+                         "IBR answers only the latest program")
     driver = "fp" if fictitious else "ibr"
     sequence = [initial]
     if out is not None and (out / "sequence.json").is_file():
         sequence = read_sequence(out / "sequence.json", driver, initial)
     for i in range(len(sequence) - 1, iterations):
         players = [strategy_class(text) for text in sequence]
-        target = MixtureStrategy(players) if fictitious else players[-1]
+        if fictitious:
+            members = list(opponents) + (players[1:] if opponents else players)
+            target = members if mixture == "stratified" else MixtureStrategy(members)
+        else:
+            target = players[-1]
         sequence.append(oracle(target, seed * 1000 + i))
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
@@ -99,7 +114,8 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None) ->
     dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int) -> str:
-        fitness = WinRate(game, target, strategy_class, matches=matches, seed=seed, map=map)
+        rate = PoolWinRate if isinstance(target, list) else WinRate  # a stratified mixture
+        fitness = rate(game, target, strategy_class, matches=matches, seed=seed, map=map)
         ev = Evaluator({"psi": fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
         SimulatedAnnealing(ev, rng).run(dsl.random_program(rng), partial(mutSubtree, dsl=dsl))

@@ -95,3 +95,52 @@ def test_a_self_play_run_refuses_other_settings(tmp_path, capsys):
     assert _selfplay(tmp_path / "run", 2, "--matches", "8") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "config.json" in err[0] and "matches" in err[0]
+
+
+def test_fictitious_play_from_a_pool_answers_the_pool_then_the_pool_and_responses():
+    seen = []
+
+    def oracle(target, seed):
+        seen.append(target)
+        return f"response {len(seen)}"
+
+    class Program:
+        def __init__(self, text):
+            self.text = text
+
+    pool = ["bot a", "bot b"]
+    sequence = self_play(oracle, Program, "random start", 2, seed=1, fictitious=True,
+                         opponents=pool, mixture="stratified")
+    assert sequence == ["random start", "response 1", "response 2"]
+    assert seen[0] == pool  # the random start is not a member once a pool is given
+    assert seen[1][:2] == pool and [p.text for p in seen[1][2:]] == ["response 1"]
+    seen.clear()
+    self_play(oracle, Program, "random start", 1, seed=1, fictitious=True)
+    assert isinstance(seen[0], MixtureStrategy) and [p.text for p in seen[0].players] == [
+        "random start"]
+    try:
+        self_play(oracle, Program, "random start", 1, seed=1, opponents=pool)
+    except ValueError as err:
+        assert "IBR" in str(err)
+    else:
+        raise AssertionError("IBR with fixed opponents was accepted")
+
+
+def test_a_stratified_mixture_scores_the_mean_over_its_members():
+    game = load_game("cantstop")
+    program = CANTSTOP_DSL.to_text(CANTSTOP_DSL.random_program(random.Random(4)))
+    members = [glenn_aloi_player(), SketchStrategy(program)]
+    from gp.fitness import PoolWinRate, WinRate
+    pooled = PoolWinRate(game, members, SketchStrategy, matches=8, seed=2)(program)
+    each = [WinRate(game, m, SketchStrategy, matches=8, seed=2)(program) for m in members]
+    assert pooled == sum(each) / 2
+    names = ["markers_per_stop", "bust_rate"]
+    rate, features = BehaviourWinRate(game, members, SketchStrategy, FEATURES, names, 8, 2)(
+        program)
+    assert rate == pooled and len(features) == 2
+
+
+def test_selfplay_opponents_need_fictitious_play(tmp_path, capsys):
+    assert _selfplay(tmp_path / "run", 1, "--driver", "ibr", "--opponents", "ga,random") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--opponents" in err[0] and not (tmp_path / "run").exists()
