@@ -185,6 +185,7 @@ def cmd_selfplay(args) -> int:
     dsl = cls.default_dsl()
     out = Path(args.out)
     opponents = opponent_pool(args)
+    starts = library_programs(args, dsl)
     settings = selfplay_settings(args)
     if (out / "config.json").is_file():
         check_same_settings(read_run_config(out), settings, out / "config.json")
@@ -204,7 +205,10 @@ def cmd_selfplay(args) -> int:
             features, names = chosen_features(args.game, args.features)
             kept = out / "library.json"
             start_from = kept if kept.is_file() else args.library
-            library = Library.load(start_from) if start_from else None
+            library = Library.load(start_from) if start_from else Library()
+            if not kept.is_file():
+                for text in starts:
+                    library.add_unmeasured(text)
             levels = game_spec(args.game).feature_levels()
             levels = ([list(levels)] * len(names) if levels is not None else
                       feature_levels([features[n][1] for n in names], args.levels))
@@ -219,6 +223,18 @@ def cmd_selfplay(args) -> int:
     save(sequence)
     print(f"{len(sequence)} programs in {out} (program{len(sequence) - 1}.txt is the last)")
     return 0
+
+
+def library_programs(args, dsl) -> list[str]:
+    """``--library-programs``: program files that start HSS's library, as text."""
+    from gp.programs import read_program
+
+    if not args.library_programs:
+        return []
+    if args.oracle != "hss":
+        raise ValueError("--library-programs: only the HSS oracle has a library")
+    return [dsl.to_text(read_program(args.game, path.strip(), args.dsl))
+            for path in args.library_programs.split(",")]
 
 
 def opponent_pool(args) -> list:
@@ -243,7 +259,8 @@ def selfplay_settings(args) -> dict:
             "evaluations": args.evaluations, "matches": args.matches,
             "features": args.features, "levels": args.levels, "library": args.library,
             "hss_variant": args.hss_variant, "local_evaluations": args.local_evaluations,
-            "opponents": args.opponents, "mixture": args.mixture, "seed": args.seed}
+            "opponents": args.opponents, "mixture": args.mixture,
+            "library_programs": args.library_programs, "seed": args.seed}
 
 
 def check_same_settings(saved: dict, settings: dict, path: Path) -> None:
@@ -266,6 +283,9 @@ def _add_selfplay_parser(sub) -> None:
     s.add_argument("--levels", type=positive, default=5,
                    help="HSS values per feature (games with reference levels use those)")
     s.add_argument("--library", default=None, help="HSS library to start from (JSON)")
+    s.add_argument("--library-programs", default=None,
+                   help="HSS: program files, comma-separated, added to the library and "
+                   "measured against the first target (one evaluation each)")
     s.add_argument("--hss-variant", choices=("dissertation", "legacy"), default="dissertation",
                    help="HSS: seed 001 Algorithm 1 (default) or the earlier implementation "
                    "(docs/quality-diversity.md)")

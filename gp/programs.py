@@ -17,18 +17,23 @@ def strategy_class(game_name: str, dsl: str | None = None):
     return game_spec(game_name).language(dsl)
 
 
+def read_program(game_name: str, path: str, dsl: str | None = None):
+    """The program tree in a file, in a game's language; errors name the file and line."""
+    file = Path(path)
+    if not file.is_file():
+        raise FileNotFoundError(f"{path}: no such program file")
+    text = file.read_text()
+    if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
+        raise ValueError(f"{path}: empty program (the file holds no program)")
+    return strategy_class(game_name, dsl).parse_program(text, source=str(path))
+
+
 def load_program_player(game_name: str, path: str, dsl: str | None = None, **options):
     """The strategy a program file describes; errors name the file and line.
 
     ``options`` go to the strategy class (e.g. ``depth`` of an evaluation program)."""
-    file = Path(path)
-    if not file.is_file():
-        raise FileNotFoundError(f"{path}: no such program file")
     cls = strategy_class(game_name, dsl)
-    text = file.read_text()
-    if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
-        raise ValueError(f"{path}: empty program (the file holds no program)")
-    tree = cls.parse_program(text, source=str(path))
+    tree = read_program(game_name, path, dsl)
     try:
         return cls(tree, name=f"program:{path}", **options)
     except TypeError:

@@ -32,9 +32,13 @@ def similarity(a: Sequence[float], b: Sequence[float]) -> float:
 
 @dataclass
 class LibraryEntry:
+    """A program with the features and utility it was measured at; a program given
+    without them (``features`` None) is measured by the next HSS call that uses the
+    library."""
+
     program: str
-    features: list[float]
-    utility: float
+    features: list[float] | None
+    utility: float | None
 
 
 @dataclass
@@ -44,12 +48,21 @@ class Library:
     def add(self, program: str, features: Sequence[float], utility: float) -> None:
         self.entries[program] = LibraryEntry(program, list(features), utility)
 
+    def add_unmeasured(self, program: str) -> None:
+        """A start for local searches (e.g. a program synthesized elsewhere), measured
+        against the target of the next HSS call that uses this library."""
+        self.entries.setdefault(program, LibraryEntry(program, None, None))
+
+    def unmeasured(self) -> list[LibraryEntry]:
+        return [e for e in self.entries.values() if e.features is None]
+
     def nearest(self, target: Sequence[float], by: str = "distance") -> LibraryEntry | None:
         """The program whose features are closest to ``target``: least Σ|F(p)[i] − V[i]|
         (Algorithm 1, line 6; ``by="distance"``) or greatest ``similarity`` (the
         reference code's lookup; ``by="similarity"``); ties go to the higher utility,
         then to the earlier entry."""
-        if not self.entries:
+        measured = [e for e in self.entries.values() if e.features is not None]
+        if not measured:
             return None
         if by == "distance":
             def key(e: LibraryEntry):
@@ -59,7 +72,7 @@ class Library:
                 return (-similarity(e.features, target), -e.utility)
         else:
             raise ValueError(f"library lookup must be 'distance' or 'similarity', got '{by}'")
-        return min(self.entries.values(), key=key)
+        return min(measured, key=key)
 
     def save(self, path: str | Path) -> None:
         write_atomically(path, json.dumps([e.__dict__ for e in self.entries.values()]) + "\n")
@@ -167,8 +180,24 @@ class HSS:
             return Budget(evaluations=self.local_evaluations), True
         return Budget(evaluations=cooling_steps(sa)), False
 
+    def measure_library(self, budget: Budget) -> None:
+        """Library programs given without features are measured first, against this
+        call's target; each is one evaluation of the budget, updates level 1 and can
+        be the call's best."""
+        for entry in self.library.unmeasured():
+            if budget.spent():
+                raise BudgetSpent
+            utility, features = self.evaluate(entry.program)
+            budget.used += 1
+            self.evaluations += 1
+            entry.features, entry.utility = list(features), utility
+            self.bandit.update(self.snap(features), utility)
+            if self.best is None or utility > self.best[0]:
+                self.best = (utility, entry.program)
+
     def step(self, budget: Budget) -> None:
         """One HSS iteration (Algorithm 1, lines 5-11)."""
+        self.measure_library(budget)
         progress = _progress(budget)
         phase = self.bandit.phase(progress)
         target = self.bandit.choose(progress)

@@ -2,6 +2,7 @@
 
 import json
 import random
+from pathlib import Path
 
 from games import load_game
 from games.cantstop import glenn_aloi_player
@@ -86,7 +87,8 @@ def test_a_self_play_run_continued_equals_one_run(tmp_path):
     assert _selfplay(tmp_path / "twice", 3) == 0  # continues after program1
     for name in ("sequence.json", "library.json", "program3.txt"):
         assert (tmp_path / "once" / name).read_text() == (tmp_path / "twice" / name).read_text()
-    assert len(json.loads(first)) < len(json.loads((tmp_path / "twice" / "library.json").read_text()))
+    grown = json.loads((tmp_path / "twice" / "library.json").read_text())
+    assert len(json.loads(first)) < len(grown)
 
 
 def test_a_self_play_run_refuses_other_settings(tmp_path, capsys):
@@ -144,3 +146,33 @@ def test_selfplay_opponents_need_fictitious_play(tmp_path, capsys):
     assert _selfplay(tmp_path / "run", 1, "--driver", "ibr", "--opponents", "ga,random") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--opponents" in err[0] and not (tmp_path / "run").exists()
+
+
+def test_library_programs_without_features_are_measured_first_and_can_win():
+    names = ["markers_per_stop", "bust_rate"]
+    game = load_game("cantstop")
+    evaluate = BehaviourWinRate(game, glenn_aloi_player(), SketchStrategy, FEATURES, names, 20, 1)
+    strong = (Path(__file__).resolve().parents[1] / "experiments" / "programs"
+              / "cantstop_ga.txt")
+    text = CANTSTOP_DSL.to_text(SketchStrategy.parse_program(strong.read_text()))
+    library = Library()
+    library.add_unmeasured(text)
+    assert library.nearest([1.0, 0.1]) is None  # not measured: no features to compare
+    levels = feature_levels([FEATURES[n][1] for n in names], 3)
+    hss = HSS(CANTSTOP_DSL, evaluate, levels, seed=2, library=library, local_evaluations=2)
+    budget = Budget(evaluations=3)
+    utility, program = hss.run(budget)
+    entry = library.entries[text]
+    assert entry.features is not None and entry.utility == evaluate(text)[0]
+    assert hss.evaluations == 3 and budget.used == 3
+    assert hss.iterations[0]["start"] == text  # the only measured program starts the search
+    assert utility >= entry.utility
+
+
+def test_selfplay_library_programs_are_checked_before_anything_is_written(tmp_path, capsys):
+    assert _selfplay(tmp_path / "a", 1, "--oracle", "sa", "--library-programs",
+                     "experiments/programs/cantstop_ga.txt") == 2
+    assert _selfplay(tmp_path / "b", 1, "--library-programs", str(tmp_path / "none.txt")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "HSS" in err[0] and "none.txt" in err[1]
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
