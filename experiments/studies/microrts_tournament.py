@@ -5,7 +5,8 @@ in a round robin with COAC, Mayari, the four rushes and RandomBiased.
 
 Stage 1 runs ``stratsynth selfplay`` for every method and seed (each from a random
 program, K oracle calls of E evaluations, an evaluation being ``--matches`` matches,
-one per start), one oracle call at a time, so that ``--max-seconds`` stops between
+one per start; FP's mixture stratified by default: that many matches against
+each member), one oracle call at a time, so that ``--max-seconds`` stops between
 calls and the next run of the same command continues (the self-play runs resume from
 their ``sequence.json`` and HSS library). Stage 2, once every run has its last
 program, is ``stratsynth tournament`` among the 4 × seeds programs and the 7 bots,
@@ -64,6 +65,8 @@ def selfplay(args, method: str, seed: int, iterations: int) -> int:
                "--out", str(run_dir(args, method, seed))]
     if oracle == "hss":
         command += ["--features", FEATURES]
+    if driver == "fp":
+        command += ["--mixture", args.mixture]
     return stratsynth(command)
 
 
@@ -130,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=4, help="oracle calls per self-play run")
     p.add_argument("--evaluations", type=int, default=224, help="evaluations per oracle call")
     p.add_argument("--matches", type=int, default=2, help="matches per evaluation")
+    p.add_argument("--mixture", choices=("sampled", "stratified"), default="stratified",
+                   help="FP: how the mixture is played (stratified: --matches against each "
+                   "member, so an FP evaluation costs more matches than an IBR one)")
     p.add_argument("--tournament-matches", type=int, default=20)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--max-seconds", type=float, default=None)
