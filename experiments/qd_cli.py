@@ -177,6 +177,7 @@ def cmd_selfplay(args) -> int:
     from games.backends import make_map
     from games.files import write_atomically
     from gp.programs import strategy_class
+    from gp.simplify import simplified_text
     from qd.hss import Library, feature_levels
     from qd.selfplay import hss_oracle, sa_oracle, self_play
 
@@ -193,10 +194,12 @@ def cmd_selfplay(args) -> int:
     write_atomically(out / "config.json", json.dumps(settings, indent=1) + "\n")
 
     def save(sequence: list[str]) -> None:
+        """The library, and each program simplified (``sequence.json`` keeps the
+        oracle's own texts, which a continued run needs)."""
         if args.oracle == "hss":
             oracle.library.save(out / "library.json")
         for i, text in enumerate(sequence):
-            write_atomically(out / f"program{i}.txt", text + "\n")
+            write_atomically(out / f"program{i}.txt", simplified_text(dsl, text) + "\n")
 
     with make_map(args.workers) as backend:
         if args.oracle == "sa":
