@@ -1,0 +1,25 @@
+"""The microRTS tournament study's method ranking, on a hand-made pairings file."""
+
+import json
+
+from experiments.studies.microrts_tournament import METHODS, method_table
+
+
+def test_methods_are_ranked_by_their_mean_over_seeds_with_a_t_interval(tmp_path):
+    # Three seeds; each method's program plays one pairing of 10 matches against a bot.
+    scores = {"HSS-IBR": (6, 7, 8), "HSS-FP": (10, 10, 10), "SA-IBR": (2, 4, 3),
+              "SA-FP": (0, 0, 1)}
+    lines = [json.dumps({"format": "stratsynth-tournament-pairs"})]
+    for method, wins in scores.items():
+        for seed, w in zip((1, 2, 3), wins):
+            lines.append(json.dumps({"pair": [f"{method}/{seed}", "COAC"], "wins": [w, 10 - w],
+                                     "even": 0, "matches": 10}))
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("\n".join(lines) + "\n")
+    rows = [line.split(" | ") for line in method_table(pairs, [1, 2, 3]).splitlines()
+            if line.startswith("| ") and "method" not in line]
+    assert [row[1] for row in rows] == ["HSS-FP", "HSS-IBR", "SA-IBR", "SA-FP"]
+    # HSS-IBR: mean 0.7, sd 0.1 over 3 seeds, t(2) = 4.303: 0.7 ± 0.2484
+    assert rows[1][2:5] == ["70.0", "45.2–94.8", "60.0, 70.0, 80.0"]
+    assert rows[0][3] == "100.0–100.0"  # no spread between seeds
+    assert set(METHODS) == set(scores)
