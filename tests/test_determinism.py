@@ -1,6 +1,7 @@
 """Determinism shipped as tests: the same run in fresh processes gives the same log,
 for every synthesizer and for MAP-Elites, and a ``stratsynth qd`` process killed
-with SIGKILL resumes, in a new process, to the uninterrupted run's log."""
+with SIGKILL resumes, in a new process, to the uninterrupted run's log (and a killed
+``stratsynth selfplay`` continues to the uninterrupted run's programs)."""
 
 import json
 import os
@@ -82,3 +83,34 @@ def test_qd_killed_with_sigkill_resumes_in_a_new_process_to_the_same_archive(tmp
     assert archive_of(killed) == archive_of(reference)
     assert json.loads((killed / "archive.json").read_text()) == \
         json.loads((reference / "archive.json").read_text())
+
+
+SELFPLAY = ("selfplay", "cantstop", "--oracle", "hss", "--driver", "fp", "--features",
+            "markers_per_stop,bust_rate", "--levels", "3", "--iterations", "4",
+            "--evaluations", "6", "--matches", "10", "--local-evaluations", "3",
+            "--seed", "9", "--workers", "1")
+
+
+def test_selfplay_killed_with_sigkill_continues_in_a_new_process_to_the_same_programs(tmp_path):
+    reference = tmp_path / "reference"
+    cli(*SELFPLAY, "--out", str(reference), hash_seed="1")
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *SELFPLAY,
+                             "--out", str(killed)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONHASHSEED": "2"})
+    sequence = killed / "sequence.json"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            if len(json.loads(sequence.read_text())["programs"]) >= 2:
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = len(json.loads(sequence.read_text())["programs"]) - 1
+    assert 1 <= done < 4, "the run finished before it could be killed"
+    assert cli(*SELFPLAY, "--out", str(killed), hash_seed="3").returncode == 0
+    for name in ("sequence.json", "library.json", "program4.txt"):
+        assert (killed / name).read_text() == (reference / name).read_text()
