@@ -26,7 +26,8 @@ def cmd_tournament(args) -> int:
     pairs = Path(args.out) / "pairs.jsonl" if args.out else None
     with make_map(args.workers) as backend:
         result = round_robin(game, players, names, args.matches, args.seed, map=backend,
-                             pairs_file=pairs)
+                             pairs_file=pairs, setting={"game": args.game, "specs": specs,
+                                                        "game_params": game_params(args)})
     table = result.markdown()
     print(table)
     if args.out:

@@ -72,16 +72,19 @@ def score_interval(wins: int, draws: int, games: int, z: float = 1.96) -> tuple[
 
 
 def round_robin(game, players: Sequence[Callable], names: Sequence[str], matches: int,
-                seed: int, map: Callable | None = None,
-                pairs_file: Path | None = None) -> TournamentResult:
+                seed: int, map: Callable | None = None, pairs_file: Path | None = None,
+                setting: dict | None = None) -> TournamentResult:
     """Every pair of players, ``matches`` matches each, seats alternating; pairing
-    ``p`` (in ``combinations`` order) plays on seed ``seed + 7919 * p``."""
+    ``p`` (in ``combinations`` order) plays on seed ``seed + 7919 * p``. ``setting``
+    (e.g. the game, its parameters, the player specs) goes into the pairings file's
+    header, so that a file is only continued by the same tournament."""
     k = len(players)
     score = np.zeros((k, k))
     wins = np.zeros((k, k), dtype=int)
     draws = np.zeros((k, k), dtype=int)
     games = np.zeros((k, k), dtype=int)
-    done = read_pairs(pairs_file, names, matches, seed) if pairs_file is not None else {}
+    done = (read_pairs(pairs_file, names, matches, seed, setting or {})
+            if pairs_file is not None else {})
     for pair, (i, j) in enumerate(combinations(range(k), 2)):
         if (names[i], names[j]) in done:
             row = done[names[i], names[j]]
@@ -101,11 +104,12 @@ def round_robin(game, players: Sequence[Callable], names: Sequence[str], matches
     return TournamentResult(list(names), score, wins, draws, games)
 
 
-def read_pairs(path: Path, names: Sequence[str], matches: int, seed: int) -> dict:
+def read_pairs(path: Path, names: Sequence[str], matches: int, seed: int,
+               setting: dict) -> dict:
     """Finished pairings of a tournament file (created with its header if absent);
     a file from another tournament is refused, naming the file."""
     header = {"format": "stratsynth-tournament-pairs", "names": list(names),
-              "matches": matches, "seed": seed}
+              "matches": matches, "seed": seed, **setting}
     path = Path(path)
     if not path.is_file() or path.stat().st_size == 0:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -124,7 +128,8 @@ def read_pairs(path: Path, names: Sequence[str], matches: int, seed: int) -> dic
             path.write_text("\n".join([lines[0]] + [json.dumps(r) for r in rows]) + "\n")
             break
     if saved != header:
-        raise ValueError(f"{path}: pairings of another tournament (players, -n or --seed "
+        differ = sorted(k for k in set(saved) | set(header) if saved.get(k) != header.get(k))
+        raise ValueError(f"{path}: pairings of another tournament ({', '.join(differ)} "
                          "differ); use a new --out")
     return {tuple(r["pair"]): r for r in rows}
 

@@ -54,5 +54,11 @@ def test_a_pairings_file_of_another_tournament_is_refused(tmp_path):
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text(json.dumps({"format": "stratsynth-tournament-pairs", "names": NAMES,
                                  "matches": 4, "seed": 3}) + "\n")
-    with pytest.raises(ValueError, match="pairs.jsonl"):
+    with pytest.raises(ValueError, match="pairs.jsonl.*matches"):
         round_robin(load_game("tictactoe"), _players(), NAMES, 6, seed=3, pairs_file=pairs)
+    other = tmp_path / "other.jsonl"
+    round_robin(load_game("tictactoe"), _players(), NAMES, 2, seed=3, pairs_file=other,
+                setting={"game_params": {"size": 3}})
+    with pytest.raises(ValueError, match="game_params"):
+        round_robin(load_game("tictactoe"), _players(), NAMES, 2, seed=3, pairs_file=other,
+                    setting={"game_params": {"size": 4}})
