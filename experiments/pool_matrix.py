@@ -24,9 +24,10 @@ from typing import Any
 
 from games import load_game
 from games.backends import make_map
+from games.files import check_same_setting
 from games.match import MatchSummary, play_matches
 
-from .options import UsageError, add_game, add_seed, add_workers, game_params, positive
+from .options import add_game, add_seed, add_workers, game_params, positive
 from .players import make_player, split_specs
 
 
@@ -108,9 +109,8 @@ def run(args: argparse.Namespace, command: str) -> dict:
               "specs": players, "pool": pool, "rows": {}, "command": command}
     if path.exists():
         kept = json.loads(path.read_text())
-        same = {k: kept.get(k) for k in ("game", "game_params", "matches", "seed")}
-        if same != {k: result[k] for k in same}:
-            raise UsageError(f"{path}: holds another setting ({same}); give another --out")
+        keys = ("game", "game_params", "matches", "seed")
+        check_same_setting(path, {k: kept.get(k) for k in keys}, {k: result[k] for k in keys})
         result["rows"] = kept.get("rows", {})
     game = load_game(args.game, **params)
     built = {spec: make_player(args.game, spec, dsl=args.dsl) for spec in [*players, *pool]}

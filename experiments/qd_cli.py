@@ -175,7 +175,7 @@ def cmd_selfplay(args) -> int:
     import random
 
     from games.backends import make_map
-    from games.files import write_atomically
+    from games.files import check_same_setting, write_atomically
     from gp.programs import strategy_class
     from gp.simplify import simplified_text
     from qd.hss import Library, feature_levels
@@ -189,7 +189,7 @@ def cmd_selfplay(args) -> int:
     starts = library_programs(args, dsl)
     settings = selfplay_settings(args)
     if (out / "config.json").is_file():
-        check_same_settings(read_run_config(out), settings, out / "config.json")
+        check_same_setting(out / "config.json", read_run_config(out), settings)
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(out / "config.json", json.dumps(settings, indent=1) + "\n")
 
@@ -264,13 +264,6 @@ def selfplay_settings(args) -> dict:
             "hss_variant": args.hss_variant, "local_evaluations": args.local_evaluations,
             "opponents": args.opponents, "mixture": args.mixture,
             "library_programs": args.library_programs, "seed": args.seed}
-
-
-def check_same_settings(saved: dict, settings: dict, path: Path) -> None:
-    for key, value in settings.items():
-        if saved.get(key) != value:
-            raise ValueError(f"{path}: this run has {key}={saved.get(key)!r}, the command "
-                             f"{value!r}; use a new --out or the same settings")
 
 
 def _add_selfplay_parser(sub) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from games.files import check_same_setting
 from games.match import play_matches
 
 
@@ -32,14 +33,13 @@ class TournamentResult:
         totals = self.score.sum(axis=1) / np.maximum(self.games.sum(axis=1), 1)
         return sorted(range(len(self.names)), key=lambda i: -totals[i])
 
-    def interval(self, i: int, against: Sequence[int] | None = None) -> tuple[float, float]:
-        """95% normal interval of player ``i``'s mean score per game (against the
-        players ``against``, default all), from the spread of its games' scores
-        (1, ½, 0). Matches between deterministic players repeat, so this is the
-        uncertainty over match seeds only, not over how the players were made."""
-        cols = [j for j in (range(len(self.names)) if against is None else against) if j != i]
-        return score_interval(int(self.wins[i, cols].sum()), int(self.draws[i, cols].sum()),
-                              int(self.games[i, cols].sum()))
+    def interval(self, i: int) -> tuple[float, float]:
+        """95% normal interval of player ``i``'s mean score per game, from the spread
+        of its games' scores (1, ½, 0). Matches between deterministic players repeat,
+        so this is the uncertainty over match seeds only, not over how the players
+        were made."""
+        return score_interval(int(self.wins[i].sum()), int(self.draws[i].sum()),
+                              int(self.games[i].sum()))
 
     def markdown(self) -> str:
         lines = ["| rank | player | games | wins | draws | losses | score % | 95% interval |",
@@ -127,10 +127,7 @@ def read_pairs(path: Path, names: Sequence[str], matches: int, seed: int,
         except json.JSONDecodeError:  # a kill during an append cuts the last line
             path.write_text("\n".join([lines[0]] + [json.dumps(r) for r in rows]) + "\n")
             break
-    if saved != header:
-        differ = sorted(k for k in set(saved) | set(header) if saved.get(k) != header.get(k))
-        raise ValueError(f"{path}: pairings of another tournament ({', '.join(differ)} "
-                         "differ); use a new --out")
+    check_same_setting(path, saved, header)
     return {tuple(r["pair"]): r for r in rows}
 
 
