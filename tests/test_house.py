@@ -178,3 +178,11 @@ def test_a_failing_opponent_forfeits_in_human_play():
                               seed=0, write=seen.append)
     assert summary.wins == [1, 0] and summary.forfeits == [0, 1]
     assert any("forfeits" in line for line in seen)
+
+
+@pytest.mark.parametrize("param, named", [("level=abc", "level"), ("level=/x.csv", "level"),
+                                          ('levels=[1,"a"]', "levels"), ("size=9.5", "size")])
+def test_a_tribes_level_that_is_not_a_number_is_one_line(capsys, param, named):
+    err = one_line_error(capsys, "play", "tribes", "--p0", "simple", "--p1", "simple",
+                         "--game-param", param)
+    assert named in err and "integer" in err

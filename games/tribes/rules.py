@@ -1981,6 +1981,10 @@ class Tribes:
 
     def __init__(self, level: int | None = None, levels: tuple[int, ...] | None = None,
                  size: int = DEFAULT_SIZE, turn_limit: int = TURN_LIMIT) -> None:
+        for name, value in (("level", level), ("size", size), ("turn_limit", turn_limit),
+                            *(("each of levels", v) for v in (levels or ()))):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ValueError(f"{name} must be an integer, not {value!r}")
         if turn_limit < 1:
             raise ValueError("turn_limit must be >= 1")
         self.level = level
