@@ -167,7 +167,9 @@ def test_self_play_with_hss_and_a_tournament_run_on_microrts(tmp_path):
 PROGRAMS = Path(__file__).resolve().parents[1] / "experiments" / "programs"
 
 
-@pytest.mark.parametrize("path", sorted(PROGRAMS.glob("microrts_*.txt")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted([*PROGRAMS.glob("microrts_*.txt"),
+                                          *PROGRAMS.glob("seed000_sketch_sa_o_*.txt")]),
+                         ids=lambda p: p.name)
 def test_committed_microrts_programs_parse_and_print_back(path):
     tree = MicroRTSProgramPlayer.parse_program(path.read_text(), source=str(path))
     assert MICRORTS_DSL.parse(MICRORTS_DSL.to_text(tree)) == tree
