@@ -31,7 +31,7 @@ def cmd_play(args) -> int:
     if args.json:
         print(json.dumps({
             "game": args.game, "players": specs, "matches": summary.matches,
-            "wins": summary.wins, "draws": summary.draws,
+            "wins": summary.wins, "wins_by_seat": summary.wins_by_seat, "draws": summary.draws,
             "capped": summary.capped, "mean_moves": round(summary.mean_moves, 3),
             "seconds": round(summary.seconds, 3),
         }))
@@ -39,8 +39,9 @@ def cmd_play(args) -> int:
     print(f"{args.game}: {args.p0} vs {args.p1}, {summary.matches} matches, seed {args.seed}")
     for i, spec in enumerate(specs):
         lo, hi = wilson_interval(summary.wins[i], summary.matches)
+        first, second = summary.wins_by_seat[i]
         print(f"  {spec:>12}: {summary.wins[i]} wins ({summary.win_rate(i):.3f}, "
-              f"95% CI {lo:.3f}-{hi:.3f})")
+              f"95% CI {lo:.3f}-{hi:.3f}; {first} from the first seat, {second} from the second)")
     print(f"  draws {summary.draws}, capped {summary.capped}, "
           f"mean moves {summary.mean_moves:.1f}, {summary.seconds:.2f} s")
     return 0

@@ -31,19 +31,6 @@ from .options import add_game, add_seed, add_workers, game_params, positive
 from .players import make_player, split_specs
 
 
-def seat_wins(summary: MatchSummary) -> list[int] | None:
-    """The row player's wins from the first and from the second seat, where the game
-    reports its matches one by one (``per_match`` with ``seats`` and ``winner``)."""
-    details = summary.per_match
-    if not details or any("seats" not in d or "winner" not in d for d in details):
-        return None
-    wins = [0, 0]
-    for detail in details:
-        if detail["winner"] == 0:
-            wins[detail["seats"].index(0)] += 1
-    return wins
-
-
 def cell_of(summary: MatchSummary) -> dict[str, Any]:
     """One row player's record against one opponent (player 0 is the row player)."""
     even = summary.matches - summary.wins[0] - summary.wins[1]
@@ -52,7 +39,7 @@ def cell_of(summary: MatchSummary) -> dict[str, Any]:
             "forfeits": summary.forfeits[0], "opponent_forfeits": summary.forfeits[1],
             "score": (summary.wins[0] + even / 2) / summary.matches if summary.matches else 0.0,
             "mean_moves": round(summary.mean_moves, 1), "seconds": round(summary.seconds, 2),
-            "seat_wins": seat_wins(summary)}
+            "seat_wins": list(summary.wins_by_seat[0])}
 
 
 def row_score(cells: dict[str, dict], pool: list[str]) -> float | None:

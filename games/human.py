@@ -119,7 +119,7 @@ def play_with_human(game: Game, players: Sequence[Strategy], specs: Sequence[str
         if forfeit is not None:
             summary.forfeits[order[forfeit]] += 1
         if winner is not None:
-            summary.wins[order[winner]] += 1
+            summary.record_win(order, winner)
         elif capped:
             summary.capped += 1
         else:

@@ -118,6 +118,9 @@ class MatchSummary:
 
     matches: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
+    wins_by_seat: list[list[int]] = field(default_factory=lambda: [[0, 0], [0, 0]])
+    """Per player, its wins from seat 0 and from seat 1 (a program can win every match
+    from one start and lose every one from the other)."""
     draws: int = 0
     capped: int = 0
     forfeits: list[int] = field(default_factory=lambda: [0, 0])
@@ -140,9 +143,16 @@ class MatchSummary:
     def win_rate(self, player: int) -> float:
         return self.wins[player] / self.matches if self.matches else 0.0
 
+    def record_win(self, order: Sequence[int], seat: int) -> None:
+        """The player in ``seat`` (players by seat: ``order``) won a match."""
+        self.wins[order[seat]] += 1
+        self.wins_by_seat[order[seat]][seat] += 1
+
     def add(self, other: MatchSummary) -> None:
         self.matches += other.matches
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.wins_by_seat = [[a + b for a, b in zip(mine, theirs)]
+                             for mine, theirs in zip(self.wins_by_seat, other.wins_by_seat)]
         self.draws += other.draws
         self.capped += other.capped
         self.forfeits = [a + b for a, b in zip(self.forfeits, other.forfeits)]
@@ -183,7 +193,7 @@ def _play_chunk(job: tuple) -> MatchSummary:
         summary.matches += 1
         summary.total_moves += result.moves
         if result.winner is not None:
-            summary.wins[order[result.winner]] += 1
+            summary.record_win(order, result.winner)
         elif result.capped:
             summary.capped += 1
         else:

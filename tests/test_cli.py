@@ -19,9 +19,10 @@ def test_play_json_has_the_documented_fields_and_is_reproducible(capsys):
     code, out, _ = run(capsys, *argv)
     assert code == 0
     first = json.loads(out)
-    assert set(first) == {"game", "players", "matches", "wins", "draws", "capped",
-                          "mean_moves", "seconds"}
+    assert set(first) == {"game", "players", "matches", "wins", "wins_by_seat", "draws",
+                          "capped", "mean_moves", "seconds"}
     assert first["players"] == ["random", "ga"] and first["matches"] == 40
+    assert [sum(seats) for seats in first["wins_by_seat"]] == first["wins"]
     assert sum(first["wins"]) + first["draws"] + first["capped"] == 40
     _, out, _ = run(capsys, *argv, "--workers", "2")
     second = json.loads(out)

@@ -94,6 +94,24 @@ def test_first_seat_is_really_swapped():
     assert seen == ["a", "b", "a", "b"]
 
 
+class CrashesInSecondSeat:
+    """Plays its first legal action from the first seat and raises from the second."""
+
+    def __call__(self, state):
+        if state.current_player() == 1:
+            raise RuntimeError("cannot play second")
+        return state.legal_actions()[0]
+
+
+def test_wins_are_also_counted_by_the_seat_they_came_from():
+    summary = play_matches(GAME, (glenn_aloi_player(), CrashesInSecondSeat()), 40, seed=2,
+                           map=SerialMap(), chunks=3)
+    ga, other = summary.wins_by_seat
+    assert ga[0] == 20  # every match where the other player sat second is a forfeit
+    assert other[1] == 0 and other[0] + ga[1] <= 20
+    assert [sum(ga), sum(other)] == summary.wins
+
+
 class Crasher:
     def __call__(self, state):
         if state.move_number() > 10:

@@ -10,12 +10,10 @@ import pytest
 from experiments.cli import main as cli_main
 from experiments.players import SpecError, make_targets, split_specs
 from experiments.pool_matrix import main as pool_main
-from experiments.pool_matrix import seat_wins
 from experiments.synth import build_metrics
 from games import load_game
 from games.api import RandomStrategy
 from games.cantstop import glenn_aloi_player, rule_of_28_player
-from games.match import MatchSummary
 from gp.fitness import PoolWinRate, WinRate
 from gp.languages.cantstop import SketchStrategy
 
@@ -108,14 +106,6 @@ def test_pool_matrix_bad_pool_is_exit_2(tmp_path, capsys):
     code = pool_main(["tictactoe", "--players", "minimax", "--pool", "random,,minimax",
                       "--out", str(tmp_path / "m")])
     assert code == 2 and "empty player spec" in capsys.readouterr().err
-
-
-def test_seat_wins_counts_the_row_players_wins_by_the_seat_it_sat_in():
-    summary = MatchSummary(matches=4, per_match=[
-        {"seats": [0, 1], "winner": 0}, {"seats": [1, 0], "winner": 0},
-        {"seats": [0, 1], "winner": 1}, {"seats": [1, 0], "winner": 0}])
-    assert seat_wins(summary) == [1, 2]
-    assert seat_wins(MatchSummary(matches=4)) is None  # a game without per-match details
 
 
 def test_a_pool_halves_the_margin_weight_allowed_per_target(capsys):

@@ -781,7 +781,7 @@ class Batch(StateView):
             summary.matches += 1
             summary.total_moves += int(self.moves[i])
             if self.winner[i] >= 0:
-                summary.wins[order[int(self.winner[i])]] += 1
+                summary.record_win(order, int(self.winner[i]))
             elif self.capped[i]:
                 summary.capped += 1
             else:

@@ -247,6 +247,8 @@ class KernelBatch:
         summary.matches = hi - lo
         summary.wins = [int(np.count_nonzero(won & (player == 0))),
                         int(np.count_nonzero(won & (player == 1)))]
+        summary.wins_by_seat = [[int(np.count_nonzero(won & (player == p) & (winner == seat)))
+                                 for seat in (0, 1)] for p in (0, 1)]
         summary.capped = int(np.count_nonzero(~won & capped))
         summary.draws = int(np.count_nonzero(~won & ~capped))
         summary.total_moves = int(self.moves[lo:hi].sum())

@@ -357,7 +357,7 @@ def _play_chunk(job) -> MatchSummary:
         if result["forfeit"] is not None:
             summary.forfeits[order[result["forfeit"]]] += 1
         if winner is not None:
-            summary.wins[order[winner]] += 1
+            summary.record_win(order, winner)
         elif result["timed_out"] or result["cycles"] >= (max_cycles or cycle_cap(map_name)):
             summary.capped += 1
         else:
