@@ -37,7 +37,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
               "data": None, "initial": None, "sketch_share": None,
               "rollout_evaluations": None, "population": None, "remeasure_restarts": False,
               "sketch_schedule": "text", "paper": False, "clock": "wall",
-              "restart_random": False, "paired": False, "margin_weight": None},
+              "restart_random": False, "paired": False, "margin_weight": None,
+              "stop_at": None},
     "qd": {**COMMON, "kind": "qd", "matches": 200, "features": None, "dims": None,
            "cells": 100, "batch": 8},
 }

@@ -39,6 +39,11 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
                                              or config.get("backend") == "serial"):
         raise ValueError(f"{where}: clock cpu counts this process's CPU time only: "
                          "it needs workers 1 (serial evaluation)")
+    stop_at = config.get("stop_at")
+    if stop_at is not None and (isinstance(stop_at, bool) or not isinstance(stop_at, (int, float))
+                                or not stop_at > 0):
+        raise ValueError(f"{where}: stop_at must be a number > 0 (a Ψ, e.g. 1), "
+                         f"got {stop_at!r}")
     for key in ("evaluations", "matches", "rollout_evaluations", "population"):
         value = config.get(key)
         if value is not None and (not isinstance(value, int) or value < 1):
@@ -195,7 +200,7 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
         initial = dsl.parse(path.read_text(), source=str(path))
     seconds = parse_duration(config["budget"]) if config.get("budget") else None
     budget = Budget(seconds=seconds, evaluations=config.get("evaluations"),
-                    clock=config.get("clock") or "wall")
+                    clock=config.get("clock") or "wall", stop_at=config.get("stop_at"))
     progress = Progress(f"{config['method']} {config['game']} seed {config['seed']}",
                         config.get("evaluations"), quiet)
     options = {k: config[k] for k in ("sketch_share", "rollout_evaluations", "sketch_schedule")
@@ -275,6 +280,9 @@ def add_parsers(sub) -> None:
     add_target(synth)
     synth.add_argument("--budget", default=None, help="time budget: 90s, 30m, 2h")
     synth.add_argument("--evaluations", type=positive, default=None, help="evaluation budget")
+    synth.add_argument("--stop-at", dest="stop_at", type=float, default=None,
+                       help="also stop once a program's Ψ reaches this value (1: it won "
+                       "every match; with psi+c the tie-break adds to Ψ, so 1 works too)")
     synth.add_argument("--clock", choices=("wall", "cpu"), default=None,
                        help="what --budget counts: wall time (default) or this process's "
                        "CPU time (with --workers 1; fair on a shared machine)")

@@ -47,7 +47,9 @@ a loaded machine; serial evaluation only, since worker processes' time is not co
 
 @dataclass
 class Budget:
-    """Stop after ``seconds`` of (resumable) time on ``clock`` or ``evaluations`` calls."""
+    """Stop after ``seconds`` of (resumable) time on ``clock`` or ``evaluations`` calls,
+    or once a program's Ψ reaches ``stop_at`` (a search against a strong target can
+    stop at the first program that wins every match instead of using all its time)."""
 
     seconds: float | None = None
     evaluations: int | None = None
@@ -55,6 +57,8 @@ class Budget:
     used: int = 0
     offset: float = 0.0
     started: float | None = None
+    stop_at: float | None = None
+    reached: bool = False
 
     def __post_init__(self) -> None:
         if self.clock not in CLOCKS:
@@ -71,6 +75,8 @@ class Budget:
         self.started = self._now()
 
     def spent(self) -> bool:
+        if self.reached:
+            return True
         if self.evaluations is not None and self.used >= self.evaluations:
             return True
         return self.seconds is not None and self.elapsed() >= self.seconds
@@ -218,6 +224,8 @@ class Evaluator:
             psi = value if metric == "psi" else None
             c = value if metric == "c" else None
         self.budget.used += 1
+        if psi is not None and self.budget.stop_at is not None and psi >= self.budget.stop_at:
+            self.budget.reached = True
         if psi is not None and psi > self.best_psi:
             self.best_psi, self.best_psi_program, self.best_psi_tree = psi, text, tree
             if self.run_dir is not None and not self._replay:

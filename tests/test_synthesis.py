@@ -52,6 +52,21 @@ def _synth(out, *extra, workers="1"):
             "--out", str(out), "--quiet", *extra]
 
 
+def test_stop_at_ends_the_search_at_the_first_program_that_reaches_it(tmp_path, capsys):
+    assert main(_synth(tmp_path / "full", "--evaluations", "40")) == 0
+    full = rows(tmp_path / "full")
+    values = [float(r["value"]) for r in full]
+    first = next(i for i, v in enumerate(values) if v > values[0]) + 1  # the first gain
+    threshold = values[first - 1]
+    assert main(_synth(tmp_path / "stop", "--evaluations", "40", "--stop-at",
+                       repr(threshold))) == 0
+    stopped = rows(tmp_path / "stop")
+    assert len(stopped) == first and same_search(stopped, full[:first])
+    assert main(["synth", "cantstop", "--evaluations", "3", "--stop-at", "0",
+                 "--out", str(tmp_path / "bad")]) == 2
+    assert "stop_at must be a number > 0" in capsys.readouterr().err
+
+
 def test_resume_after_kill_9_loses_and_repeats_nothing(tmp_path):
     argv = ["--method", "sa", "--evaluations", "70"]
     reference = tmp_path / "reference"
