@@ -86,7 +86,7 @@ def synthesize(game: str, *, out: str | Path, method: str = "sa",
         **settings: any other run setting: ``target``, ``matches``, ``dsl``,
             ``game_params``, ``data``, ``score``, ``initial``, ``sketch_share``,
             ``rollout_evaluations``, ``population``, ``scheduler``, ``paired``,
-            ``margin_weight``.
+            ``margin_weight``, ``stop_at`` (also stop once a program's Ψ reaches it).
     """
     from .synth import start_run
 
