@@ -27,6 +27,11 @@ def test_table1_runner_resumes_and_summarises(tmp_path):
     summary = (tmp_path / "table1.md").read_text()
     assert "| pmcts-pu | mcts | 4 (2) |" in summary
     assert f"rules version {RULES_VERSION}" in summary
+    beside = summary.split("Ours / seed 002's")[1]
+    wins = table[0]["wins"]
+    assert f"| P-MCTS(PU) | MCTS | 4 | {wins:.1f} (" in beside and "/ 68.6 (3.1) |" in beside
+    (tmp_path / "table1.md").unlink()
+    assert table1(argv) == 0 and (tmp_path / "table1.md").read_text() == summary  # all played
     assert table1(["--out", str(tmp_path), "--pairings", "x:y"]) == 2
 
 

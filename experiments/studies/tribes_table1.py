@@ -38,9 +38,32 @@ from games.tribes.rules import RULES_VERSION
 
 PAIRINGS = (("pmcts", "mcts"), ("pmcts-b", "mcts"), ("pmcts-pu", "mcts"), ("mcts", "rhea"),
             ("pmcts", "rhea"), ("pmcts-b", "rhea"), ("pmcts-pu", "rhea"))
-SEED_TABLE_I = {("pmcts", "mcts"): 65.6, ("pmcts-b", "mcts"): 65.4, ("pmcts-pu", "mcts"): 68.6,
-                ("mcts", "rhea"): 37.0, ("pmcts", "rhea"): 56.4, ("pmcts-b", "rhea"): 55.6,
-                ("pmcts-pu", "rhea"): 67.8}
+SEED_TABLE_I = {  # seed 002 Table I: mean (standard error) over its 500 games per row
+    ("pmcts", "mcts"): {"wins": (65.60, 2.93), "score": (7237.36, 323.66),
+                        "techs": (93.02, 4.16), "cities": (3.01, 0.13),
+                        "production": (18.25, 0.82)},
+    ("pmcts-b", "mcts"): {"wins": (65.40, 2.92), "score": (7290.61, 326.05),
+                          "techs": (92.94, 4.16), "cities": (3.03, 0.14),
+                          "production": (18.92, 0.85)},
+    ("pmcts-pu", "mcts"): {"wins": (68.60, 3.07), "score": (6330.35, 283.10),
+                           "techs": (83.29, 3.72), "cities": (3.23, 0.14),
+                           "production": (16.95, 0.76)},
+    ("mcts", "rhea"): {"wins": (37.00, 2.16), "score": (4274.10, 191.14),
+                       "techs": (84.17, 3.76), "cities": (1.69, 0.08),
+                       "production": (13.13, 0.59)},
+    ("pmcts", "rhea"): {"wins": (56.40, 2.52), "score": (6734.93, 301.20),
+                        "techs": (89.38, 4.00), "cities": (2.73, 0.12),
+                        "production": (15.62, 0.70)},
+    ("pmcts-b", "rhea"): {"wins": (55.60, 2.49), "score": (6745.07, 301.65),
+                          "techs": (90.11, 4.03), "cities": (2.66, 0.12),
+                          "production": (15.19, 0.68)},
+    ("pmcts-pu", "rhea"): {"wins": (67.80, 3.03), "score": (5916.11, 264.58),
+                           "techs": (77.01, 3.44), "cities": (3.17, 0.14),
+                           "production": (15.66, 0.70)},
+}
+MEASURES = ("wins", "score", "techs", "cities", "production")
+NAMES = {"pmcts": "P-MCTS", "pmcts-b": "P-MCTS(B)", "pmcts-pu": "P-MCTS(PU)", "mcts": "MCTS",
+         "rhea": "RHEA"}
 
 
 def make(spec: str, budget: int):
@@ -106,7 +129,8 @@ def summarise(rows: list[dict], turn_limit: int = 50) -> list[dict]:
         row = {"agent": first, "opponent": second, "games": len(games),
                "levels": len({r["level"] for r in games}),
                "draws": sum(1 for r in games if r["log"]["winner"] is None),
-               "seed_win_rate": SEED_TABLE_I[(first, second)],
+               "seed_win_rate": SEED_TABLE_I[(first, second)]["wins"][0],
+               "seed": {k: list(v) for k, v in SEED_TABLE_I[(first, second)].items()},
                "median_rounds": statistics.median(rounds),
                "ended_early": sum(1 for r in games if r["log"]["rounds"] < turn_limit)}
         for name, values in (("wins", wins), ("score", [m["score"] for m in mine]),
@@ -142,6 +166,34 @@ def markdown(table: list[dict], budget: int) -> str:
             f"{r['production']:.1f} ({r['production_se']:.1f}) | "
             f"{r.get('median_rounds', float('nan')):g} | {r.get('ended_early', '')} |")
     return "\n".join(lines) + "\n"
+
+
+def beside_seed(table: list[dict]) -> str:
+    """Our Table I beside seed 002's, measure by measure: ours (standard error) / the
+    seed's (standard error); the seed's rows are 500 games on 25 levels."""
+    fmt = {"wins": "{:.1f}", "score": "{:.0f}", "techs": "{:.1f}", "cities": "{:.2f}",
+           "production": "{:.1f}"}
+    head = ["agent", "vs", "games", "wins %", "score", "techs %", "cities", "production"]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for r in table:
+        seed = SEED_TABLE_I[(r["agent"], r["opponent"])]
+        cells = []
+        for m in MEASURES:
+            f = fmt[m]
+            ours = f"{f.format(r[m])} ({f.format(r[m + '_se'])})"
+            theirs = f"{f.format(seed[m][0])} ({f.format(seed[m][1])})"
+            cells.append(f"{ours} / {theirs}")
+        lines.append(f"| {NAMES[r['agent']]} | {NAMES[r['opponent']]} | {r['games']} | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_tables(out: Path, rows: list[dict], budget: int, turn_limit: int) -> None:
+    table = summarise([r for r in rows if r["budget"] == budget], turn_limit)
+    (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
+    (out / "table1.md").write_text(
+        markdown(table, budget) + "\nOurs / seed 002's (its 500 games a row on 25 levels), "
+        "standard errors in brackets:\n\n" + beside_seed(table))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,9 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{first} vs {second} level {row['level']} rep {row['rep']}: winner "
                       f"seat {row['log']['winner']} (agent seat {row['seat']}), "
                       f"{row['seconds']} s", flush=True)
-            table = summarise([r for r in rows if r["budget"] == args.budget], args.turn_limit)
-            (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
-            (out / "table1.md").write_text(markdown(table, args.budget))
+            write_tables(out, rows, args.budget, args.turn_limit)
+    write_tables(out, rows, args.budget, args.turn_limit)
     return 0
 
 
