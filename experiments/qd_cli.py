@@ -10,7 +10,15 @@ from pathlib import Path
 from games import game_spec, load_game, resolve
 
 from .config import DEFAULTS, parse_duration, read_run_config, run_config
-from .options import add_game, add_seed, add_target, add_workers, game_params, positive
+from .options import (
+    add_game,
+    add_seed,
+    add_target,
+    add_workers,
+    game_params,
+    parse_game_params,
+    positive,
+)
 
 
 def qd_space(game: str):
@@ -137,11 +145,22 @@ def cmd_qd(args, resume: bool = False) -> int:
     return 0
 
 
-def resume_qd(run_dir: Path, quiet: bool = True) -> int:
-    """Continue a killed ``stratsynth qd`` run from its evaluation log."""
+def resume_qd(run_dir: Path, quiet: bool = True, extend: dict | None = None) -> int:
+    """Continue a killed ``stratsynth qd`` run from its evaluation log; ``extend``
+    (``budget`` and/or ``evaluations``) replaces its budget, so a finished run goes on.
+    MAP-Elites does not depend on its budget, so the extended run asks what a run
+    started with the larger budget would have asked."""
     import argparse
 
     config = read_run_config(run_dir)
+    if extend:
+        config.update(extend)
+        if "budget" not in extend:
+            config["budget"] = None
+        if "evaluations" not in extend:
+            config["evaluations"] = None
+        qd_config(argparse.Namespace(**config), str(run_dir / "config.json"))  # check it
+        (run_dir / "config.json").write_text(json.dumps(config, indent=1) + "\n")
     args = argparse.Namespace(**{key: config.get(key) for key in DEFAULTS["qd"]})
     args.out, args.quiet = str(run_dir), quiet
     return cmd_qd(args, resume=True)
@@ -308,9 +327,18 @@ def cmd_qd_check(args) -> int:
 
     from .players import make_player
 
-    out = Path(args.run)
-    config = read_run_config(out)
-    archive = ProgramArchive.load(out / "archive.json")
+    run = Path(args.run)
+    config = read_run_config(run)
+    archive = ProgramArchive.load(run / "archive.json")
+    params = {**(config.get("game_params") or {}), **parse_game_params(args.game_param)}
+    load_game(config["game"], **params)  # a bad override fails before any match
+    report = Path(args.out) if args.out else run / "corners.md"
+    if report.suffix != ".md":
+        raise ValueError(f"--out {args.out}: the report is a Markdown file (name.md)")
+    command = " ".join(["stratsynth qd-check", str(args.run), "--matches", str(args.matches),
+                        *(f"--game-param '{p}'" for p in args.game_param or ()),
+                        *(["--seed", str(args.seed)] if args.seed != 99 else []),
+                        *(["--out", str(args.out)] if args.out else [])])
     names = archive.features
     space = qd_space(config["game"])
     if space is None:
@@ -320,19 +348,21 @@ def cmd_qd_check(args) -> int:
     else:
         present = space.present
     lines = [f"# Corner elites re-evaluated on {args.matches:,} fresh matches", "",
-             f"`stratsynth qd-check {args.run} --matches {args.matches}`", "",
+             f"`{command}`", "", *([f"Game parameters: `{json.dumps(params)}` (the run's: "
+                                   f"`{json.dumps(config.get('game_params'))}`).", ""]
+                                  if args.game_param else []),
              "| corner | " + " | ".join(f"{n} (archive → fresh)" for n in names)
              + " | win rate (archive → fresh) |",
              "|---" * (len(names) + 2) + "|"]
     with make_map(args.workers) as backend:
         if space is None:
             evaluate = BehaviourWinRate(
-                load_game(config["game"], **(config.get("game_params") or {})),
+                load_game(config["game"], **params),
                 make_player(config["game"], config["target"]), cls, features, names,
                 args.matches, args.seed, backend)
         else:
-            evaluate = space.metric(config.get("game_params") or {}, config["target"], names,
-                                    args.matches, args.seed, backend, None)
+            evaluate = space.metric(params, config["target"], names, args.matches, args.seed,
+                                    backend, report.with_suffix(".games.jsonl"))
         for label, elite in zip(("low", "high"), archive.corner_elites()):
             rate, measures = evaluate(elite["program"])
             cells = " | ".join(f"{a:.3f} → {b:.3f}" for a, b in zip(elite["measures"], measures))
@@ -344,7 +374,7 @@ def cmd_qd_check(args) -> int:
     lines += [f"Archive: {stats['elites']} elites, coverage {stats['coverage']:.3f}, "
               f"QD-score {stats['qd_score']:.2f}, best win rate {stats['best']:.3f}."]
     text = "\n".join(lines) + "\n"
-    (out / "corners.md").write_text(text)
+    report.write_text(text)
     print(text)
     return 0
 
@@ -354,4 +384,10 @@ def _add_qd_check_parser(sub) -> None:
     c.add_argument("run", help="directory written by stratsynth qd")
     c.add_argument("--matches", type=positive, default=10_000)
     c.add_argument("--seed", type=int, default=99, help="seed of the fresh matches")
+    c.add_argument("--game-param", dest="game_param", action="append", default=None,
+                   metavar="KEY=VALUE", help="override one of the run's game parameters, "
+                   "e.g. to check on more levels (repeatable; values read as JSON)")
+    c.add_argument("--out", default=None, help="report file (default: RUN/corners.md); a "
+                   "search over vectors logs its games beside it (NAME.games.jsonl) and a "
+                   "killed check goes on from there")
     add_workers(c)

@@ -259,12 +259,18 @@ def cmd_synth(args) -> int:
 def cmd_resume(args) -> int:
     run_dir = Path(args.run)
     kind = kind_of(read_run_config(run_dir))
+    extend = {key: value for key, value in (("budget", getattr(args, "budget", None)),
+                                            ("evaluations", getattr(args, "evaluations", None)))
+              if value is not None}
     if kind == "qd":
         from .qd_cli import resume_qd
 
-        return resume_qd(run_dir, quiet=args.quiet)
+        return resume_qd(run_dir, quiet=args.quiet, extend=extend)
     if kind != "synth":
         raise ValueError(f"{run_dir / 'config.json'}: unknown run kind '{kind}'")
+    if extend:
+        raise ValueError(f"{run_dir}: --budget/--evaluations extend qd runs only (a synth "
+                         "run's budget shapes its search, e.g. SA's cooling; start a new run)")
     _report(resume_run(run_dir, quiet=args.quiet), run_dir)
     return 0
 
@@ -328,4 +334,8 @@ def add_parsers(sub) -> None:
 
     resume = sub.add_parser("resume", help="continue a killed run (synth or qd) from its log")
     resume.add_argument("run", help="run directory")
+    resume.add_argument("--budget", default=None,
+                        help="qd: a new total time budget (90s, 30m, 2h), to go on past the old")
+    resume.add_argument("--evaluations", type=positive, default=None,
+                        help="qd: a new total number of evaluations, to go on past the old")
     resume.add_argument("--quiet", action="store_true")

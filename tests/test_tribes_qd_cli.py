@@ -153,3 +153,46 @@ def test_qd_tribes_same_in_two_processes_and_resumes_after_sigkill(tmp_path):
     assert main(["qd-check", str(reference), "--matches", "2", "--workers", "1"]) == 0
     check = (reference / "corners.md").read_text()
     assert "| low |" in check and "spawn range =" in check
+
+
+def test_logged_games_are_taken_not_played_again(tmp_path):
+    params, names = {"turn_limit": 1, "levels": [0]}, ["attacks", "tile_slope"]
+    text = vector_text([0.0] * 10 + [1.0])
+    WeightsScore(params, "mcts:4", names, matches=2, seed=1, out=tmp_path)(text)
+    rows = [json.loads(x) for x in (tmp_path / GAMES_LOG).read_text().splitlines()]
+    for row in rows:  # a result no game of one round gives: it must come from the log
+        row["log"]["winner"], row["log"]["seats"][row["seat"]]["attacks"] = row["seat"], 77
+    (tmp_path / GAMES_LOG).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rate, features = WeightsScore(params, "mcts:4", names, matches=2, seed=1, out=tmp_path)(text)
+    assert int(rate) == 1 and features[0] == 77
+
+
+def test_qd_check_on_other_levels_writes_its_own_report_and_games(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main([*TINY, "--evaluations", "3", "--out", str(run)]) == 0
+    search_games = (run / "games.jsonl").read_text()
+    report = run / "check-levels-2-3.md"
+    argv = ["qd-check", str(run), "--matches", "4", "--game-param", "levels=[2,3]",
+            "--out", str(report), "--workers", "1"]
+    assert main(argv) == 0
+    text = report.read_text()
+    assert "levels=[2,3]" in text and '"levels": [2, 3]' in text and "| high |" in text
+    checked = [json.loads(x) for x in (run / "check-levels-2-3.games.jsonl").read_text()
+               .splitlines()]
+    corners = {g["solution"] for g in checked}  # one or two elites (both corners may be one)
+    assert len(checked) == 4 * len(corners) and {g["level"] for g in checked} == {2, 3}
+    assert (run / "games.jsonl").read_text() == search_games, "the search's log untouched"
+    assert not (run / "corners.md").exists()
+    assert main([*argv[:2], "--matches", "1", "--game-param", "turn_limit=x1"]) == 2
+    assert "turn_limit" in capsys.readouterr().err
+
+
+def test_resume_with_more_evaluations_extends_a_finished_qd_run(tmp_path, capsys):
+    whole, extended = tmp_path / "whole", tmp_path / "extended"
+    assert main([*TINY, "--evaluations", "4", "--out", str(whole)]) == 0
+    assert main([*TINY, "--evaluations", "2", "--out", str(extended)]) == 0
+    assert main(["resume", str(extended), "--evaluations", "4", "--quiet"]) == 0
+    assert json.loads((extended / "config.json").read_text())["evaluations"] == 4
+    assert archive_of(extended) == archive_of(whole) and len(archive_of(whole)) == 4
+    assert main(["resume", str(extended), "--budget", "soon"]) == 2
+    assert "soon" in capsys.readouterr().err

@@ -141,18 +141,20 @@ class WeightsScore:
         self.play = partial(play_match, dict(game_params), target, seed)
         self.map = map or (lambda f, jobs: [f(j) for j in jobs])
         self.cache: dict[str, tuple[float, list[float]]] = {}
-        self.log_path = Path(out) / GAMES_LOG if out is not None else None
+        self.log_path = games_log_path(out)
         self.logged = self._logged_games()
 
-    def _logged_games(self) -> set[tuple[str, int]]:
-        """Games already in ``games.jsonl`` (a line cut by a kill is dropped)."""
+    def _logged_games(self) -> dict[tuple[str, int], dict]:
+        """Games already in the games log, by (solution, match): a game of these rules
+        is taken from there instead of played again (its seed fixes it), so a killed
+        evaluation or check goes on where it stopped. A line cut by a kill is dropped."""
         if self.log_path is None or not self.log_path.exists():
-            return set()
+            return {}
         text = self.log_path.read_text()
         if text and not text.endswith("\n"):
             text = text[: text.rfind("\n") + 1] if "\n" in text else ""
             self.log_path.write_text(text)
-        return {(row["solution"], row["match"]) for row in map(json.loads, text.splitlines())}
+        return {(row["solution"], row["match"]): row for row in map(json.loads, text.splitlines())}
 
     def __call__(self, text: str) -> tuple[float, list[float]]:
         return self.many([text])[0]
@@ -162,7 +164,11 @@ class WeightsScore:
 
     def many(self, texts: Sequence[str]) -> list[tuple[float, list[float]]]:
         fresh = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        games = self.map(self.play, [(t, i) for t in fresh for i in range(self.matches)])
+        jobs = [(t, i) for t in fresh for i in range(self.matches)]
+        known = {job: row for job in jobs
+                 if (row := self.logged.get(job)) and row.get("rules_version") == RULES_VERSION}
+        played = iter(self.map(self.play, [job for job in jobs if job not in known]))
+        games = [known[job] if job in known else next(played) for job in jobs]
         for k, text in enumerate(fresh):
             mine = games[k * self.matches:(k + 1) * self.matches]
             self._log(mine)
@@ -178,7 +184,16 @@ class WeightsScore:
             for g in games:
                 if (g["solution"], g["match"]) not in self.logged:
                     fh.write(json.dumps(g) + "\n")
-                    self.logged.add((g["solution"], g["match"]))
+                    self.logged[g["solution"], g["match"]] = g
+
+
+def games_log_path(out: str | Path | None) -> Path | None:
+    """Where games are logged: ``out/games.jsonl`` for a run directory, ``out`` itself
+    when it names a ``.jsonl`` file (``qd-check`` keeps its fresh games apart)."""
+    if out is None:
+        return None
+    out = Path(out)
+    return out if out.suffix == ".jsonl" else out / GAMES_LOG
 
 
 def scorer(game_params: dict, target: str, names: Sequence[str], matches: int, seed: int,
