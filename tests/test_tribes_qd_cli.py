@@ -196,3 +196,27 @@ def test_resume_with_more_evaluations_extends_a_finished_qd_run(tmp_path, capsys
     assert archive_of(extended) == archive_of(whole) and len(archive_of(whole)) == 4
     assert main(["resume", str(extended), "--budget", "soon"]) == 2
     assert "soon" in capsys.readouterr().err
+
+
+def test_table2_study_reports_the_corner_elites_fresh_games(tmp_path):
+    from experiments.studies import tribes_table2
+
+    run = tmp_path / "run"
+    assert main([*TINY, "--evaluations", "3", "--out", str(run)]) == 0
+    out = tmp_path / "table2"
+    assert tribes_table2.main(["--cases", "I", "--run", f"I={run}", "--matches", "4",
+                               "--levels", "2-3", "--out", str(out)]) == 0
+    rows = json.loads((out / "table2.json").read_text())
+    games = [json.loads(x) for x in (run / "corners-levels-2-3.games.jsonl").read_text()
+             .splitlines()]
+    assert [r["corner"] for r in rows] == ["low", "high"]
+    for row in rows:
+        mine = [g for g in games if g["solution"] == row["weights"]]
+        wins = [g["log"]["winner"] == g["seat"] for g in mine]
+        assert row["fresh"]["games"] == 4 and row["fresh"]["levels"] == [2, 3]
+        assert row["fresh"]["win_rate"][0] == 100 * sum(wins) / 4
+        attacks = [g["log"]["seats"][g["seat"]]["attacks"] for g in mine]
+        assert row["fresh"]["attacks"][:3:2] == [sum(attacks) / 4, 4]
+        assert row["archive"]["win_rate"] in (0.0, 50.0, 100.0)
+    text = (out / "table2.md").read_text()
+    assert "| I | low | win_rate |" in text and "[6:-1]: 75.0 → 70.2 |" in text
