@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from experiments.cli import main as stratsynth
-from experiments.studies.tribes_table1 import parse_levels
+from experiments.studies.tribes_table1 import _mean_se, parse_levels
 from qd.archive import ProgramArchive
 
 RESULTS = Path("experiments/results/tribes")
@@ -46,14 +46,11 @@ use case."""
 
 
 def mean_se(values: list[float]) -> tuple[float, float, int]:
-    n = len(values)
-    if n == 0:
+    """Mean, standard error and count (NaNs for no values: a corner that never won
+    has no win round)."""
+    if not values:
         return float("nan"), float("nan"), 0
-    mean = sum(values) / n
-    if n < 2:
-        return mean, float("nan"), n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, math.sqrt(var / n), n
+    return (*_mean_se(values), len(values))
 
 
 def fresh_stats(games: list[dict], names: list[str]) -> dict:

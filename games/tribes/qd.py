@@ -123,7 +123,8 @@ def play_match(game_params: dict, target: str, seed: int, job: tuple[str, int]) 
     seats[seat] = me
     log = play_logged(game, seats, seed=seed * 7919 + i, level=level)
     return {"solution": text, "match": i, "level": level, "seat": seat,
-            "rules_version": RULES_VERSION, "log": log}
+            "rules_version": RULES_VERSION, "seed": seed, "game_params": game_params,
+            "log": log}
 
 
 class WeightsScore:
@@ -156,6 +157,13 @@ class WeightsScore:
             self.log_path.write_text(text)
         return {(row["solution"], row["match"]): row for row in map(json.loads, text.splitlines())}
 
+    def _same_game(self, row: dict | None) -> bool:
+        """A logged game is this one only if its rules, seed and game parameters are
+        (the log is keyed by solution and match alone)."""
+        return (row is not None and row.get("rules_version") == RULES_VERSION
+                and row.get("seed") == self.play.args[2]
+                and row.get("game_params") == self.play.args[0])
+
     def __call__(self, text: str) -> tuple[float, list[float]]:
         return self.many([text])[0]
 
@@ -165,8 +173,7 @@ class WeightsScore:
     def many(self, texts: Sequence[str]) -> list[tuple[float, list[float]]]:
         fresh = [t for t in dict.fromkeys(texts) if t not in self.cache]
         jobs = [(t, i) for t in fresh for i in range(self.matches)]
-        known = {job: row for job in jobs
-                 if (row := self.logged.get(job)) and row.get("rules_version") == RULES_VERSION}
+        known = {job: self.logged[job] for job in jobs if self._same_game(self.logged.get(job))}
         played = iter(self.map(self.play, [job for job in jobs if job not in known]))
         games = [known[job] if job in known else next(played) for job in jobs]
         for k, text in enumerate(fresh):
@@ -182,7 +189,7 @@ class WeightsScore:
             return
         with self.log_path.open("a") as fh:
             for g in games:
-                if (g["solution"], g["match"]) not in self.logged:
+                if not self._same_game(self.logged.get((g["solution"], g["match"]))):
                     fh.write(json.dumps(g) + "\n")
                     self.logged[g["solution"], g["match"]] = g
 
