@@ -244,7 +244,31 @@ def _plain_moves(state: TribesState) -> list[tuple]:
     return [(a, 0.0, None) for a in state.legal_actions()]
 
 
-class MCTS(_Seeded):
+class _TreeSearch(_Seeded):
+    """A player deciding by ``games.tribes.search`` over the moves ``_moves`` offers,
+    with rollouts of ``_rollout`` (state, rng -> action) and the heuristic's
+    differential value; by default single legal actions and uniform rollouts."""
+
+    params: SearchParams
+    heuristic: Heuristic
+    _moves = staticmethod(_plain_moves)
+    _rollout = staticmethod(_random_legal)
+
+    @property
+    def budget(self) -> int:
+        return self.params.budget
+
+    def __call__(self, state: TribesState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = state.current_player()
+        root_f = self.heuristic.root(state)
+        value = partial(self.heuristic.value, root_f, p=me)
+        return search(state, self.params, self._moves, self._rollout, value, self.rng)[0]
+
+
+class MCTS(_TreeSearch):
     """The framework's MCTS: closed-loop UCT over single actions (C = √2), every child
     expanded before UCT, random rollouts to a horizon of ``rollout_length`` actions
     (tree depth included), heuristic rewards in [0, 1] normalised per node, budget in
@@ -259,21 +283,8 @@ class MCTS(_Seeded):
         self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c)
         self.heuristic = heuristic or Heuristic()
 
-    @property
-    def budget(self) -> int:
-        return self.params.budget
 
-    def __call__(self, state: TribesState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        me = state.current_player()
-        root_f = self.heuristic.root(state)
-        value = partial(self.heuristic.value, root_f, p=me)
-        return search(state, self.params, _plain_moves, _random_legal, value, self.rng)[0]
-
-
-class PortfolioMCTS(_Seeded):
+class PortfolioMCTS(_TreeSearch):
     """Portfolio MCTS (seed 002 §III-B): the tree branches on action assignments
     ⟨σ, actor, a, v(a), w_σ⟩ produced by the 57 scripts of Table III at each node;
     rollouts play random assignments. ``bias`` adds progressive bias, ``pruning``
@@ -293,28 +304,12 @@ class PortfolioMCTS(_Seeded):
         if len(self.weights) != NUM_SCRIPTS + 1:
             raise ValueError(f"weights needs {NUM_SCRIPTS + 1} entries (index 0 unused)")
         self.heuristic = heuristic or Heuristic()
-        self.last_assignment: tuple | None = None
-
-    @property
-    def budget(self) -> int:
-        return self.params.budget
 
     def _moves(self, state: TribesState) -> list[tuple]:
         return assignments(state, self.weights)
 
     def _rollout(self, state: TribesState, rng: random.Random):
         return random_assignment(state, self.weights, rng)[0]
-
-    def __call__(self, state: TribesState):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        me = state.current_player()
-        root_f = self.heuristic.root(state)
-        value = partial(self.heuristic.value, root_f, p=me)
-        move = search(state, self.params, self._moves, self._rollout, value, self.rng)
-        self.last_assignment = move
-        return move[0]
 
 
 def _random_good(state: TribesState, rng: random.Random):

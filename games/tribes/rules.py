@@ -650,13 +650,7 @@ class TribesState:
             ok = False
         if not ok:
             raise ValueError(f"illegal action {action!r} for player {self.player}")
-        # what the next legal list can take from this one, worked out when it is needed
-        self._pending = (self._segs, self._head, action,
-                         self.u_pos[action[1]] if action[0] >= MOVE else -1) \
-            if self._legal_list is not None else None
-        self._legal_list = self._legal_set = self._groups = None
-        self.moves += 1
-        self._execute(action)
+        self.apply_legal(action)
 
     def apply_legal(self, action) -> None:
         """``apply_action`` for an action taken from this state's ``legal_actions()``
