@@ -226,6 +226,17 @@ def _skipped(seed: int, draws: int) -> random.Random:
 
 
 # ---- positions as arrays --------------------------------------------------------------
+def _set_counters(s: CantStopState, cnt: np.ndarray) -> None:
+    """A reference-engine state's per-seat counters from a (2, COUNTERS) array."""
+    s.claims = cnt[:, CLAIMS].tolist()
+    s.turns = cnt[:, TURNS].tolist()
+    s.busts = cnt[:, BUSTS].tolist()
+    s.stops = cnt[:, STOPS].tolist()
+    s.banked = cnt[:, BANKED].tolist()
+    s.advances = cnt[:, ADVANCES].tolist()
+    s.outer = cnt[:, OUTERS].tolist()
+
+
 class Position:
     """What strategies read, for every live row, at a column move (``kind`` "columns")
     or a roll-or-stop choice ("stops").
@@ -704,20 +715,13 @@ class Batch(StateView):
         s.neutral = self.ne[:, r].tolist()
         s.neutral_cols = self.nc[:self.nn[r], r].tolist()
         s.claimed = self.cl[:, r].tolist()
-        cnt = self.cnt[:, :, r]
-        s.claims = cnt[:, CLAIMS].tolist()
+        _set_counters(s, self.cnt[:, :, r])
         s.dice = ROLLS[int(self.roll[r])]
         s.phase = PHASE_COLUMN
         s.legal = s._column_moves(PAIRINGS[int(self.roll[r])])
         s.moves = int(self.mv[r])
         s.won_by = None
         s.capped = False
-        s.turns = cnt[:, TURNS].tolist()
-        s.busts = cnt[:, BUSTS].tolist()
-        s.stops = cnt[:, STOPS].tolist()
-        s.banked = cnt[:, BANKED].tolist()
-        s.advances = cnt[:, ADVANCES].tolist()
-        s.outer = cnt[:, OUTERS].tolist()
         s.last_player = s.player
         return s
 
@@ -748,20 +752,13 @@ class Batch(StateView):
         s.neutral = f[NE:NE + 13].tolist()
         s.neutral_cols = f[NC:NC + f[NN]].tolist()
         s.claimed = f[CL:CL + 13].tolist()
-        cnt = f[CNT:CNT + 2 * COUNTERS].reshape(2, COUNTERS)
-        s.claims = cnt[:, CLAIMS].tolist()
+        _set_counters(s, f[CNT:CNT + 2 * COUNTERS].reshape(2, COUNTERS))
         s.dice = ROLLS[int(f[ROLL])]
         s.phase = PHASE_ROLL_OR_STOP if self.phase[i] else PHASE_COLUMN
         s.legal = []
         s.moves = int(self.moves[i])
         s.won_by = int(self.winner[i]) if self.winner[i] >= 0 else None
         s.capped = bool(self.capped[i])
-        s.turns = cnt[:, TURNS].tolist()
-        s.busts = cnt[:, BUSTS].tolist()
-        s.stops = cnt[:, STOPS].tolist()
-        s.banked = cnt[:, BANKED].tolist()
-        s.advances = cnt[:, ADVANCES].tolist()
-        s.outer = cnt[:, OUTERS].tolist()
         s.last_player = int(f[P])
         return s
 
