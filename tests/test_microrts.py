@@ -176,14 +176,17 @@ def test_committed_microrts_programs_parse_and_print_back(path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("map_name, program", [("16x16", "microrts_coac_16x16.txt"),
-                                               ("24x24", "microrts_coac_24x24.txt")])
+@pytest.mark.parametrize("map_name, program", [
+    ("16x16", "microrts_coac_16x16.txt"), ("24x24", "microrts_coac_24x24.txt"),
+    ("32x32", "microrts_coac_32x32_base_rush.txt"), ("64x64", "microrts_coac_64x64_base_rush.txt")])
 def test_the_synthesized_programs_beat_coac_from_both_starts(map_name, program):
     tree = MicroRTSProgramPlayer.parse_program((PROGRAMS / program).read_text())
     with PoolMap(2) as pool:
         summary = play_microrts_matches(map_name, (MicroRTSProgramPlayer(tree),
-                                                   BotSpec("coac")), 6, map=pool)
-    wins_by_start = [0, 0]  # the program's seat; COAC is not deterministic, so 2 of 3 each
+                                                   BotSpec("coac")), 10, map=pool)
+    # the program's wins per start; COAC is not deterministic, so 3 of 5 each (the 64x64
+    # program's weaker first seat, 41 of 50 in its re-check, passes this 19 times in 20)
+    wins_by_start = [0, 0]
     for detail in summary.per_match:
         wins_by_start[detail["seats"].index(0)] += detail["winner"] == 0
-    assert wins_by_start[0] >= 2 and wins_by_start[1] >= 2
+    assert wins_by_start[0] >= 3 and wins_by_start[1] >= 3
