@@ -190,3 +190,14 @@ def test_the_synthesized_programs_beat_coac_from_both_starts(map_name, program):
     for detail in summary.per_match:
         wins_by_start[detail["seats"].index(0)] += detail["winner"] == 0
     assert wins_by_start[0] >= 3 and wins_by_start[1] >= 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("map_name", ["24x24", "32x32", "64x64"])
+def test_the_pool_programs_beat_lightrush_from_both_starts(map_name):
+    """LightRush is seedable, so the result is fixed: the Light counter wins both seats."""
+    text = (PROGRAMS / f"microrts_pool_{map_name}.txt").read_text()
+    with PoolMap(1) as pool:
+        summary = play_microrts_matches(map_name, (MicroRTSProgramPlayer(text),
+                                                   BotSpec("lightrush")), 2, seed=0, map=pool)
+    assert [detail["winner"] for detail in summary.per_match] == [0, 0]
