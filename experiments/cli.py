@@ -32,7 +32,7 @@ COMMANDS: dict[str, str] = {
     "select": "experiments.selection:cmd_select",
     "pool": "experiments.pool_matrix:cmd_pool",
 }
-"""Command -> ``module:handler(args) -> exit code``; games add their own (``GameSpec.commands``)."""
+"""Command -> ``module:handler(args) -> exit code``; games add their own (``CLISpec.commands``)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,8 +44,8 @@ def _players_by_game() -> str:
     """The built-in player specs of every game, for ``play --help``."""
     from games import game_players
 
-    notes = [f"{name}: {resolve(game_spec(name).notes)()}" for name in game_names()
-             if game_spec(name).notes]
+    notes = [f"{name}: {resolve(game_spec(name).cli.notes)()}" for name in game_names()
+             if game_spec(name).cli.notes]
     return "built-in players: " + "; ".join(
         f"{name}: {', '.join(sorted(game_players(name)))}" for name in game_names()) + \
         "; and program:FILE for games with a language. " + " ".join(notes)
@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     regret.add_parsers(sub, positive)
     qd_cli.add_parsers(sub)
     for name in game_names():
-        for command, reference in game_spec(name).commands.items():
+        for command, reference in game_spec(name).cli.commands.items():
             resolve(reference)(sub, positive)
             COMMANDS.setdefault(command, "")
     return parser

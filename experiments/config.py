@@ -4,8 +4,8 @@ A run's ``config.json``, a ``[[methods]]`` entry of a TOML comparison, the
 command line and the Python API (``experiments.api``) all say the same keys;
 ``run_config`` fills what they leave out from ``DEFAULTS`` and rejects keys the
 run's kind does not have, naming where they came from. ``None`` means "the
-game's own" for ``target`` and ``matches`` (``GameSpec.default_target``,
-``GameSpec.default_matches``) and "not set" elsewhere.
+game's own" for ``target`` and ``matches`` (``SynthesisSpec.target``,
+``SynthesisSpec.matches``) and "not set" elsewhere.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ PAPER_APPLIES = {
 
 def apply_paper(settings: dict[str, Any], where: str = "command line") -> dict[str, Any]:
     """Settings with what ``paper = true`` stands for filled in (the game's
-    ``GameSpec.paper_settings``), where not given explicitly and where they apply
+    ``SynthesisSpec.paper_settings``), where not given explicitly and where they apply
     to the method; unchanged without ``paper``."""
     if not settings.get("paper"):
         return settings
@@ -85,11 +85,11 @@ def apply_paper(settings: dict[str, Any], where: str = "command line") -> dict[s
     if not settings.get("game"):
         raise ValueError(f"{where}: paper needs a game")
     spec = game_spec(settings["game"])
-    if not spec.paper_settings:
+    if not spec.synthesis.paper_settings:
         raise ValueError(f"{where}: game '{spec.name}' has no paper mode "
-                         "(its GameSpec declares no paper_settings)")
+                         "(its SynthesisSpec declares no paper_settings)")
     out = dict(settings)
-    for key, value in spec.paper_settings.items():
+    for key, value in spec.synthesis.paper_settings.items():
         if out.get(key) is None and PAPER_APPLIES.get(key, bool)(out):
             out[key] = value
     return out

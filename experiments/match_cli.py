@@ -56,7 +56,7 @@ def cmd_record(args) -> int:
     specs = [args.player, args.player if self_play else args.opponent]
     game = load_game(args.game, **game_params(args))
     players = _players(args, specs)
-    recorder = game_spec(args.game).recorder
+    recorder = game_spec(args.game).cli.recorder
     if recorder is not None:
         with make_map(args.workers) as backend:
             count = resolve(recorder)(game, players, specs, args.matches, args.seed,

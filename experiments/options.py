@@ -107,7 +107,7 @@ def game_params(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "map", None) is not None:
         params["map"] = args.map
     if getattr(args, "max_moves", None) is not None:
-        cap = game_spec(args.game).move_cap
+        cap = game_spec(args.game).cli.move_cap
         if cap is None:
             raise UsageError(f"--max-moves: {args.game} has no move cap (its matches always "
                              "end by themselves)")
@@ -117,4 +117,4 @@ def game_params(args: argparse.Namespace) -> dict[str, Any]:
 
 def target_of(game: str, target: str | None) -> str:
     """The opponent Ψ is measured against: the one given, else the game's default."""
-    return target or game_spec(game).default_target
+    return game_spec(game).synthesis.target(target)

@@ -22,9 +22,9 @@ from .options import (
 
 
 def qd_space(game: str):
-    """The parameter-vector space a game's QD searches (``GameSpec.qd_space``), or None
+    """The parameter-vector space a game's QD searches (``QDSpec.space``), or None
     for programs of its language."""
-    reference = game_spec(game).qd_space
+    reference = game_spec(game).qd.space
     return None if reference is None else resolve(reference)
 
 
@@ -81,7 +81,7 @@ def qd_config(args, where: str = "command line") -> dict:
     load_game(config["game"], **(config["game_params"] or {}))
     if space is None:
         strategy_class(config["game"], config["dsl"])
-    config["target"] = config["target"] or game_spec(config["game"]).default_target
+    config["target"] = game_spec(config["game"]).synthesis.target(config["target"])
     make_player(config["game"], config["target"])
     return config
 

@@ -90,7 +90,7 @@ def curve(run: dict, grid: np.ndarray) -> np.ndarray:
 def run_setting(config: dict) -> tuple:
     """A run's game, program class, target spec and target player, from its config."""
     game = load_game(config["game"], **(config.get("game_params") or {}))
-    target_spec = config.get("target") or default_target(config["game"])
+    target_spec = default_target(config["game"], config.get("target"))
     return (game, strategy_class(config["game"], config.get("dsl")), target_spec,
             make_player(config["game"], target_spec))
 
@@ -250,7 +250,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
                      np.mean([r["evaluations"] for r in runs]),
                      np.mean([r["best_psi"] for r in runs]), best_run[0], best_run[1]))
     first = next(iter(methods.values()))[0]["config"]
-    target = first.get("target") or default_target(first["game"])
+    target = default_target(first["game"], first.get("target"))
     clocks = {r["config"].get("clock") or "wall" for runs in methods.values() for r in runs}
     unit = "CPU minutes" if clocks == {"cpu"} else "minutes"
     ax.set_xlabel(f"time ({unit})")

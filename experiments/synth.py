@@ -78,7 +78,7 @@ def check_psi_options(config: dict[str, Any], where: str) -> None:
     and a weight below half of Ψ's step (and no second tie-break: psi+c has one)."""
     from gp.fitness import check_margin_weight
 
-    matches = config.get("matches") or game_spec(config["game"]).default_matches
+    matches = game_spec(config["game"]).synthesis.matches(config.get("matches"))
     if config.get("paired") and matches % 2:
         raise ValueError(f"{where}: paired matches come in colour-swapped pairs: matches must "
                          f"be even, got {matches}")
@@ -91,7 +91,7 @@ def check_psi_options(config: dict[str, Any], where: str) -> None:
     from .players import split_specs
 
     game = game_of(config)
-    pool = len(split_specs(config.get("target") or game_spec(config["game"]).default_target))
+    pool = len(split_specs(game_spec(config["game"]).synthesis.target(config.get("target"))))
     step = (0.5 if getattr(game, "draw_value", 0.0) else 1.0) / (matches * pool)
     try:
         check_margin_weight(game, float(weight), step)
@@ -110,12 +110,12 @@ def check_references(config: dict[str, Any], where: str) -> None:
         spec = game_spec(config["game"])
         game_of(config)
         strategy_class(config["game"], config.get("dsl"))
-        make_targets(config["game"], config.get("target") or spec.default_target)
+        make_targets(config["game"], spec.synthesis.target(config.get("target")))
     except ValueError as err:
         raise ValueError(f"{where}: {err}") from None
-    if config.get("score") is not None and config["score"] not in spec.cloning:
+    if config.get("score") is not None and config["score"] not in spec.synthesis.cloning:
         raise ValueError(f"{where}: {config['game']} has no cloning score {config['score']} "
-                         f"(known: {', '.join(spec.cloning) or 'none'})")
+                         f"(known: {', '.join(spec.synthesis.cloning) or 'none'})")
     for key in ("data", "initial"):
         if config.get(key) and not Path(config[key]).is_file():
             raise ValueError(f"{where}: {key} '{config[key]}' is not a file")
@@ -142,16 +142,17 @@ def build_metrics(config: dict[str, Any], backend, run_dir: Path | None = None) 
     game = game_of(config)
     cls = strategy_class(config["game"], config.get("dsl"))
     fitness = config.get("fitness") or "psi"
-    targets = make_targets(config["game"], config.get("target") or spec.default_target)
+    targets = make_targets(config["game"], spec.synthesis.target(config.get("target")))
     psi_class, against = (WinRate, targets[0]) if len(targets) == 1 else (PoolWinRate, targets)
-    psi = psi_class(game, against, cls, matches=config.get("matches") or spec.default_matches,
+    psi = psi_class(game, against, cls, matches=spec.synthesis.matches(config.get("matches")),
                     seed=config["seed"], map=backend,
                     failure_log=None if run_dir is None else Path(run_dir) / "failures.log",
                     paired=bool(config.get("paired")),
                     margin_weight=config.get("margin_weight") or 0.0)
     metrics: dict[str, Any] = {}
     if config.get("data"):
-        metrics["c"] = resolve(spec.cloning[config["score"]])(config["data"], game, cls, psi)
+        build = resolve(spec.synthesis.cloning[config["score"]])
+        metrics["c"] = build(config["data"], game, cls, psi)
     if config.get("remeasure_restarts"):
         metrics["psi-fresh"] = FreshWinRate(psi)
     if fitness == "psi":
@@ -326,7 +327,7 @@ def add_parsers(sub) -> None:
                        "whenever C improves) or reference (seed 000's code: 5 searches of "
                        "<= 10 SA schedules on C, Ψ of each search's best)")
     synth.add_argument("--paper", action="store_true", default=None,
-                       help="the seed paper's own mode where the game has one (GameSpec."
+                       help="the seed paper's own mode where the game has one (SynthesisSpec."
                        "paper_settings; Can't Stop: --dsl sketch-paper, --sketch-schedule "
                        "reference, --remeasure-restarts), unless given explicitly")
     synth.add_argument("--out", required=True, help="run directory")

@@ -295,12 +295,12 @@ def fast_engine(game: Game):
     ``play_chunks(jobs)``, and hands back to ``_play_chunk`` the players it cannot run."""
     import importlib
 
-    from .spec import _REGISTRY
+    from .spec import registered_spec
 
-    spec = _REGISTRY.get(getattr(game, "name", ""))
-    if spec is None or spec.fast_engine is None:
+    spec = registered_spec(getattr(game, "name", ""))
+    if spec is None or "fast" not in spec.engines.fast:
         return None
-    return importlib.import_module(spec.fast_engine)
+    return importlib.import_module(spec.engines.fast["fast"].partition(":")[0])
 
 
 def guided_bounds(n: int, chunks: int, workers: int) -> list[int]:

@@ -2,7 +2,7 @@
 
 A game whose QD search is over a parameter vector (Tribes: the 11 Research and
 Spawn script weights of P-MCTS(PU)) declares a ``VectorSpace`` in its
-``GameSpec.qd_space``; ``stratsynth qd GAME`` then searches that space with the
+``QDSpec.space``; ``stratsynth qd GAME`` then searches that space with the
 same archive, evaluator log, resume and files as a program archive. A solution
 travels as text (``"0,0.25,1,..."``), so ``qd.archive.ProgramArchive``,
 ``gp.evaluator.Evaluator`` (``log.csv``, replay after a kill) and ``qd-check``

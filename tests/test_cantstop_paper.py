@@ -215,7 +215,7 @@ def test_paper_flag_records_its_settings_and_explicit_ones_win(tmp_path, capsys)
     assert config["dsl"] == "sketch-01" and config["sketch_schedule"] == "text"
     gp_config = run_config({"game": "cantstop", "method": "gp", "paper": True})
     assert gp_config["dsl"] == "sketch-paper" and gp_config["remeasure_restarts"] is False
-    other = next(g for g in game_names() if not game_spec(g).paper_settings)
+    other = next(g for g in game_names() if not game_spec(g).synthesis.paper_settings)
     capsys.readouterr()
     assert main(["synth", other, "--paper", "--evaluations", "5", "--out",
                  str(tmp_path / "none")]) == 2

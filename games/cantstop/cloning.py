@@ -125,6 +125,6 @@ def seed000_example() -> float:
 
 def observation_cloning(data: str, game: Any, strategy_class: Any,
                         psi: Any = None) -> CantStopObservationCloning:
-    """``GameSpec.cloning`` factory: C_O over a record file of ``stratsynth record``."""
+    """``SynthesisSpec.cloning`` factory: C_O over a record file of ``stratsynth record``."""
     _, matches = load_records(data, game)
     return CantStopObservationCloning(matches, strategy_class)

@@ -1,5 +1,5 @@
 """``stratsynth tdleaf``: train Expendibots evaluation weights (seed 003), a command of
-this game only (``GameSpec.commands``)."""
+this game only (``CLISpec.commands``)."""
 
 from __future__ import annotations
 

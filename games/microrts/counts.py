@@ -102,7 +102,7 @@ def read_counts(path: str | Path) -> tuple[dict, list[dict]]:
 
 def observation_cloning(data: str, game: Any, strategy_class: Any,
                         psi: Any) -> MicroRTSObservationCloning:
-    """``GameSpec.cloning`` factory: C_O against a data set of ``stratsynth record microrts``,
+    """``SynthesisSpec.cloning`` factory: C_O against a data set of ``stratsynth record microrts``,
     read off Ψ's own matches (no extra match)."""
     header, matches = read_counts(data)
     check_counts_match_game(data, header, game)
@@ -112,7 +112,7 @@ def observation_cloning(data: str, game: Any, strategy_class: Any,
 def record_counts(game: Any, players: list, specs: list[str], matches: int, seed: int,
                   output: str, *, winner_only: bool = False, self_play: bool = False,
                   map: Any = None) -> int:
-    """``GameSpec.recorder``: per-match unit and resource counts (the engine plays whole
+    """``CLISpec.recorder``: per-match unit and resource counts (the engine plays whole
     matches, so there are no (state, action) pairs to record)."""
     if winner_only:
         raise ValueError("microrts records counts of every match: --winner-only does not apply")

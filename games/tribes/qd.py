@@ -101,7 +101,7 @@ def with_budget(made, calls: str, spec: str):
 
 
 def budget_player(name: str, argument: str, **options):
-    """``GameSpec.player_prefixes`` factory: ``mcts:500`` is MCTS at 500 calls."""
+    """``CLISpec.player_prefixes`` factory: ``mcts:500`` is MCTS at 500 calls."""
     if options:
         raise TypeError(f"unknown options {sorted(options)}")
     return player(f"{name}:{argument}")
@@ -219,4 +219,4 @@ SPACE = VectorSpace(
     objective="win rate vs target (+ score × 1e-6)",
     subject="P-MCTS(PU) Research and Spawn weights",
 )
-"""``GameSpec.qd_space`` of Tribes."""
+"""``QDSpec.space`` of Tribes."""
