@@ -93,6 +93,7 @@ def cmd_qd(args, resume: bool = False) -> int:
     from gp.programs import strategy_class
     from qd.archive import ProgramArchive
     from qd.map_elites import BehaviourWinRate, run_map_elites
+    from qd.vectors import emitter
 
     from .players import make_player
 
@@ -130,7 +131,7 @@ def cmd_qd(args, resume: bool = False) -> int:
                                     c["seed"], backend, out)
             run_map_elites(archive, None, evaluate, c["seed"], out, seconds, c["evaluations"],
                            progress=progress, resume=resume, present=space.present,
-                           emitter_list=[space.emitter(archive.archive, c["seed"], c["batch"])])
+                           emitter_list=[emitter(space, archive.archive, c["seed"], c["batch"])])
     bar.close()
     if len(names) == 2:
         title = f"{c['game']}: win rate against {c['target']}"

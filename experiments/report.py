@@ -27,7 +27,6 @@ from games import load_game
 from games.backends import make_map
 from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
-from gp.fitness import fast_by_default
 from gp.programs import strategy_class
 
 from .options import add_workers
@@ -112,7 +111,7 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     player = cls(run["program"])
     with make_map(workers) as backend:
         summary = play_matches(game, (player, target), matches, seed, map=backend,
-                               fast=fast_by_default())  # same matches, faster
+                               engine=config.get("engine") or "fast")  # same results
     cache.write_text(json.dumps({**key, "wins": summary.wins[0]}) + "\n")
     return summary.wins[0], summary.matches
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from games import game_spec, load_game, resolve
+from games.api import draw_value
 from gp.simplify import simplified_text
 
 from .config import DEFAULTS, kind_of, parse_duration, read_run_config, run_config
@@ -92,7 +93,7 @@ def check_psi_options(config: dict[str, Any], where: str) -> None:
 
     game = game_of(config)
     pool = len(split_specs(game_spec(config["game"]).synthesis.target(config.get("target"))))
-    step = (0.5 if getattr(game, "draw_value", 0.0) else 1.0) / (matches * pool)
+    step = (0.5 if draw_value(game) else 1.0) / (matches * pool)
     try:
         check_margin_weight(game, float(weight), step)
     except (TypeError, ValueError) as err:

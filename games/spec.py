@@ -64,7 +64,7 @@ class QDSpec:
         features: reference to ``FEATURES`` (name -> (function(state, seat), (low, high))),
             read off each match's final state, or None.
         levels: reference to the reference values HSS snaps features to, or None.
-        space: reference to a vector space (``qd.vectors.VectorSpace`` protocol) if
+        space: reference to a ``games.vectors.VectorSpace`` if
             ``stratsynth qd GAME`` searches a parameter vector (Tribes: script
             weights) instead of programs of the game's language; None: programs.
     """

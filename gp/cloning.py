@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from games.api import failure_scores_zero
 from games.records import MatchRecord, load_records
 
 
@@ -25,7 +26,7 @@ class ActionCloning:
 
     def __call__(self, program) -> float:
         player = self.strategy_class(program)
-        strict = getattr(self.strategy_class, "failure_scores_zero", False)
+        strict = failure_scores_zero(self.strategy_class)
         hits = 0
         for state, action in self.pairs:
             try:

@@ -337,9 +337,9 @@ SCALAR_ONLY = [
 def _both_engines(text: str, matches: int, seed: int):
     game = load_game("cantstop")
     out = []
-    for fast_engine in (True, False):
+    for engine in ("fast", "reference"):
         psi = WinRate(game, glenn_aloi_player(), PaperSketch, matches=matches, seed=seed,
-                      fast=fast_engine)
+                      engine=engine)
         summary = psi.play(text)
         out.append((psi.value(summary), summary.wins, summary.capped, summary.total_moves,
                     summary.forfeits))

@@ -39,7 +39,7 @@ register_game(GameSpec(
         languages={"sketch": "gp.languages.cantstop:SketchStrategy",
                    "sketch-01": "gp.languages.cantstop:AppendixConstantsSketch",
                    "sketch-reference": "gp.languages.cantstop:ReferenceSecuredSketch",
-                   "sketch-paper": "gp.languages.cantstop_paper:PaperSketch"},
+                   "sketch-paper": "gp.languages.cantstop.paper:PaperSketch"},
         default_target="ga",
         cloning={"A": "gp.cloning:action_cloning",
                  "O": "games.cantstop.cloning:observation_cloning"},

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..api import failure_scores_zero
 from ..records import MatchRecord, load_records
 from .rules import HEIGHTS, PHASE_COLUMN, STOP
 
@@ -103,7 +104,7 @@ class CantStopObservationCloning:
                     else:
                         board.bust()
             except Exception:  # a crashing program keeps what it banked so far,
-                if getattr(self.strategy_class, "failure_scores_zero", False):
+                if failure_scores_zero(self.strategy_class):
                     return 0.0  # unless its language scores a failing program 0
             total += overlap(_without(board_cells(board.own, board.claimed, 0), lost), oracle)
         return total / len(self.trajectories)

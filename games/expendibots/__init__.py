@@ -30,7 +30,7 @@ register_game(GameSpec(
         default_target="alphabeta",
         cloning={"A": "gp.cloning:action_cloning"},
     ),
-    cli=CLISpec(commands={"tdleaf": "games.expendibots.cli:add_parser"},
+    cli=CLISpec(commands={"tdleaf": "experiments.tdleaf_cli:add_parser"},
                 player_prefixes={"weights": "games.expendibots.tdleaf:load_weights_player"},
                 move_cap="turn_limit"),
 ))

@@ -29,7 +29,7 @@ register_game(GameSpec(
     cli=CLISpec(notes="games.microrts:help_notes",
                 recorder="games.microrts.counts:record_counts",
                 move_cap="max_cycles"),
-    engines=EngineSpec(kind="jvm"),
+    engines=EngineSpec(kind="jvm", reference="games.microrts.match:JVMEngine"),
 ))
 
 

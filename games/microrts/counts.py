@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..match import MatchSummary
+from ..match import MatchSummary, play_matches
 from .match import PRODUCED
 
 COUNTS = tuple(f"produced_{t}" for t in PRODUCED) + ("resources",)
@@ -116,5 +116,5 @@ def record_counts(game: Any, players: list, specs: list[str], matches: int, seed
     matches, so there are no (state, action) pairs to record)."""
     if winner_only:
         raise ValueError("microrts records counts of every match: --winner-only does not apply")
-    summary = game.play_matches(players, matches, seed, map=map)
+    summary = play_matches(game, players, matches, seed, map=map)
     return write_counts(output, game.map_name, specs, summary, game.utt)

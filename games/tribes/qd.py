@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from qd.vectors import VectorSpace, parse_vector
-
+from ..vectors import VectorSpace, parse_vector
 from .gamelog import play_logged
 from .portfolio import EVOLVED_SCRIPTS, script_name, weights_with
 from .rules import RULES_VERSION, Tribes
