@@ -181,7 +181,7 @@ def seeds_text(runs: list[dict]) -> str:
     return ", ".join(map(str, seeds))
 
 
-def fig2_lines(methods: dict[str, list[dict]], budget: int) -> list[str]:
+def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int) -> list[str]:
     from scipy.stats import mannwhitneyu
 
     labels = [m for m in SA_FAMILY + UCT_FAMILY if m in methods]
@@ -192,8 +192,8 @@ def fig2_lines(methods: dict[str, list[dict]], budget: int) -> list[str]:
              f"Budget {budget:,} Ψ evaluations per run (the paper's {PAPER_HOURS} h at "
              f"{REFERENCE_SECONDS_PER_PSI:.0f} s per Ψ on its reference code). Median best Ψ "
              "during the search [first–third quartile] after the given number of Ψ "
-             "evaluations; final rate: each run's best program re-measured on 10,000 fresh "
-             "matches, mean ± std and median over seeds.", "",
+             f"evaluations; final rate: each run's best program re-measured on {matches:,} "
+             "fresh matches, mean ± std and median over seeds.", "",
              "![best Ψ over Ψ evaluations](psi-by-evaluations.png)", "",
              "| method | seeds | " + " | ".join(f"Ψ evals {m:,}" for m in marks)
              + " | final rate mean ± std | median | runs ≥ 0.55 | never above 0 | "
@@ -250,7 +250,7 @@ def table1_key(config: dict) -> tuple[str, str, str] | None:
     return None
 
 
-def table1_lines(methods: dict[str, list[dict]]) -> list[str]:
+def table1_lines(methods: dict[str, list[dict]], matches: int) -> list[str]:
     cells: dict[tuple[str, str, str], list[dict]] = {}
     for runs in methods.values():
         for run in runs:
@@ -269,8 +269,9 @@ def table1_lines(methods: dict[str, list[dict]]) -> list[str]:
 
     lines = ["## Table 1: behavioural cloning alone (BC) against Sketch-SA", "",
              "Win rate against GA of each run's returned program (BC: its best-C program; "
-             "Sketch-SA: its best-Ψ program), re-measured on 10,000 fresh matches, mean ± std "
-             "over seeds (seeds in brackets). The seed's numbers are from its Table 1.", "",
+             f"Sketch-SA: its best-Ψ program), re-measured on {matches:,} fresh matches, "
+             "mean ± std over seeds (seeds in brackets). The seed's numbers are from its "
+             "Table 1.", "",
              "| score | L | BC | Sketch-SA | seed: BC | seed: Sketch-SA |",
              "|---|---|---|---|---|---|"]
     paper = {("A", "human"): ("0.352 ± 0.199", "0.491 ± 0.117"),
@@ -305,8 +306,8 @@ def report(roots: list[Path], out: Path, budget: int, matches: int, workers: int
              + " ".join(str(r) for r in roots) + f" --out {out}`.", ""]
     if any(m in methods for m in SA_FAMILY + UCT_FAMILY):
         draw(methods, budget, out / "psi-by-evaluations.png")
-        lines += fig2_lines(methods, budget)
-    lines += table1_lines(methods)
+        lines += fig2_lines(methods, budget, matches)
+    lines += table1_lines(methods, matches)
     path = out / "budget-report.md"
     path.write_text("\n".join(lines) + "\n")
     return path
