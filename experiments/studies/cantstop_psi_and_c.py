@@ -1,0 +1,127 @@
+"""Seed 000's Figs. 7 and 8 from synthesis logs: win rate Ψ against cloning score C.
+
+For each run directory (a ``stratsynth run`` run with its ``log.csv``), every
+program whose Ψ was measured gets its cloning score C computed afterwards with the
+run's own score and data set (its ``config.json``: ``score``, ``data``, game and
+language); the run logs C only for the sketch search's programs. Written:
+
+* ``psi-and-c.csv`` in ``--out``: run, evaluation, Ψ, C, whether the program was the
+  best so far, program (so the figures can be made again without the logs);
+* Fig. 7 (``fig7-psi-and-c-over-search.png``): Ψ and C of the best-Ψ program so far
+  against the run's evaluations (C and Ψ evaluations both count), one panel per run;
+* Fig. 8 (``fig8-programs-by-psi-and-c.png``): every measured program that runs
+  (Ψ > 0) placed by Ψ and C, with Spearman's correlation.
+
+    python -m experiments.studies.cantstop_psi_and_c \\
+        experiments/results/cantstop-paper-budget/fig2/runs/Sketch-SA_O/seed1 ... \\
+        --out experiments/results/cantstop-paper-budget/fig7-8
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+
+FIELDS = ("run", "evaluation", "psi", "c", "best_so_far", "program")
+
+
+def cloning_score(config: dict):
+    """The run's C: its game's cloning factory for its score, on its data set."""
+    from games import game_spec, load_game, resolve
+    from gp.programs import strategy_class
+
+    game = load_game(config["game"], **(config.get("game_params") or {}))
+    cls = strategy_class(config["game"], config.get("dsl"))
+    build = resolve(game_spec(config["game"]).synthesis.cloning[config["score"]])
+    return build(config["data"], game, cls)
+
+
+def measured(run_dir: Path) -> list[dict]:
+    """Programs of the run with Ψ measured (first measurement each), with C."""
+    from gp.evaluator import decode_program
+
+    config = json.loads((run_dir / "config.json").read_text())
+    score = cloning_score(config)
+    known_c: dict[str, float] = {}
+    rows, seen, best = [], set(), -1.0
+    with (run_dir / "log.csv").open(newline="") as fh:  # read only: the run may be live
+        for row in csv.DictReader(fh):
+            program = decode_program(row["program"])
+            if row["metric"] == "c":
+                known_c.setdefault(program, float(row["value"]))
+                continue
+            if row["metric"] != "psi" or program in seen:
+                continue
+            seen.add(program)
+            psi = float(row["value"])
+            if program not in known_c:
+                known_c[program] = float(score(program))
+            rows.append({"run": str(run_dir), "evaluation": int(row["evaluations"]),
+                         "psi": psi, "c": known_c[program], "best_so_far": psi > best,
+                         "program": program})
+            best = max(best, psi)
+    return rows
+
+
+def draw(rows: list[dict], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from scipy.stats import spearmanr
+
+    runs = sorted({r["run"] for r in rows}, key=lambda r: (Path(r).parent.name, r))
+    fig, axes = plt.subplots(len(runs), 1, figsize=(7, 2.6 * len(runs)), squeeze=False)
+    for ax, run in zip(axes[:, 0], runs):
+        best = [r for r in rows if r["run"] == run and r["best_so_far"]]
+        end = max(r["evaluation"] for r in rows if r["run"] == run)
+        xs = [r["evaluation"] for r in best] + [end]
+        ax.step(xs, [r["psi"] for r in best] + [best[-1]["psi"]], where="post", color="C0")
+        ax.set_ylabel("Ψ against GA", color="C0")
+        right = ax.twinx()
+        right.step(xs, [r["c"] for r in best] + [best[-1]["c"]], where="post", color="C1")
+        right.set_ylabel("C of that program", color="C1")
+        ax.set_title(f"{Path(run).parent.name} {Path(run).name}: best-Ψ program so far",
+                     fontsize=9)
+        ax.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("evaluations (C and Ψ)")
+    fig.tight_layout()
+    fig.savefig(out / "fig7-psi-and-c-over-search.png", dpi=110)
+    plt.close(fig)
+
+    running = [r for r in rows if r["psi"] > 0]
+    fig, ax = plt.subplots(figsize=(5.5, 4.2))
+    if running:
+        ax.scatter([r["psi"] for r in running], [r["c"] for r in running], s=6, alpha=0.4)
+        rho = spearmanr([r["psi"] for r in running], [r["c"] for r in running])
+        ax.set_title(f"{len(running)} programs with Ψ > 0; Spearman ρ = "
+                     f"{rho.statistic:.2f}", fontsize=9)
+    ax.set_xlabel("Ψ against GA (1,000 matches)")
+    ax.set_ylabel("C (the run's cloning score)")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out / "fig8-programs-by-psi-and-c.png", dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", help="run directories with log.csv")
+    parser.add_argument("--out", required=True, help="folder for the CSV and the figures")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = [row for run in args.runs for row in measured(Path(run))]
+    with (out / "psi-and-c.csv").open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, FIELDS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    draw(rows, out)
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
