@@ -49,11 +49,6 @@ def make_targets(game_name: str, text: str, dsl: str | None = None) -> list[Any]
     return [make_player(game_name, spec, dsl=dsl) for spec in split_specs(text, "target")]
 
 
-def default_target(game_name: str) -> str:
-    """The opponent Ψ is measured against unless a run names one (seed 000: GA, COAC)."""
-    return game_spec(game_name).default_target
-
-
 def _prefixes(game_name: str) -> list[str]:
     return ["program", *game_spec(game_name).player_prefixes]
 

@@ -30,8 +30,9 @@ from gp.evaluator import read_log
 from gp.fitness import fast_by_default
 from gp.programs import strategy_class
 
-from .options import add_workers
-from .players import default_target, make_player
+from .config import default_target
+from .options import add_workers, positive
+from .players import make_player
 
 REMEASURE_SEED = 10_007
 
@@ -315,7 +316,7 @@ def cmd_report(args) -> int:
     return 0
 
 
-def add_parsers(sub, positive) -> None:
+def add_parsers(sub) -> None:
     report = sub.add_parser("report", help="plot and table of a comparison directory")
     report.add_argument("dir")
     report.add_argument("--matches", type=positive, default=10_000,
@@ -325,3 +326,4 @@ def add_parsers(sub, positive) -> None:
                         "(censored if never) and log-rank tests between methods "
                         "(repeatable)")
     add_workers(report)
+    report.set_defaults(handler=cmd_report)

@@ -173,3 +173,4 @@ def add_parsers(sub) -> None:
                         help="write the chosen program here, with a header saying how it "
                         "was found and the command that re-checks it")
     add_workers(parser)
+    parser.set_defaults(handler=cmd_select)

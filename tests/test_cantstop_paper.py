@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from experiments.config import run_config
-from experiments.runner import plan
+from experiments.comparison import plan
+from experiments.config import SynthesisConfig, load
 from games import game_names, game_spec, load_game
 from games.cantstop import glenn_aloi_player
 from games.cantstop.reference_rules import ReferenceCantStopState
@@ -194,8 +194,9 @@ def test_reference_schedule_measures_psi_only_on_each_searchs_best_c():
 
 
 def test_text_schedule_is_the_default(tmp_path):
-    config = run_config({"game": "cantstop", "method": "sketch-sa"})
-    assert config["sketch_schedule"] == "text" and config["paper"] is False
+    config = load(SynthesisConfig, {"game": "cantstop", "method": "sketch-sa", "score": "A",
+                                    "data": str(RANDOM_DATA), "evaluations": 1})
+    assert config.sketch_schedule == "text" and config.paper is False
 
 
 def _paper_argv(out, *extra):
@@ -213,8 +214,9 @@ def test_paper_flag_records_its_settings_and_explicit_ones_win(tmp_path, capsys)
                             "text")) == 0
     config = json.loads((tmp_path / "mine" / "config.json").read_text())
     assert config["dsl"] == "sketch-01" and config["sketch_schedule"] == "text"
-    gp_config = run_config({"game": "cantstop", "method": "gp", "paper": True})
-    assert gp_config["dsl"] == "sketch-paper" and gp_config["remeasure_restarts"] is False
+    gp_config = load(SynthesisConfig, {"game": "cantstop", "method": "gp", "paper": True,
+                                       "evaluations": 1})
+    assert gp_config.dsl == "sketch-paper" and gp_config.remeasure_restarts is False
     other = next(g for g in game_names() if not game_spec(g).paper_settings)
     capsys.readouterr()
     assert main(["synth", other, "--paper", "--evaluations", "5", "--out",

@@ -55,7 +55,10 @@ def test_a_re_measured_restart_keeps_the_best_value_ever_measured():
 
 
 def test_paper_mode_turns_the_restart_rules_on_only_where_they_apply():
-    from experiments.config import run_config
+    from experiments.config import SynthesisConfig, load
+
+    def run_config(settings):
+        return vars(load(SynthesisConfig, settings))
 
     sa = run_config({"game": "cantstop", "method": "sa", "paper": True, "budget": "1m"})
     assert sa["restart_random"] and sa["remeasure_restarts"]

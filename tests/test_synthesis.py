@@ -287,7 +287,7 @@ def test_report_reuses_a_re_measurement_only_for_the_same_program_matches_and_se
 
 
 def test_a_claimed_run_is_not_taken_twice(tmp_path):
-    from experiments.runner import claim
+    from experiments.lock import claim
 
     run = tmp_path / "runs" / "SA" / "seed1"
     with claim(run) as first:

@@ -9,7 +9,14 @@ from games.backends import make_map
 from games.human import HumanPlayer, play_with_human
 from games.match import play_matches, wilson_interval
 
-from .options import UsageError, game_params
+from .options import (
+    UsageError,
+    add_game,
+    add_seed,
+    add_workers,
+    game_params,
+    positive,
+)
 from .players import make_player
 
 
@@ -84,3 +91,54 @@ def cmd_bench(args) -> int:
 
     run_bench(args.matches, args.seed, args.workers)
     return 0
+
+
+def _players_by_game() -> str:
+    """The built-in player specs of every game, for ``play --help``."""
+    from games import game_names, game_players
+
+    notes = [f"{name}: {resolve(game_spec(name).notes)()}" for name in game_names()
+             if game_spec(name).notes]
+    return "built-in players: " + "; ".join(
+        f"{name}: {', '.join(sorted(game_players(name)))}" for name in game_names()) + \
+        "; and program:FILE for games with a language. " + " ".join(notes)
+
+
+def add_parsers(sub) -> None:
+    play = sub.add_parser("play", help="play matches between two players",
+                          epilog=_players_by_game())
+    add_game(play, dsl=True)
+    play.add_argument("--p0", required=True, help="first player spec (e.g. ga, random, "
+                      "program:FILE)")
+    play.add_argument("--p1", required=True, help="second player spec")
+    play.add_argument("-n", "--matches", type=positive, default=100)
+    add_seed(play)
+    add_workers(play)
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.set_defaults(handler=cmd_play)
+
+    record = sub.add_parser("record", help="record matches as (state, action) pairs")
+    add_game(record, dsl=True)
+    record.add_argument("--player", required=True, help="player spec to record")
+    record.add_argument("--opponent", default=None, help="opponent spec (default: itself)")
+    record.add_argument("--self-play", action="store_true",
+                        help="the player plays itself (the default without --opponent)")
+    record.add_argument("--matches", type=positive, default=3)
+    record.add_argument("--winner-only", action="store_true",
+                        help="keep the winner's pairs only; skip matches without a winner")
+    add_seed(record)
+    add_workers(record)
+    record.add_argument("-o", "--output", required=True, help="JSONL file to write")
+    record.set_defaults(handler=cmd_record)
+
+    bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
+    bench.add_argument("--matches", type=positive, default=3000)
+    add_seed(bench)
+    add_workers(bench)
+    bench.add_argument("--fitness", action="store_true",
+                       help="Ψ evaluations/s over serial, pool and dask instead")
+    bench.add_argument("--rounds", type=positive, default=3,
+                       help="with --fitness: rounds of every backend, medians reported")
+    bench.add_argument("--engines-only", action="store_true",
+                       help="with --fitness: only the reference vs fast engine comparison")
+    bench.set_defaults(handler=cmd_bench)

@@ -1,0 +1,271 @@
+"""A synthesis run: one method searching for a program, in its own run directory.
+
+The run directory holds ``config.json`` (every setting; enough to reproduce or
+resume), ``log.csv`` (one row per evaluation: seconds, evaluations, metric,
+value, Ψ, C, best Ψ, best C, program text) and ``best.txt`` (the best-Ψ program,
+loadable as ``program:RUN/best.txt``). The log is also the checkpoint: after a
+kill, ``SynthesisRun.open(RUN).run()`` (``stratsynth resume RUN``) replays the
+logged evaluations and goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from games import game_spec, load_game, resolve
+from gp.simplify import simplified_text
+
+from .config import (
+    SynthesisConfig,
+    default_matches,
+    default_target,
+    load,
+    parse_duration,
+    read_run_config,
+    to_dict,
+)
+from .lock import hold
+
+
+@dataclass(frozen=True)
+class SynthesisResult:
+    """What a synthesis run leaves: its best program, that program's Ψ and the log."""
+
+    run_dir: Path
+    best_program: str | None
+    best_psi: float
+    evaluations: int
+
+    @property
+    def log(self) -> Path:
+        """One row per evaluation (``gp.evaluator.read_log`` reads it)."""
+        return self.run_dir / "log.csv"
+
+
+def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str | None,
+                  matches: int | None, seed: int, fitness: str = "psi",
+                  data: str | None = None, score: str | None = None, paired: bool = False,
+                  margin_weight: float | None = None, engine: str = "fast",
+                  extra_metrics: frozenset[str] = frozenset(), backend: Any = None,
+                  run_dir: Path | None = None) -> dict[str, Any]:
+    """Ψ (win rate against the target) and, with data, the cloning score C; the
+    metric named ``psi`` is the one the search maximises (``fitness``). Programs
+    that fail (in a language that scores them 0) are listed in ``run_dir/failures.log``.
+    ``target``/``matches`` None: the game's own."""
+    from gp.fitness import FreshWinRate, PoolWinRate, UserFitness, WinRate, WithTieBreak
+
+    from .players import make_targets
+
+    spec = game_spec(game_name)
+    targets = make_targets(game_name, target or default_target(game_name))
+    psi_class, against = (WinRate, targets[0]) if len(targets) == 1 else (PoolWinRate, targets)
+    psi = psi_class(game, against, language_class, matches=matches or default_matches(game_name),
+                    seed=seed, map=backend,
+                    failure_log=None if run_dir is None else Path(run_dir) / "failures.log",
+                    paired=paired, margin_weight=margin_weight or 0.0)
+    metrics: dict[str, Any] = {}
+    if data:
+        metrics["c"] = resolve(spec.cloning[score])(data, game, language_class, psi)
+    if "psi-fresh" in extra_metrics:
+        metrics["psi-fresh"] = FreshWinRate(psi)
+    if fitness == "psi":
+        metrics["psi"] = psi
+    elif fitness == "psi+c":
+        metrics["psi"] = WithTieBreak(psi, metrics["c"])
+    elif fitness == "c":
+        metrics["psi"] = metrics["c"]
+    else:
+        metrics["psi"] = UserFitness(fitness, game, language_class, seed=seed)
+    return metrics
+
+
+def method_options(config: SynthesisConfig) -> dict[str, Any]:
+    """The options of ``gp.synthesizers.SynthesisJob`` a config's method settings say."""
+    options = {k: getattr(config, k) for k in ("sketch_share", "rollout_evaluations",
+                                                  "sketch_schedule")
+               if getattr(config, k) is not None}
+    if config.population:
+        options["mu"] = options["lambda_"] = config.population
+    if config.remeasure_restarts:
+        options["restart_metric"] = "psi-fresh"
+    if config.restart_random:
+        options["restart_random"] = True
+    return options
+
+
+class SynthesisRun:
+    """One synthesis run, its settings resolved (game, language, targets, initial
+    program) and checked before anything is written.
+
+    Build one with ``SynthesisRun.new`` (a fresh run directory) or ``SynthesisRun.open``
+    (resume a run directory); ``run()`` takes the run's lock, works and returns a
+    ``SynthesisResult``. It never prints: progress goes to ``on_score``.
+    """
+
+    def __init__(self, run_dir: Path, config: SynthesisConfig, *, resume: bool,
+                 where: str) -> None:
+        from gp.synthesizers import SYNTHESIZERS
+
+        self.run_dir, self.config, self.resume, self.where = Path(run_dir), config, resume, where
+        if config.method not in SYNTHESIZERS:
+            raise ValueError(f"{where}: method '{config.method}' unknown "
+                             f"(known: {', '.join(SYNTHESIZERS)})")
+        self.seconds = parse_duration(config.budget) if config.budget else None
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """Game, language, targets and files: what the run names must exist."""
+        from gp.fitness import check_margin_weight
+        from gp.programs import strategy_class
+
+        from .players import make_targets
+
+        c, where = self.config, self.where
+        try:
+            spec = game_spec(c.game)
+            self.game = load_game(c.game, **(c.game_params or {}))
+            self.language_class = strategy_class(c.game, c.dsl)
+            self.target = c.target or default_target(c.game)
+            self.targets = make_targets(c.game, self.target)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{where}: {err}") from None
+        self.matches = c.matches or default_matches(c.game)
+        self.dsl = self.language_class.default_dsl()
+        if c.score is not None and c.score not in spec.cloning:
+            raise ValueError(f"{where}: {c.game} has no cloning score {c.score} "
+                             f"(known: {', '.join(spec.cloning) or 'none'})")
+        for key in ("data", "initial"):
+            if getattr(c, key) and not Path(getattr(c, key)).is_file():
+                raise ValueError(f"{where}: {key} '{getattr(c, key)}' is not a file")
+        self.initial = None
+        if c.initial:  # a program the run's language cannot read stops it here
+            path = Path(c.initial)
+            self.initial = self.dsl.parse(path.read_text(), source=str(path))
+        if c.paired and self.matches % 2:
+            raise ValueError(f"{where}: paired matches come in colour-swapped pairs: matches "
+                             f"must be even, got {self.matches}")
+        if c.margin_weight is not None:
+            step = (0.5 if getattr(self.game, "draw_value", 0.0) else 1.0) / (
+                self.matches * len(self.targets))
+            try:
+                check_margin_weight(self.game, float(c.margin_weight), step)
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"{where}: {err}") from None
+
+    @classmethod
+    def new(cls, out: str | Path, config: SynthesisConfig,
+            where: str = "command line") -> SynthesisRun:
+        """A run to start in ``out``, which must not hold another run."""
+        run_dir = Path(out)
+        _check_empty(run_dir)
+        return cls(run_dir, config, resume=False, where=where)
+
+    @classmethod
+    def open(cls, run_dir: str | Path) -> SynthesisRun:
+        """The run kept in ``run_dir``, to resume from its log."""
+        run_dir = Path(run_dir)
+        where = str(run_dir / "config.json")
+        config = load(SynthesisConfig, read_run_config(run_dir), where, saved=True)
+        return cls(run_dir, config, resume=True, where=where)
+
+    def metrics(self, backend: Any) -> dict[str, Any]:
+        c = self.config
+        return build_metrics(
+            game_name=c.game, game=self.game, language_class=self.language_class,
+            target=self.target, matches=self.matches, seed=c.seed, fitness=c.fitness,
+            data=c.data, score=c.score, paired=c.paired, margin_weight=c.margin_weight,
+            engine=c.engine, backend=backend, run_dir=self.run_dir,
+            extra_metrics=frozenset({"psi-fresh"} if c.remeasure_restarts else ()))
+
+    def run(self, on_score: Callable[[Any], None] | None = None, *,
+            locked: bool = False) -> SynthesisResult:
+        """Start or resume the search under the run's lock (``locked``: the caller holds
+        it already); its result."""
+        from games.backends import make_backend
+        from gp.evaluator import Budget, Evaluator
+        from gp.synthesizers import SYNTHESIZERS, SynthesisJob
+
+        c = self.config
+        with hold(self.run_dir, held=locked):
+            if not self.resume:
+                _check_empty(self.run_dir)
+                self.run_dir.mkdir(parents=True, exist_ok=True)
+                (self.run_dir / "config.json").write_text(
+                    json.dumps(to_dict(c), indent=2) + "\n")
+            budget = Budget(seconds=self.seconds, evaluations=c.evaluations, clock=c.clock,
+                            stop_at=c.stop_at)
+            with make_backend(c.backend, c.workers, c.scheduler) as backend:
+                evaluator = Evaluator(self.metrics(backend), self.dsl.to_text, budget,
+                                      self.run_dir, resume=self.resume, on_score=on_score,
+                                      present=partial(simplified_text, self.dsl))
+                SYNTHESIZERS[c.method](SynthesisJob(self.dsl, evaluator, c.seed, self.initial,
+                                                    method_options(c)))
+                evaluator.close()
+            (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
+        return SynthesisResult(self.run_dir, evaluator.best_psi_program, evaluator.best_psi,
+                               evaluator.budget.used)
+
+
+def _check_empty(run_dir: Path) -> None:
+    if run_dir.exists() and any(p.name != ".lock" for p in run_dir.iterdir()):
+        raise ValueError(f"{run_dir}: run directory exists and is not empty "
+                         "(use 'stratsynth resume' to continue it)")
+
+
+# -- the command line: ``stratsynth synth`` ----------------------------------------------------
+
+class Progress:
+    """tqdm bar with best Ψ, evaluations and evaluations per second."""
+
+    def __init__(self, label: str, total: int | None, quiet: bool) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(desc=label, total=total, unit="eval", disable=quiet, leave=False)
+
+    def __call__(self, scored) -> None:
+        self.bar.update(1)
+        rate = scored.evaluations / max(scored.seconds, 1e-9)
+        self.bar.set_postfix(best_psi=f"{scored.best_psi:.3f}", evals=scored.evaluations,
+                             evals_per_s=f"{rate:.2f}")
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def run_with_progress(run: SynthesisRun, quiet: bool, locked: bool = False) -> SynthesisResult:
+    """``run.run()`` with a progress bar on stderr (none if ``quiet``)."""
+    c = run.config
+    progress = Progress(f"{c.method} {c.game} seed {c.seed}", c.evaluations, quiet)
+    try:
+        return run.run(on_score=progress, locked=locked)
+    finally:
+        progress.close()
+
+
+def describe(result: SynthesisResult) -> str:
+    return (f"best psi {result.best_psi:.4f} after {result.evaluations} evaluations; "
+            f"program in {result.run_dir / 'best.txt'}")
+
+
+def cmd_synth(args) -> int:
+    from .options import config_from
+
+    run = SynthesisRun.new(args.out, config_from(SynthesisConfig, args))
+    print(describe(run_with_progress(run, args.quiet)))
+    return 0
+
+
+def add_parsers(sub) -> None:
+    from .options import add_config, add_game
+
+    synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
+    add_game(synth, dsl=True)
+    add_config(synth, SynthesisConfig)
+    synth.add_argument("--out", required=True, help="run directory")
+    synth.add_argument("--quiet", action="store_true", help="no progress bar")
+    synth.set_defaults(handler=cmd_synth)
