@@ -425,7 +425,7 @@ def _describe(hint: Any) -> str:
     if origin is Literal:
         return "one of " + ", ".join(str(a) for a in args)
     if origin is list:
-        return f"a list of {_describe(args[0])}s" if args else "a list"
+        return f"a list of {_describe(args[0]).removeprefix('a ')}s" if args else "a list"
     return {int: "a whole number", float: "a number", bool: "true or false", str: "text",
             dict: "a table"}.get(hint, getattr(hint, "__name__", str(hint)))
 
