@@ -10,11 +10,12 @@ kill, ``stratsynth resume RUN`` replays the logged evaluations and goes on.
 from __future__ import annotations
 
 import json
+import random
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from games import game_spec, load_game, resolve
+from games import game_spec, load_game
 from gp.simplify import simplified_text
 
 from .config import DEFAULTS, kind_of, parse_duration, read_run_config, run_config
@@ -23,12 +24,8 @@ from .options import add_game, add_seed, add_target, add_workers, game_params, p
 
 def validate(config: dict[str, Any], where: str = "command line") -> None:
     """Check a run's settings before anything starts; errors name the field."""
-    from gp.synthesizers import SYNTHESIZERS
-
     method = config.get("method", "sa")
-    if method not in SYNTHESIZERS:
-        raise ValueError(f"{where}: method '{method}' unknown "
-                         f"(known: {', '.join(SYNTHESIZERS)})")
+    method_settings(config, where)
     if config.get("budget") is None and config.get("evaluations") is None:
         raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
     if config.get("budget") is not None:
@@ -44,59 +41,52 @@ def validate(config: dict[str, Any], where: str = "command line") -> None:
                                 or not stop_at > 0):
         raise ValueError(f"{where}: stop_at must be a number > 0 (a Ψ, e.g. 1), "
                          f"got {stop_at!r}")
-    for key in ("evaluations", "matches", "rollout_evaluations", "population"):
+    for key in ("evaluations", "matches"):
         value = config.get(key)
         if value is not None and (not isinstance(value, int) or value < 1):
             raise ValueError(f"{where}: {key} must be a whole number >= 1, got {value!r}")
     if config.get("score") not in (None, "A", "O"):
         raise ValueError(f"{where}: score must be A or O, got {config['score']!r}")
-    needs_data = method.startswith("sketch") or config.get("fitness") in ("c", "psi+c")
-    if needs_data and not config.get("data"):
-        raise ValueError(f"{where}: method {method} with fitness "
-                         f"{config.get('fitness') or 'psi'} needs data (a record file)")
-    if needs_data and config.get("score") is None:
-        raise ValueError(f"{where}: give the cloning score (A or O)")
-    if config.get("sketch_schedule", "text") not in ("text", "reference"):
-        raise ValueError(f"{where}: sketch_schedule must be text or reference, "
-                         f"got {config['sketch_schedule']!r}")
-    if config.get("sketch_schedule") == "reference" and method != "sketch-sa":
-        raise ValueError(f"{where}: sketch_schedule reference is Sketch-SA's schedule in seed "
-                         f"000's reference code: it needs method sketch-sa, not {method}")
-    if config.get("remeasure_restarts") and (
-            config.get("fitness") not in (None, "psi") or method not in ("sa", "sketch-sa")):
-        raise ValueError(f"{where}: remeasure_restarts re-measures Ψ of SA restarts: it needs "
-                         "method sa or sketch-sa and fitness psi")
-    if config.get("restart_random") and method != "sa":
-        raise ValueError(f"{where}: restart_random is plain SA's restart rule in seed 000's "
-                         f"reference code: it needs method sa, not {method}")
+    from gp.synthesis import synthesizer_class
+
+    from .metrics import check_metric_needs
+
+    cls = synthesizer_class(method)
+    check_metric_needs(method=method, fitness=config.get("fitness"),
+                       extra_metrics=cls.metrics(method_settings(config, where)),
+                       data=config.get("data"), score=config.get("score"), where=where)
     check_references(config, where)
     check_psi_options(config, where)
 
 
-def check_psi_options(config: dict[str, Any], where: str) -> None:
-    """``paired`` needs whole pairs of matches; ``margin_weight`` a game with a margin
-    and a weight below half of Ψ's step (and no second tie-break: psi+c has one)."""
-    from gp.fitness import check_margin_weight
+def method_settings(config: dict[str, Any], where: str):
+    """The method's settings from a run config's flat keys (``gp.synthesis.settings_from``)."""
+    from gp.synthesis import setting_fields, settings_from, synthesizer_class
 
-    matches = config.get("matches") or game_spec(config["game"]).default_matches
-    if config.get("paired") and matches % 2:
-        raise ValueError(f"{where}: paired matches come in colour-swapped pairs: matches must "
-                         f"be even, got {matches}")
-    weight = config.get("margin_weight")
-    if weight is None:
-        return
-    if config.get("fitness") == "psi+c":
-        raise ValueError(f"{where}: margin_weight breaks ties of Ψ; fitness psi+c already "
-                         "breaks them with C")
-    from .players import split_specs
-
-    game = game_of(config)
-    pool = len(split_specs(config.get("target") or game_spec(config["game"]).default_target))
-    step = (0.5 if getattr(game, "draw_value", 0.0) else 1.0) / (matches * pool)
     try:
-        check_margin_weight(game, float(weight), step)
-    except (TypeError, ValueError) as err:
+        cls = synthesizer_class(config.get("method", "sa"))
+    except ValueError as err:
         raise ValueError(f"{where}: {err}") from None
+    run_keys = set(DEFAULTS["synth"]) - LEGACY_METHOD_KEYS
+    own = {f.name for f in setting_fields(cls.Settings)}
+    values = {k: v for k, v in config.items() if k not in run_keys or k in own}
+    values.pop("command", None)
+    return settings_from(cls, values, where=where)
+
+
+LEGACY_METHOD_KEYS = {"sketch_share", "rollout_evaluations", "population",
+                      "remeasure_restarts", "sketch_schedule", "restart_random"}
+"""Config keys that are the built-in methods' settings."""
+
+
+def check_psi_options(config: dict[str, Any], where: str) -> None:
+    """``paired`` and ``margin_weight`` (``experiments.metrics.check_psi_options``)."""
+    from .metrics import check_psi_options as check
+
+    check(game_name=config["game"], game=game_of(config) if config.get("margin_weight")
+          is not None else None, target=config.get("target"), matches=config.get("matches"),
+          fitness=config.get("fitness"), paired=config.get("paired"),
+          margin_weight=config.get("margin_weight"), where=where)
 
 
 def check_references(config: dict[str, Any], where: str) -> None:
@@ -129,40 +119,20 @@ def game_of(config: dict[str, Any]):
     return load_game(config["game"], **(config.get("game_params") or {}))
 
 
-def build_metrics(config: dict[str, Any], backend, run_dir: Path | None = None) -> dict[str, Any]:
-    """Ψ (win rate against the target) and, with data, the cloning score C; the
-    metric named ``psi`` is the one the search maximises (``fitness``). Programs
-    that fail (in a language that scores them 0) are listed in ``run_dir/failures.log``."""
-    from gp.fitness import FreshWinRate, PoolWinRate, UserFitness, WinRate, WithTieBreak
+def build_metrics(config: dict[str, Any], backend, run_dir: Path | None = None,
+                  extra_metrics=()):
+    """The run's ``Metrics`` from its config (``experiments.metrics.build_metrics``)."""
     from gp.programs import strategy_class
 
-    from .players import make_targets
+    from .metrics import build_metrics as build
 
-    spec = game_spec(config["game"])
-    game = game_of(config)
-    cls = strategy_class(config["game"], config.get("dsl"))
-    fitness = config.get("fitness") or "psi"
-    targets = make_targets(config["game"], config.get("target") or spec.default_target)
-    psi_class, against = (WinRate, targets[0]) if len(targets) == 1 else (PoolWinRate, targets)
-    psi = psi_class(game, against, cls, matches=config.get("matches") or spec.default_matches,
-                    seed=config["seed"], map=backend,
-                    failure_log=None if run_dir is None else Path(run_dir) / "failures.log",
-                    paired=bool(config.get("paired")),
-                    margin_weight=config.get("margin_weight") or 0.0)
-    metrics: dict[str, Any] = {}
-    if config.get("data"):
-        metrics["c"] = resolve(spec.cloning[config["score"]])(config["data"], game, cls, psi)
-    if config.get("remeasure_restarts"):
-        metrics["psi-fresh"] = FreshWinRate(psi)
-    if fitness == "psi":
-        metrics["psi"] = psi
-    elif fitness == "psi+c":
-        metrics["psi"] = WithTieBreak(psi, metrics["c"])
-    elif fitness == "c":
-        metrics["psi"] = metrics["c"]
-    else:
-        metrics["psi"] = UserFitness(fitness, game, cls, seed=config["seed"])
-    return metrics
+    return build(game_name=config["game"], game=game_of(config),
+                 language_class=strategy_class(config["game"], config.get("dsl")),
+                 target=config.get("target"), matches=config.get("matches"),
+                 seed=config["seed"], fitness=config.get("fitness"), data=config.get("data"),
+                 score=config.get("score"), paired=bool(config.get("paired")),
+                 margin_weight=config.get("margin_weight"), engine=config.get("engine"),
+                 extra_metrics=extra_metrics, backend=backend, run_dir=run_dir)
 
 
 class Progress:
@@ -176,8 +146,8 @@ class Progress:
     def __call__(self, scored) -> None:
         self.bar.update(1)
         rate = scored.evaluations / max(scored.seconds, 1e-9)
-        self.bar.set_postfix(best_psi=f"{scored.best_psi:.3f}", evals=scored.evaluations,
-                             evals_per_s=f"{rate:.2f}")
+        self.bar.set_postfix({f"best_{scored.objective}": f"{scored.best:.3f}",
+                              "evals": scored.evaluations, "evals_per_s": f"{rate:.2f}"})
 
     def close(self) -> None:
         self.bar.close()
@@ -188,7 +158,7 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
     from games.backends import make_backend
     from gp.evaluator import Budget, Evaluator
     from gp.programs import strategy_class
-    from gp.synthesizers import SYNTHESIZERS, SynthesisJob
+    from gp.synthesis import synthesizer_class
 
     validate(config, str(run_dir / "config.json"))
     dsl = strategy_class(config["game"], config.get("dsl")).default_dsl()
@@ -203,22 +173,16 @@ def execute(run_dir: Path, config: dict[str, Any], resume: bool, quiet: bool = T
                     clock=config.get("clock") or "wall", stop_at=config.get("stop_at"))
     progress = Progress(f"{config['method']} {config['game']} seed {config['seed']}",
                         config.get("evaluations"), quiet)
-    options = {k: config[k] for k in ("sketch_share", "rollout_evaluations", "sketch_schedule")
-               if config.get(k) is not None}
-    if config.get("population"):
-        options["mu"] = options["lambda_"] = config["population"]
-    if config.get("remeasure_restarts"):
-        options["restart_metric"] = "psi-fresh"
-    if config.get("restart_random"):
-        options["restart_random"] = True
+    cls = synthesizer_class(config["method"])
+    settings = method_settings(config, str(run_dir / "config.json"))
     with make_backend(config.get("backend"), config.get("workers", 0),
                       config.get("scheduler")) as backend:
-        evaluator = Evaluator(build_metrics(config, backend, run_dir), dsl.to_text, budget, run_dir,
-                              resume=resume, on_score=progress,
-                              present=partial(simplified_text, dsl))
+        metrics = build_metrics(config, backend, run_dir, cls.metrics(settings))
+        evaluator = Evaluator(metrics, dsl.to_text, budget, run_dir, resume=resume,
+                              on_score=progress, present=partial(simplified_text, dsl))
         try:
-            SYNTHESIZERS[config["method"]](SynthesisJob(dsl, evaluator, config["seed"], initial,
-                                                        options))
+            cls(language=dsl, evaluator=evaluator, rng=random.Random(config["seed"]),
+                settings=settings, initial=initial).run()
             evaluator.close()
         finally:
             progress.close()
@@ -244,7 +208,8 @@ def resume_run(run_dir: Path, quiet: bool = True):
 
 
 def _report(evaluator, run_dir: Path) -> None:
-    print(f"best psi {evaluator.best_psi:.4f} after {evaluator.budget.used} evaluations; "
+    print(f"best {evaluator.objective} {evaluator.best_value:.4f} after "
+          f"{evaluator.budget.used} evaluations; "
           f"program in {run_dir / 'best.txt'}")
 
 
@@ -279,7 +244,7 @@ def add_parsers(sub) -> None:
     synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
     add_game(synth, dsl=True)
     synth.add_argument("--method", default=None, help="synthesizer: sa (default), uct, gp, "
-                       "gp-simple, sketch-sa, sketch-uct, or any in gp.synthesizers.SYNTHESIZERS")
+                       "gp-simple, sketch-sa, sketch-uct, or an installed plug-in (gp.synthesis)")
     synth.add_argument("--score", choices=("A", "O"), default=None,
                        help="cloning score for sketch learning: A actions, O observations")
     synth.add_argument("--data", default=None, help="record file to clone (stratsynth record)")

@@ -48,8 +48,8 @@ class Node:
 
 
 class UCT:
-    def __init__(self, dsl: DSL, evaluator: Evaluator, rng: random.Random, metric: str = "psi",
-                 k: float = 10.0, rollout_evaluations: int | None = None,
+    def __init__(self, dsl: DSL, evaluator: Evaluator, rng: random.Random,
+                 metric: str | None = None, k: float = 10.0, rollout_evaluations: int | None = None,
                  on_improve=None) -> None:
         self.dsl = dsl
         self.evaluator = evaluator

@@ -28,12 +28,7 @@ from gp.evaluator import Budget, Evaluator, read_log
 from gp.fitness import WinRate, score_of
 from gp.languages.cantstop_paper import PAPER_DSL, Env, PaperSketch, paper_neutrals
 from gp.simplify import simplified_text
-from gp.synthesizers import (
-    REFERENCE_SKETCH_SCHEDULES,
-    REFERENCE_SKETCH_SEARCHES,
-    SynthesisJob,
-    run_sketch_sa,
-)
+from gp.sketch import REFERENCE_SKETCH_SCHEDULES, REFERENCE_SKETCH_SEARCHES, SketchSA
 
 from .cantstop_positions import position
 
@@ -172,8 +167,9 @@ def test_reference_schedule_measures_psi_only_on_each_searchs_best_c():
     budget = REFERENCE_SKETCH_SEARCHES * (per_search + 1) + 30
     ev = Evaluator({"c": _c_of, "psi": psi, "psi-fresh": fresh}, PAPER_DSL.to_text,
                    Budget(evaluations=budget))
-    run_sketch_sa(SynthesisJob(PAPER_DSL, ev, 7, None, {"sketch_schedule": "reference",
-                                                         "restart_metric": "psi-fresh"}))
+    SketchSA(language=PAPER_DSL, evaluator=ev, rng=random.Random(7),
+             settings=SketchSA.Settings(sketch_schedule="reference",
+                                        remeasure_restarts=True)).run()
     metrics = [s.metric for s in ev.history]
     first_br = metrics.index("psi-fresh")
     assert metrics[:first_br].count("psi") == REFERENCE_SKETCH_SEARCHES == 5
