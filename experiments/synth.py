@@ -132,7 +132,9 @@ def build_metrics(config: dict[str, Any], backend, run_dir: Path | None = None,
                  seed=config["seed"], fitness=config.get("fitness"), data=config.get("data"),
                  score=config.get("score"), paired=bool(config.get("paired")),
                  margin_weight=config.get("margin_weight"), engine=config.get("engine"),
-                 extra_metrics=extra_metrics, backend=backend, run_dir=run_dir)
+                 extra_metrics=extra_metrics, backend=backend, run_dir=run_dir,
+                 fitness_on_failure=config.get("fitness_on_failure") or "score",
+                 fitness_time_limit=config.get("fitness_time_limit"))
 
 
 class Progress:

@@ -162,7 +162,7 @@ class UCT:
 
         sa.run(fills, neighbour, until=until, restart=False,
                tree_of=lambda f: self._assemble(partial, f), on_improve=track)
-        if sa_best == -math.inf:
+        if self.evaluator.budget.used == used_before:  # not one evaluation: budget spent
             raise BudgetSpent()
         return sa_best
 
