@@ -36,13 +36,35 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from .config import ComparisonConfig, SynthesisConfig, check_fields, load, to_dict
+from .config import (
+    ComparisonConfig,
+    SynthesisConfig,
+    check_fields,
+    load,
+    method_setting_names,
+    to_dict,
+)
 from .lock import claim
 from .synthesis import SynthesisRun, run_with_progress
 
 SETTINGS = {f.name for f in fields(SynthesisConfig)} - {"kind", "label"}
 EXPERIMENT_KEYS = SETTINGS | {f.name for f in fields(ComparisonConfig)}
 METHOD_KEYS = SETTINGS | {"label"}
+
+
+def _theirs(shared: dict[str, Any], method: dict[str, Any]) -> dict[str, Any]:
+    """The method settings of ``[experiment]`` that the entry's method has."""
+    from gp.synthesis import setting_fields, synthesizer_class
+
+    if not shared:
+        return {}
+    try:
+        cls = synthesizer_class(method.get("method") or "sa")
+    except ValueError:
+        return {}  # loading the entry says why
+    own = {key for f in setting_fields(cls.Settings)
+           for key in (f.name, *f.metadata.get("legacy", ()))}
+    return {k: v for k, v in shared.items() if k in own}
 
 
 def _slug(label: str) -> str:
@@ -77,20 +99,24 @@ class Comparison:
         if not isinstance(methods, list) or not methods or \
                 not all(isinstance(m, dict) for m in methods):
             raise ValueError(f"{path}: missing [[methods]] entries")
+        method_keys = method_setting_names()
         for key in experiment:
-            if key not in EXPERIMENT_KEYS:
+            if key not in EXPERIMENT_KEYS | method_keys:
                 raise ValueError(f"{path}: [experiment] has unknown field '{key}'")
         for i, method in enumerate(methods, 1):
             for key in method:
-                if key not in METHOD_KEYS:
+                if key not in METHOD_KEYS | method_keys:
                     raise ValueError(f"{path}: [[methods]] #{i} has unknown field '{key}'")
         where = f"{path} [experiment]"
-        own = {k: v for k, v in experiment.items() if k not in SETTINGS}
+        own = {k: v for k, v in experiment.items() if k in EXPERIMENT_KEYS - SETTINGS}
         self.config = load(ComparisonConfig, own, where)
         shared = {k: v for k, v in experiment.items() if k in SETTINGS}
         check_fields(SynthesisConfig, shared, where)
         for i, method in enumerate(methods, 1):
-            check_fields(SynthesisConfig, method, f"{path} [[methods]] #{i}")
+            check_fields(SynthesisConfig, {k: v for k, v in method.items() if k in SETTINGS},
+                         f"{path} [[methods]] #{i}")
+        # A method setting in [experiment] goes to the methods that have it.
+        shared_method = {k: v for k, v in experiment.items() if k not in EXPERIMENT_KEYS}
         labels = [m.get("label", m.get("method", "sa")) for m in methods]
         if len({_slug(label) for label in labels}) != len(labels):
             raise ValueError(f"{path}: method labels must differ, also as directory names "
@@ -101,7 +127,8 @@ class Comparison:
         # for the seeds it finished, which is what a partial report needs.
         for seed in self.config.seeds or [0]:
             for i, (method, label) in enumerate(zip(methods, labels), 1):
-                settings = {**shared, **method, "seed": seed, "label": label}
+                settings = {**shared, **_theirs(shared_method, method), **method,
+                            "seed": seed, "label": label}
                 config = load(SynthesisConfig, settings, f"{path} [[methods]] #{i} ({label})")
                 self.runs.append((self.out / "runs" / _slug(label) / f"seed{seed}", config))
 

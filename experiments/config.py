@@ -24,6 +24,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from gp.synthesis import SynthesizerSettings, settings_to_dict
+
 T = TypeVar("T")
 
 
@@ -174,52 +176,56 @@ class SynthesisConfig:
                           "paper_settings), unless given explicitly")
     engine: Literal["fast", "numpy", "reference"] = setting(
         "fast", "match engine for Ψ")
-    # Method options (the synthesizers' own settings).
-    sketch_share: float | None = setting(None, "share of the budget for the sketch-search",
-                                         minimum=0, maximum=1)
-    rollout_evaluations: int | None = setting(None, "UCT: cap on evaluations per SA rollout",
-                                              minimum=1)
-    population: int | None = setting(None, "GP: mu = lambda", minimum=2)
-    remeasure_restarts: bool = setting(
-        False, "SA: measure the program each schedule restarts from again, on fresh matches")
-    sketch_schedule: Literal["text", "reference"] = setting(
-        "text", "sketch-sa: text (one SA on C for the sketch share) or reference (5 searches "
-        "of <= 10 SA schedules on C, Ψ of each search's best)")
-    restart_random: bool = setting(
-        False, "SA: while the best value is 0, restart each schedule from a new random program")
+    fitness_on_failure: Literal["score", "stop"] = setting(
+        "score", "a user fitness that fails (raises, returns no number, times out): score "
+        "the program as a logged failure, or stop the run")
+    fitness_time_limit: float | None = setting(
+        None, "seconds one evaluation of a user fitness may take", minimum=0)
+    settings: SynthesizerSettings | None = setting(
+        None, "the method's own settings (flat keys beside the run's; gp.synthesis)",
+        cli=False)
 
     def check(self, where: str) -> None:
         """Checks across fields (each field alone is checked by ``load``)."""
+        from .metrics import check_metric_needs
+
         if self.budget is None and self.evaluations is None:
             raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
         if self.clock == "cpu" and not (self.workers == 1 or self.backend == "serial"):
             raise ValueError(f"{where}: clock cpu counts this process's CPU time only: "
                              "it needs workers 1 (serial evaluation)")
-        method = self.method
-        needs_data = method.startswith("sketch") or self.fitness in ("c", "psi+c")
-        if needs_data and not self.data:
-            raise ValueError(f"{where}: method {method} with fitness {self.fitness} needs "
-                             "data (a record file)")
-        if needs_data and self.score is None:
-            raise ValueError(f"{where}: give the cloning score (A or O)")
-        if self.sketch_schedule == "reference" and method != "sketch-sa":
-            raise ValueError(f"{where}: sketch_schedule reference is Sketch-SA's schedule in "
-                             f"the reference code: it needs method sketch-sa, not {method}")
-        if self.remeasure_restarts and (self.fitness != "psi"
-                                        or method not in ("sa", "sketch-sa")):
-            raise ValueError(f"{where}: remeasure_restarts re-measures Ψ of SA restarts: it "
-                             "needs method sa or sketch-sa and fitness psi")
-        if self.restart_random and method != "sa":
-            raise ValueError(f"{where}: restart_random is plain SA's restart rule in the "
-                             f"reference code: it needs method sa, not {method}")
-        if self.margin_weight is not None and self.fitness == "psi+c":
-            raise ValueError(f"{where}: margin_weight breaks ties of Ψ; fitness psi+c already "
-                             "breaks them with C")
+        check_metric_needs(method=self.method, fitness=self.fitness,
+                           extra_metrics=self.synthesizer().metrics(self.settings),
+                           data=self.data, score=self.score, where=where)
+
+    def synthesizer(self) -> type:
+        """The method's class (``gp.synthesis.Synthesizer``)."""
+        from gp.synthesis import synthesizer_class
+
+        return synthesizer_class(self.method)
 
     @staticmethod
     def prepare(values: dict[str, Any], where: str) -> dict[str, Any]:
-        """What ``paper = true`` stands for, filled in before the fields are checked."""
-        return apply_paper(values, where)
+        """What ``paper = true`` stands for filled in, and the keys that are not the run's
+        read as the method's settings (``gp.synthesis.settings_from``), before the run's
+        fields are checked."""
+        from gp.synthesis import settings_from, synthesizer_class
+
+        values = apply_paper(values, where)
+        if isinstance(values.get("settings"), SynthesizerSettings):
+            return values
+        method = values.get("method") or "sa"
+        if not isinstance(method, str):
+            raise ValueError(f"{where}: method must be text, got {method!r}")
+        try:
+            cls = synthesizer_class(method)
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
+        run_keys = {f.name for f in fields(SynthesisConfig)} - {"settings"}
+        own = {k: v for k, v in values.items() if k not in run_keys}
+        values = {k: v for k, v in values.items() if k in run_keys}
+        values["settings"] = settings_from(cls, own, where=where)
+        return values
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -409,6 +415,22 @@ class RegretConfig:
         return [s.strip() for s in self.learners.split(",") if s.strip()]
 
 
+def method_setting_names() -> set[str]:
+    """Names (and old names) of every loadable synthesizer's settings: keys a run config
+    may carry beside the run's own."""
+    from gp.synthesis import LEGACY_UNSET, setting_fields, synthesizer_class, synthesizer_names
+
+    names = set(LEGACY_UNSET)
+    for name in synthesizer_names():
+        try:
+            method = synthesizer_class(name)
+        except ValueError:
+            continue  # a broken plug-in: running it says why
+        names.update(key for f in setting_fields(method.Settings)
+                     for key in (f.name, *f.metadata.get("legacy", ())))
+    return names
+
+
 KINDS: dict[str, type] = {"synth": SynthesisConfig, "qd": QDConfig}
 """Run kinds a run directory's ``config.json`` names (``kind``), resumed by ``resume``."""
 
@@ -530,8 +552,16 @@ def _required(hint: Any) -> bool:
 
 
 def to_dict(config: Any) -> dict[str, Any]:
-    """A config as ``config.json`` keeps it (every field, JSON-ready)."""
-    return {f.name: getattr(config, f.name) for f in fields(config)}
+    """A config as ``config.json`` keeps it (every field, JSON-ready; a method's settings
+    as flat keys beside the run's)."""
+    out: dict[str, Any] = {}
+    for f in fields(config):
+        value = getattr(config, f.name)
+        if isinstance(value, SynthesizerSettings):
+            out.update(settings_to_dict(value))
+        else:
+            out[f.name] = value
+    return out
 
 
 def replace(config: T, where: str = "command line", **changes: Any) -> T:
@@ -557,23 +587,10 @@ def default_matches(game: str) -> int:
 
 # -- paper mode ---------------------------------------------------------------------------------
 
-def _sa_on_psi(settings: Mapping[str, Any]) -> bool:
-    return (settings.get("method") or "sa") in ("sa", "sketch-sa") and \
-        settings.get("fitness") in (None, "psi")
-
-
-PAPER_APPLIES: dict[str, Callable[[Mapping[str, Any]], bool]] = {
-    "remeasure_restarts": _sa_on_psi,
-    "restart_random": lambda settings: (settings.get("method") or "sa") == "sa",
-    "sketch_schedule": lambda settings: settings.get("method") == "sketch-sa",
-}
-"""Paper settings that only some methods have: key -> does it apply to these settings."""
-
-
 def apply_paper(settings: dict[str, Any], where: str = "command line") -> dict[str, Any]:
     """Settings with what ``paper = true`` stands for filled in (the game's
-    ``GameSpec.paper_settings``), where not given explicitly and where they apply
-    to the method; unchanged without ``paper``."""
+    ``GameSpec.paper_settings``), where not given explicitly and where they are the
+    run's or its method's settings; unchanged without ``paper``."""
     if not settings.get("paper"):
         return settings
     from games import game_spec
@@ -587,9 +604,20 @@ def apply_paper(settings: dict[str, Any], where: str = "command line") -> dict[s
     if not spec.paper_settings:
         raise ValueError(f"{where}: game '{spec.name}' has no paper mode "
                          "(its GameSpec declares no paper_settings)")
+    from gp.synthesis import setting_fields, synthesizer_class
+
+    try:
+        method = synthesizer_class(settings.get("method") or "sa")
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{where}: {err}") from None
+    applies = {f.name for f in fields(SynthesisConfig)} | {
+        name for f in setting_fields(method.Settings)
+        for name in (f.name, *f.metadata.get("legacy", ()))}
+    if settings.get("fitness") not in (None, "psi"):
+        applies.discard("remeasure_restarts")  # it re-measures Ψ, the objective
     out = dict(settings)
     for key, value in spec.paper_settings.items():
-        if out.get(key) is None and PAPER_APPLIES.get(key, bool)(out):
+        if out.get(key) is None and key in applies:
             out[key] = value
     return out
 

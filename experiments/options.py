@@ -123,15 +123,57 @@ def add_config(parser: argparse.ArgumentParser | Any, cls: type,
                             required=required, **keywords)
 
 
+def add_method_settings(parser: argparse.ArgumentParser, skip: set[str]) -> None:
+    """Every registered synthesizer's settings as flags, one group per method (a setting
+    several methods share is one flag, in the first one's group); a plug-in that cannot
+    be loaded is listed with its cause."""
+    from gp.synthesis import setting_fields, synthesizer_class, synthesizer_names
+
+    seen: dict[str, list[str]] = {}
+    keys: list[str] = []
+    broken = []
+    for name in synthesizer_names():
+        try:
+            method = synthesizer_class(name)
+        except ValueError as err:
+            broken.append(str(err))
+            continue
+        own = [f for f in setting_fields(method.Settings) if f.name not in skip]
+        group = parser.add_argument_group(f"--method {name}", method.summary)
+        types_ = hints(method.Settings)
+        shared = [f for f in own if f.name in seen]
+        if shared:
+            group.description += "; also " + ", ".join(
+                f"--{f.name.replace('_', '-')} (see --method {seen[f.name][0]})"
+                for f in shared)
+        for f in own:
+            if f.name in seen:
+                seen[f.name].append(name)
+                continue
+            seen[f.name] = [name]
+            keywords, switch = _reader(types_[f.name])
+            if switch and f.default is True:
+                keywords = {"action": argparse.BooleanOptionalAction}
+            shown = "" if switch or f.default is None else f" (default {f.default})"
+            group.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None,
+                               help=f.metadata.get("help", "") + shown, **keywords)
+            keys.append(f.name)
+    if broken:
+        parser.epilog = ((parser.epilog or "") + " Methods that cannot be loaded: "
+                         + "; ".join(broken)).strip()
+    parser.set_defaults(method_setting_keys=tuple(keys))
+
+
 def config_from(cls: type, args: argparse.Namespace, where: str = "command line",
                 **extra: Any):
-    """The config a command line gives, through the one loader."""
-    values = {f.name: getattr(args, f.name, None) for f in fields(cls)}
+    """The config a command line gives, through the one loader (with the method
+    settings ``add_method_settings`` added, where the parser has them)."""
+    names = [f.name for f in fields(cls)] + list(getattr(args, "method_setting_keys", ()))
+    values = {name: getattr(args, name, None) for name in names}
     if "game_params" in values and values["game_params"] is None:
         values["game_params"] = game_params(args) or None
     values.update(extra)
-    return load(cls, {k: v for k, v in values.items() if v is not None and v is not False},
-                where)
+    return load(cls, {k: v for k, v in values.items() if v is not None}, where)
 
 
 def parse_game_params(items: list[str] | None, flag: str = "--game-param") -> dict[str, Any]:

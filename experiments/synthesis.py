@@ -11,13 +11,14 @@ logged evaluations and goes on.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from games import game_spec, load_game, resolve
+from games import game_spec, load_game
 from gp.simplify import simplified_text
 
 from .config import (
@@ -34,68 +35,24 @@ from .lock import hold
 
 @dataclass(frozen=True)
 class SynthesisResult:
-    """What a synthesis run leaves: its best program, that program's Ψ and the log."""
+    """What a synthesis run leaves: its best program by the objective, that program's
+    value and the log."""
 
     run_dir: Path
+    objective: str
     best_program: str | None
-    best_psi: float
+    best_value: float
     evaluations: int
+
+    @property
+    def best_psi(self) -> float:
+        """The objective's best value (Ψ for the built-in fitnesses)."""
+        return self.best_value
 
     @property
     def log(self) -> Path:
         """One row per evaluation (``gp.evaluator.read_log`` reads it)."""
         return self.run_dir / "log.csv"
-
-
-def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str | None,
-                  matches: int | None, seed: int, fitness: str = "psi",
-                  data: str | None = None, score: str | None = None, paired: bool = False,
-                  margin_weight: float | None = None, engine: str = "fast",
-                  extra_metrics: frozenset[str] = frozenset(), backend: Any = None,
-                  run_dir: Path | None = None) -> dict[str, Any]:
-    """Ψ (win rate against the target) and, with data, the cloning score C; the
-    metric named ``psi`` is the one the search maximises (``fitness``). Programs
-    that fail (in a language that scores them 0) are listed in ``run_dir/failures.log``.
-    ``target``/``matches`` None: the game's own."""
-    from gp.fitness import FreshWinRate, PoolWinRate, UserFitness, WinRate, WithTieBreak
-
-    from .players import make_targets
-
-    spec = game_spec(game_name)
-    targets = make_targets(game_name, target or default_target(game_name))
-    psi_class, against = (WinRate, targets[0]) if len(targets) == 1 else (PoolWinRate, targets)
-    psi = psi_class(game, against, language_class, matches=matches or default_matches(game_name),
-                    seed=seed, map=backend,
-                    failure_log=None if run_dir is None else Path(run_dir) / "failures.log",
-                    paired=paired, margin_weight=margin_weight or 0.0)
-    metrics: dict[str, Any] = {}
-    if data:
-        metrics["c"] = resolve(spec.cloning[score])(data, game, language_class, psi)
-    if "psi-fresh" in extra_metrics:
-        metrics["psi-fresh"] = FreshWinRate(psi)
-    if fitness == "psi":
-        metrics["psi"] = psi
-    elif fitness == "psi+c":
-        metrics["psi"] = WithTieBreak(psi, metrics["c"])
-    elif fitness == "c":
-        metrics["psi"] = metrics["c"]
-    else:
-        metrics["psi"] = UserFitness(fitness, game, language_class, seed=seed)
-    return metrics
-
-
-def method_options(config: SynthesisConfig) -> dict[str, Any]:
-    """The options of ``gp.synthesizers.SynthesisJob`` a config's method settings say."""
-    options = {k: getattr(config, k) for k in ("sketch_share", "rollout_evaluations",
-                                                  "sketch_schedule")
-               if getattr(config, k) is not None}
-    if config.population:
-        options["mu"] = options["lambda_"] = config.population
-    if config.remeasure_restarts:
-        options["restart_metric"] = "psi-fresh"
-    if config.restart_random:
-        options["restart_random"] = True
-    return options
 
 
 class SynthesisRun:
@@ -109,20 +66,16 @@ class SynthesisRun:
 
     def __init__(self, run_dir: Path, config: SynthesisConfig, *, resume: bool,
                  where: str) -> None:
-        from gp.synthesizers import SYNTHESIZERS
-
         self.run_dir, self.config, self.resume, self.where = Path(run_dir), config, resume, where
-        if config.method not in SYNTHESIZERS:
-            raise ValueError(f"{where}: method '{config.method}' unknown "
-                             f"(known: {', '.join(SYNTHESIZERS)})")
+        self.method = config.synthesizer()
         self.seconds = parse_duration(config.budget) if config.budget else None
         self._resolve()
 
     def _resolve(self) -> None:
         """Game, language, targets and files: what the run names must exist."""
-        from gp.fitness import check_margin_weight
         from gp.programs import strategy_class
 
+        from .metrics import check_psi_options
         from .players import make_targets
 
         c, where = self.config, self.where
@@ -146,16 +99,9 @@ class SynthesisRun:
         if c.initial:  # a program the run's language cannot read stops it here
             path = Path(c.initial)
             self.initial = self.dsl.parse(path.read_text(), source=str(path))
-        if c.paired and self.matches % 2:
-            raise ValueError(f"{where}: paired matches come in colour-swapped pairs: matches "
-                             f"must be even, got {self.matches}")
-        if c.margin_weight is not None:
-            step = (0.5 if getattr(self.game, "draw_value", 0.0) else 1.0) / (
-                self.matches * len(self.targets))
-            try:
-                check_margin_weight(self.game, float(c.margin_weight), step)
-            except (TypeError, ValueError) as err:
-                raise ValueError(f"{where}: {err}") from None
+        check_psi_options(game_name=c.game, game=self.game, target=self.target,
+                          matches=self.matches, fitness=c.fitness, paired=c.paired,
+                          margin_weight=c.margin_weight, where=where)
 
     @classmethod
     def new(cls, out: str | Path, config: SynthesisConfig,
@@ -173,14 +119,18 @@ class SynthesisRun:
         config = load(SynthesisConfig, read_run_config(run_dir), where, saved=True)
         return cls(run_dir, config, resume=True, where=where)
 
-    def metrics(self, backend: Any) -> dict[str, Any]:
+    def metrics(self, backend: Any):
+        """The run's ``gp.metrics.Metrics``: its objective and what its method asks for."""
+        from .metrics import build_metrics
+
         c = self.config
         return build_metrics(
             game_name=c.game, game=self.game, language_class=self.language_class,
             target=self.target, matches=self.matches, seed=c.seed, fitness=c.fitness,
             data=c.data, score=c.score, paired=c.paired, margin_weight=c.margin_weight,
-            engine=c.engine, backend=backend, run_dir=self.run_dir,
-            extra_metrics=frozenset({"psi-fresh"} if c.remeasure_restarts else ()))
+            engine=c.engine, extra_metrics=self.method.metrics(c.settings), backend=backend,
+            run_dir=self.run_dir, fitness_on_failure=c.fitness_on_failure,
+            fitness_time_limit=c.fitness_time_limit)
 
     def run(self, on_score: Callable[[Any], None] | None = None, *,
             locked: bool = False) -> SynthesisResult:
@@ -188,7 +138,6 @@ class SynthesisRun:
         it already); its result."""
         from games.backends import make_backend
         from gp.evaluator import Budget, Evaluator
-        from gp.synthesizers import SYNTHESIZERS, SynthesisJob
 
         c = self.config
         with hold(self.run_dir, held=locked):
@@ -203,12 +152,13 @@ class SynthesisRun:
                 evaluator = Evaluator(self.metrics(backend), self.dsl.to_text, budget,
                                       self.run_dir, resume=self.resume, on_score=on_score,
                                       present=partial(simplified_text, self.dsl))
-                SYNTHESIZERS[c.method](SynthesisJob(self.dsl, evaluator, c.seed, self.initial,
-                                                    method_options(c)))
+                self.method(language=self.dsl, evaluator=evaluator,
+                            rng=random.Random(c.seed), settings=c.settings,
+                            initial=self.initial).run()
                 evaluator.close()
             (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
-        return SynthesisResult(self.run_dir, evaluator.best_psi_program, evaluator.best_psi,
-                               evaluator.budget.used)
+        return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
+                               evaluator.best_value, evaluator.budget.used)
 
 
 def _check_empty(run_dir: Path) -> None:
@@ -230,8 +180,8 @@ class Progress:
     def __call__(self, scored) -> None:
         self.bar.update(1)
         rate = scored.evaluations / max(scored.seconds, 1e-9)
-        self.bar.set_postfix(best_psi=f"{scored.best_psi:.3f}", evals=scored.evaluations,
-                             evals_per_s=f"{rate:.2f}")
+        self.bar.set_postfix({f"best_{scored.objective}": f"{scored.best:.3f}",
+                              "evals": scored.evaluations, "evals_per_s": f"{rate:.2f}"})
 
     def close(self) -> None:
         self.bar.close()
@@ -248,8 +198,8 @@ def run_with_progress(run: SynthesisRun, quiet: bool, locked: bool = False) -> S
 
 
 def describe(result: SynthesisResult) -> str:
-    return (f"best psi {result.best_psi:.4f} after {result.evaluations} evaluations; "
-            f"program in {result.run_dir / 'best.txt'}")
+    return (f"best {result.objective} {result.best_value:.4f} after {result.evaluations} "
+            f"evaluations; program in {result.run_dir / 'best.txt'}")
 
 
 def cmd_synth(args) -> int:
@@ -261,11 +211,14 @@ def cmd_synth(args) -> int:
 
 
 def add_parsers(sub) -> None:
-    from .options import add_config, add_game
+    from dataclasses import fields
+
+    from .options import add_config, add_game, add_method_settings
 
     synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
     add_game(synth, dsl=True)
     add_config(synth, SynthesisConfig)
+    add_method_settings(synth, skip={f.name for f in fields(SynthesisConfig)})
     synth.add_argument("--out", required=True, help="run directory")
     synth.add_argument("--quiet", action="store_true", help="no progress bar")
     synth.set_defaults(handler=cmd_synth)

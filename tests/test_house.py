@@ -157,7 +157,7 @@ def test_one_config_schema_for_synthesis_and_qd(tmp_path):
     from experiments.config import QDConfig, SynthesisConfig, load, to_dict
 
     assert load(SynthesisConfig, {"game": "cantstop", "evaluations": 1}).method == "sa"
-    with pytest.raises(ValueError, match="where: unknown setting.*features"):
+    with pytest.raises(ValueError, match="where: .*setting.*features"):
         load(SynthesisConfig, {"game": "cantstop", "features": "bust_rate"}, "where")
     assert main(["qd", "cantstop", "--features", "bust_rate", "--evaluations", "4", "--workers",
                  "1", "--matches", "10", "--quiet", "--out", str(tmp_path / "qd")]) == 0

@@ -153,7 +153,8 @@ fitness = "tests.fitness_plugin:brevity"
     for r in log:
         assert float(r["value"]) == pytest.approx(1 / len(SketchStrategy(r["program"]).text),
                                                   abs=1e-6)
-    assert float(log[-1]["best_psi"]) == max(float(r["value"]) for r in log)
+    assert {r["metric"] for r in log} == {"brevity"}  # logged under the function's name
+    assert float(log[-1]["best_brevity"]) == max(float(r["value"]) for r in log)
 
 
 @pytest.mark.parametrize("body, message", [
