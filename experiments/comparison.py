@@ -125,12 +125,17 @@ class Comparison:
         self.runs: list[tuple[Path, SynthesisConfig]] = []
         # Seed-major order: a comparison stopped part-way still holds every method
         # for the seeds it finished, which is what a partial report needs.
-        for seed in self.config.seeds or [0]:
+        seeds = self.config.seeds or [0]
+        for seed in seeds:
             for i, (method, label) in enumerate(zip(methods, labels), 1):
                 settings = {**shared, **_theirs(shared_method, method), **method,
                             "seed": seed, "label": label}
-                config = load(SynthesisConfig, settings, f"{path} [[methods]] #{i} ({label})")
-                self.runs.append((self.out / "runs" / _slug(label) / f"seed{seed}", config))
+                config_where = f"{path} [[methods]] #{i} ({label})"
+                config = load(SynthesisConfig, settings, config_where)
+                run_dir = self.out / "runs" / _slug(label) / f"seed{seed}"
+                if seed == seeds[0]:  # what a method names must exist before any run starts
+                    SynthesisRun(run_dir, config, resume=False, where=config_where)
+                self.runs.append((run_dir, config))
 
     def run(self, progress: bool = True, report=print) -> list[Path]:
         """Every unfinished, unclaimed run; returns the runs this process claimed

@@ -113,7 +113,7 @@ class PoolMatrix:
             kept = read_json(path)
             if not isinstance(kept, dict):
                 raise ValueError(f"{path}: not a pool matrix")
-            keys = ("game", "game_params", "matches", "seed")
+            keys = ("game", "game_params", "matches", "seed", "pool")
             check_same_setting(path, {k: kept.get(k) for k in keys},
                                {k: result[k] for k in keys})
             result["rows"] = kept.get("rows", {})
