@@ -33,8 +33,8 @@ from .config import (
     SelfPlayConfig,
     SynthesisConfig,
     TournamentConfig,
-    load,
 )
+from .loader import load
 from .pool import PoolMatrix
 from .quality_diversity import QDRun
 from .resume import open_run

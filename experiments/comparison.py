@@ -36,14 +36,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from .config import (
-    ComparisonConfig,
-    SynthesisConfig,
-    check_fields,
-    load,
-    method_setting_names,
-    to_dict,
-)
+from .config import ComparisonConfig, SynthesisConfig, method_setting_names
+from .loader import check_fields, load, to_dict
 from .lock import claim
 from .synthesis import SynthesisRun, run_with_progress
 

@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 from games import game_names, game_spec
 
-from .config import cores, hints, load
+from .config import cores
+from .loader import hints, load
 
 
 class UsageError(Exception):

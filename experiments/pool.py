@@ -26,7 +26,8 @@ from games.backends import make_map
 from games.files import check_same_setting, write_atomically
 from games.match import MatchSummary, play_matches
 
-from .config import PoolConfig, read_json
+from .config import PoolConfig
+from .loader import read_json
 from .lock import hold
 from .players import make_player, split_specs
 

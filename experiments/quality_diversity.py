@@ -16,7 +16,8 @@ from typing import Any
 
 from games import game_spec, load_game, resolve
 
-from .config import QDConfig, default_target, load, parse_duration, read_run_config, to_dict
+from .config import QDConfig, default_target, parse_duration
+from .loader import load, read_run_config, to_dict
 from .lock import hold
 
 DEFAULT_MATCHES = 200

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .config import kind_of, read_run_config
+from .config import kind_of
+from .loader import read_run_config
 
 
 def open_run(run_dir: str | Path, *, budget: str | None = None,

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from games import game_spec, load_game
 
-from .config import SelfPlayConfig, read_run_config
+from .config import SelfPlayConfig
+from .loader import read_run_config
 from .lock import hold
 from .quality_diversity import chosen_features
 

@@ -21,15 +21,8 @@ from typing import Any
 from games import game_spec, load_game
 from gp.simplify import simplified_text
 
-from .config import (
-    SynthesisConfig,
-    default_matches,
-    default_target,
-    load,
-    parse_duration,
-    read_run_config,
-    to_dict,
-)
+from .config import SynthesisConfig, default_matches, default_target, parse_duration
+from .loader import load, read_run_config, to_dict
 from .lock import hold
 
 

@@ -17,7 +17,8 @@ import pytest
 
 from experiments.cli import main
 from experiments.comparison import plan
-from experiments.config import SynthesisConfig, load, to_dict
+from experiments.config import SynthesisConfig
+from experiments.loader import load, to_dict
 from games import game_names, game_spec, load_game
 from games.cantstop import glenn_aloi_player
 from games.cantstop.reference_rules import ReferenceCantStopState

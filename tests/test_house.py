@@ -154,7 +154,8 @@ def test_cant_stop_narration_reports_busts():
 
 
 def test_one_config_schema_for_synthesis_and_qd(tmp_path):
-    from experiments.config import QDConfig, SynthesisConfig, load, to_dict
+    from experiments.config import QDConfig, SynthesisConfig
+    from experiments.loader import load, to_dict
 
     assert load(SynthesisConfig, {"game": "cantstop", "evaluations": 1}).method == "sa"
     with pytest.raises(ValueError, match="where: .*setting.*features"):

@@ -156,7 +156,7 @@ def test_a_toml_comparison_accepts_paired_and_the_margin_weight(tmp_path):
 
     path = tmp_path / "compare.toml"
     path.write_text('[experiment]\nout = "runs"\ngame = "expendibots"\npaired = true\n'
-                    'evaluations = 5\n'
+                    'evaluations = 5\nmatches = 10\n'
                     '[[methods]]\nmethod = "sa"\nmargin_weight = 0.01\n'
                     '[[methods]]\nmethod = "gp"\npaired = false\n')
     (_, sa), (_, gp) = Comparison(path).runs

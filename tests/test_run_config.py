@@ -12,7 +12,8 @@ import pytest
 
 from experiments import api
 from experiments.cli import main
-from experiments.config import QDConfig, SynthesisConfig, cores, load, to_dict
+from experiments.config import QDConfig, SynthesisConfig, cores
+from experiments.loader import load, to_dict
 from experiments.lock import claim
 from qd.archive import ProgramArchive
 

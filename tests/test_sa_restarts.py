@@ -57,7 +57,8 @@ def test_a_re_measured_restart_keeps_the_best_value_ever_measured():
 
 
 def test_paper_mode_turns_the_restart_rules_on_only_where_they_apply():
-    from experiments.config import SynthesisConfig, load, to_dict
+    from experiments.config import SynthesisConfig
+    from experiments.loader import load, to_dict
 
     def run_config(settings):
         return to_dict(load(SynthesisConfig, settings))
