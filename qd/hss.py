@@ -100,6 +100,9 @@ def cooling_steps(sa: SimulatedAnnealing) -> int:
     return j
 
 
+SCHEDULE_EVALUATIONS = cooling_steps(SimulatedAnnealing(None, None))
+"""One cooling schedule of SA with its default constants: 112 evaluations."""
+
 VARIANTS = ("dissertation", "legacy")
 
 
@@ -172,13 +175,14 @@ class HSS:
             return utility + self.tie_scale * similarity(features, target)
         return fitness
 
-    def _local_budget(self, sa: SimulatedAnnealing) -> tuple[Budget, bool]:
-        """The local search's own budget, and whether SA restarts within it."""
+    def _local_budget(self, budget: Budget) -> tuple[Budget, bool]:
+        """The local search's own budget inside ``budget``, and whether SA restarts
+        within it."""
         if self.local_seconds is not None:
-            return Budget(seconds=self.local_seconds), True
+            return budget.child(seconds=self.local_seconds), True
         if self.local_evaluations is not None:
-            return Budget(evaluations=self.local_evaluations), True
-        return Budget(evaluations=cooling_steps(sa)), False
+            return budget.child(evaluations=self.local_evaluations), True
+        return budget.child(evaluations=SCHEDULE_EVALUATIONS), False
 
     def measure_library(self, budget: Budget) -> None:
         """Library programs given without features are measured first, against this
@@ -188,7 +192,7 @@ class HSS:
             if budget.spent():
                 raise BudgetSpent
             utility, features = self.evaluate(entry.program)
-            budget.used += 1
+            budget.count()
             self.evaluations += 1
             entry.features, entry.utility = list(features), utility
             self.bandit.update(self.snap(features), utility)
@@ -205,20 +209,12 @@ class HSS:
         start = (self.dsl.parse(nearest.program) if nearest is not None
                  else self.dsl.random_program(self.rng))
         evaluated: list[tuple[str, list[float], float]] = []
-        sa = SimulatedAnnealing(None, self.rng)  # seed 000's α, β, T1, ε
-        local, restart = self._local_budget(sa)
-        sa.evaluator = Evaluator({"psi": self._score(target, evaluated)}, self.dsl.to_text,
-                                 local)
-        used = budget.used
-
-        def outer_spent() -> bool:
-            budget.used = used + local.used
-            return budget.spent()
-
+        local, restart = self._local_budget(budget)
+        evaluator = Evaluator({"psi": self._score(target, evaluated)}, self.dsl.to_text, local)
         try:
-            sa.run(start, self.dsl.neighbour, until=outer_spent, restart=restart)
+            SimulatedAnnealing(evaluator, self.rng).run(start, self.dsl.neighbour,
+                                                        restart=restart)
         finally:
-            budget.used = used + local.used
             if self.variant != "legacy":
                 for text, features, utility in evaluated:  # lines 8-9
                     self.bandit.update(self.snap(features), utility)
