@@ -100,6 +100,9 @@ def cooling_steps(sa: SimulatedAnnealing) -> int:
     return j
 
 
+UTILITY = "utility"
+"""The local search's objective: U plus the tie-break by similarity to V."""
+
 SCHEDULE_EVALUATIONS = cooling_steps(SimulatedAnnealing(None, None))
 """One cooling schedule of SA with its default constants: 112 evaluations."""
 
@@ -210,7 +213,7 @@ class HSS:
                  else self.dsl.random_program(self.rng))
         evaluated: list[tuple[str, list[float], float]] = []
         local, restart = self._local_budget(budget)
-        evaluator = Evaluator({"psi": self._score(target, evaluated)}, self.dsl.to_text, local)
+        evaluator = Evaluator({UTILITY: self._score(target, evaluated)}, self.dsl.to_text, local)
         try:
             SimulatedAnnealing(evaluator, self.rng).run(start, self.dsl.neighbour,
                                                         restart=restart)
