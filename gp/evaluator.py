@@ -3,8 +3,10 @@
 It owns the budget, the run log, the best programs and resumption:
 
 * every call is one evaluation, appended to ``log.csv`` (seconds, evaluations,
-  metric, value, Ψ, C, best Ψ, best C, behaviour measures, program) and flushed at
-  once; values are written exactly (``repr``), so a replay sees the same floats;
+  metric, value, a value and a best column per logged metric — Ψ and C in a
+  built-in run: ``psi, c, best_psi, best_c`` — behaviour measures, program) and
+  flushed at once; values are written exactly (``repr``), so a replay sees the same
+  floats; metrics are named (``gp.metrics.Metrics``: one objective, extra metrics);
 * a metric returns a value, or ``(value, measures)`` for a QD search (the
   measures are logged and replayed with it);
 * a call after the budget is spent raises ``BudgetSpent``, which the
@@ -57,8 +59,9 @@ a loaded machine; serial evaluation only, since worker processes' time is not co
 @dataclass
 class Budget:
     """Stop after ``seconds`` of (resumable) time on ``clock`` or ``evaluations`` calls,
-    or once a program's Ψ reaches ``stop_at`` (a search against a strong target can
-    stop at the first program that wins every match instead of using all its time)."""
+    or once a program's objective reaches ``stop_at`` (a search against a strong target
+    can stop at the first program that wins every match instead of using all its
+    time), or when the ``parent`` budget (``child``) is spent."""
 
     seconds: float | None = None
     evaluations: int | None = None
@@ -68,6 +71,7 @@ class Budget:
     started: float | None = None
     stop_at: float | None = None
     reached: bool = False
+    parent: Budget | None = None
 
     def __post_init__(self) -> None:
         if self.clock not in CLOCKS:
@@ -88,7 +92,20 @@ class Budget:
             return True
         if self.evaluations is not None and self.used >= self.evaluations:
             return True
-        return self.seconds is not None and self.elapsed() >= self.seconds
+        if self.seconds is not None and self.elapsed() >= self.seconds:
+            return True
+        return self.parent is not None and self.parent.spent()
+
+    def count(self, evaluations: int = 1) -> None:
+        """Count evaluations here and in every enclosing budget."""
+        self.used += evaluations
+        if self.parent is not None:
+            self.parent.count(evaluations)
+
+    def child(self, *, evaluations: int | None = None, seconds: float | None = None) -> Budget:
+        """A budget inside this one (an inner search's): it counts into this one too and
+        is spent when either is. Its clock is this budget's."""
+        return Budget(seconds=seconds, evaluations=evaluations, clock=self.clock, parent=self)
 
 
 @dataclass
@@ -315,7 +332,7 @@ class Evaluator:
         value = float(value)
         values = logged if logged is not None else \
             {n: (value if n == metric else None) for n in self.metrics.logged}
-        self.budget.used += 1
+        self.budget.count()
         objective = values[self.objective]
         if objective is not None and self.budget.stop_at is not None and \
                 objective >= self.budget.stop_at:

@@ -29,14 +29,14 @@ def test_while_everything_scores_zero_schedules_restart_from_new_programs():
     assert programs[k + 1] == 10_001  # the next schedule anneals from the new program
 
 
-def test_without_restart_fresh_a_zero_landscape_restarts_from_the_best():
+def test_without_the_random_restart_rule_a_zero_landscape_restarts_from_the_best():
     ev = _evaluator({"psi": lambda x: 0.0}, 400)
     SimulatedAnnealing(ev, random.Random(0)).run(0, _step)
     programs = [int(s.program) for s in ev.history]
     assert max(programs) < 400 and programs.count(1) >= 2  # back to program 0's step
 
 
-def test_restart_fresh_stops_once_something_scores():
+def test_random_restarts_stop_once_something_scores():
     ev = _evaluator({"psi": lambda x: 0.5 if x == 3 else 0.0}, 400)
     sa = SimulatedAnnealing(ev, random.Random(0),
                             restart=RestartRandomWhileZero(lambda rng: 10_000))

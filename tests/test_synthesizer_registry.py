@@ -177,3 +177,20 @@ def test_a_method_refuses_another_methods_settings():
     with pytest.raises(TypeError, match="method sa takes SASettings, got UCTSettings"):
         sa(language=CANTSTOP_DSL, evaluator=None, rng=random.Random(0),
            settings=synthesizer_class("uct").Settings())
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--method", "sa", "--population", "6"], "method sa has no setting population"),
+    (["--method", "sa", "--rollout-evaluations", "4"],
+     "method sa has no setting rollout_evaluations"),
+    (["--method", "uct", "--remeasure-restarts"], "method uct has no setting remeasure_restarts"),
+])
+def test_a_setting_given_to_a_method_without_it_stops_the_run_before_it_starts(
+        tmp_path, capsys, argv, message):
+    from experiments.cli import main
+
+    out = tmp_path / "run"
+    assert main(["synth", "cantstop", "--evaluations", "5", "--workers", "1", "--quiet",
+                 "--out", str(out), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and not out.exists()

@@ -97,3 +97,17 @@ def test_a_failing_fitness_run_goes_on_and_lists_the_failures(tmp_path):
     assert (out / "failures.log").read_text().count("fails_on_long\t") >= 1
     assert main(["resume", str(out), "--quiet"]) == 0
     assert read_log(out / "log.csv") == rows
+
+
+def test_a_report_names_a_user_fitness_by_its_name(tmp_path):
+    from experiments.report import build_report
+
+    for seed in (1, 2):
+        assert main(["synth", "cantstop", "--evaluations", "8", "--matches", "2",
+                     "--workers", "1", "--seed", str(seed), "--quiet",
+                     "--fitness", "tests.fitness_plugin:brevity",
+                     "--out", str(tmp_path / "runs" / "short" / f"seed{seed}")]) == 0
+    text = build_report(tmp_path, matches=4, workers=1).read_text()
+    assert "| brevity during search |" in text and "Ψ during search" not in text
+    curve = (tmp_path / "runs" / "short" / "seed1" / "curve.csv").read_text()
+    assert curve.startswith("seconds,evaluations,best_brevity,program\n")
