@@ -142,6 +142,9 @@ def cmd_select(args) -> int:
     from gp.simplify import simplified_text
 
     run_dir = Path(args.run)
+    if args.out and (Path(args.out).is_dir() or not Path(args.out).parent.is_dir()):
+        raise UsageError(f"--out {args.out}: give a file in an existing directory "
+                         "(the chosen program is written there)")
     result = select(run_dir, args.top, args.matches, args.workers)
     chosen = result["chosen"]
     print(f"{len(result['candidates'])} candidates; stage 1 ({args.matches} matches each):")

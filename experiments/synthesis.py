@@ -10,6 +10,7 @@ logged evaluations and goes on.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 from collections.abc import Callable
@@ -80,6 +81,9 @@ class SynthesisRun:
             self.targets = make_targets(c.game, self.target)
         except (TypeError, ValueError) as err:
             raise ValueError(f"{where}: {err}") from None
+        if c.backend == "dask" and importlib.util.find_spec("distributed") is None:
+            raise ValueError(f"{where}: backend dask needs dask.distributed installed "
+                             "(pip install 'stratsynth[dask]')")
         self.matches = c.matches or default_matches(c.game)
         self.dsl = self.language_class.default_dsl()
         if c.score is not None and c.score not in spec.cloning:

@@ -207,3 +207,10 @@ def test_a_qd_extension_below_the_done_evaluations_changes_nothing(tmp_path, cap
     before = (out / "config.json").read_bytes()
     one_line_error(capsys, ["resume", str(out), "--evaluations", "2"], "fewer than the 4")
     assert (out / "config.json").read_bytes() == before
+
+
+def test_select_checks_its_output_path_before_measuring(tmp_path, capsys, finished_run):
+    one_line_error(capsys, ["select", str(finished_run), "--out", str(tmp_path)], "--out")
+    one_line_error(capsys, ["select", str(finished_run), "--out",
+                            str(tmp_path / "missing" / "best.txt")], "existing directory")
+    assert not (finished_run / "select.json").exists()
