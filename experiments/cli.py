@@ -30,7 +30,7 @@ COMMANDS: tuple[str, ...] = (
     "experiments.selfplay",           # selfplay
 )
 """Modules whose ``add_parsers(subparsers)`` add their commands; each command's parser
-sets ``handler`` (``args -> exit code``), as the commands games add (``GameSpec.commands``)."""
+sets ``handler`` (``args -> exit code``), as the commands games add (``CLISpec.commands``)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     for module in COMMANDS:
         importlib.import_module(module).add_parsers(sub)
     for name in game_names():
-        for reference in game_spec(name).commands.values():
+        for reference in game_spec(name).cli.commands.values():
             resolve(reference)(sub, positive)
     return parser
 

@@ -406,18 +406,18 @@ KINDS: dict[str, type] = {"synth": SynthesisConfig, "qd": QDConfig}
 
 # -- the game's defaults, in one place ---------------------------------------------------------
 
-def default_target(game: str) -> str:
-    """The opponent Ψ is measured against unless a run names one."""
+def default_target(game: str, given: str | None = None) -> str:
+    """The opponent Ψ is measured against: ``given``, else the game's."""
     from games import game_spec
 
-    return game_spec(game).default_target
+    return game_spec(game).synthesis.target(given)
 
 
-def default_matches(game: str) -> int:
-    """Matches per Ψ evaluation unless a run says otherwise."""
+def default_matches(game: str, given: int | None = None) -> int:
+    """Matches per Ψ evaluation: ``given``, else the game's."""
     from games import game_spec
 
-    return game_spec(game).default_matches
+    return game_spec(game).synthesis.matches(given)
 
 
 # -- paper mode ---------------------------------------------------------------------------------
@@ -436,9 +436,9 @@ def apply_paper(settings: dict[str, Any], where: str = "command line") -> dict[s
         spec = game_spec(settings["game"])
     except ValueError as err:
         raise ValueError(f"{where}: {err}") from None
-    if not spec.paper_settings:
+    if not spec.synthesis.paper_settings:
         raise ValueError(f"{where}: game '{spec.name}' has no paper mode "
-                         "(its GameSpec declares no paper_settings)")
+                         "(its SynthesisSpec declares no paper_settings)")
     from gp.synthesis import setting_fields, synthesizer_class
 
     try:
@@ -451,7 +451,7 @@ def apply_paper(settings: dict[str, Any], where: str = "command line") -> dict[s
     if settings.get("fitness") not in (None, "psi"):
         applies.discard("remeasure_restarts")  # it re-measures Ψ, the objective
     out = dict(settings)
-    for key, value in spec.paper_settings.items():
+    for key, value in spec.synthesis.paper_settings.items():
         if out.get(key) is None and key in applies:
             out[key] = value
     return out

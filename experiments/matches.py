@@ -63,7 +63,7 @@ def cmd_record(args) -> int:
     specs = [args.player, args.player if self_play else args.opponent]
     game = load_game(args.game, **game_params(args))
     players = _players(args, specs)
-    recorder = game_spec(args.game).recorder
+    recorder = game_spec(args.game).cli.recorder
     if recorder is not None:
         with make_map(args.workers) as backend:
             count = resolve(recorder)(game, players, specs, args.matches, args.seed,
@@ -97,8 +97,8 @@ def _players_by_game() -> str:
     """The built-in player specs of every game, for ``play --help``."""
     from games import game_names, game_players
 
-    notes = [f"{name}: {resolve(game_spec(name).notes)()}" for name in game_names()
-             if game_spec(name).notes]
+    notes = [f"{name}: {resolve(game_spec(name).cli.notes)()}" for name in game_names()
+             if game_spec(name).cli.notes]
     return "built-in players: " + "; ".join(
         f"{name}: {', '.join(sorted(game_players(name)))}" for name in game_names()) + \
         "; and program:FILE for games with a language. " + " ".join(notes)

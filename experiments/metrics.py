@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from games import game_spec, resolve
+from games.api import draw_value
 from gp.metrics import BUILTIN_FITNESSES, CLONING, FRESH_PSI, PSI, PSI_WITH_CLONING, Metrics
 
 
 def game_defaults(game_name: str, *, target: str | None = None,
                   matches: int | None = None) -> tuple[str, int]:
     """The target and matches per Ψ a run uses: the given ones, else the game's
-    (``GameSpec.default_target``, ``GameSpec.default_matches``)."""
+    (``SynthesisSpec.target``, ``SynthesisSpec.matches``)."""
     spec = game_spec(game_name)
-    return (target or spec.default_target,
-            matches if matches is not None else spec.default_matches)
+    return spec.synthesis.target(target), spec.synthesis.matches(matches)
 
 
 def check_psi_options(*, game_name: str, game: Any, target: str | None, matches: int | None,
@@ -46,7 +46,7 @@ def check_psi_options(*, game_name: str, game: Any, target: str | None, matches:
         raise ValueError(f"{where}: margin_weight breaks ties of Ψ; fitness psi+c already "
                          "breaks them with C")
     pool = len(split_specs(target))
-    step = (0.5 if getattr(game, "draw_value", 0.0) else 1.0) / (matches * pool)
+    step = (0.5 if draw_value(game) else 1.0) / (matches * pool)
     try:
         check_margin_weight(game, float(margin_weight), step)
     except (TypeError, ValueError) as err:
@@ -94,7 +94,6 @@ def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str
 
     from .players import make_targets
 
-    del engine  # Ψ chooses its engine itself until WinRate takes one
     spec = game_spec(game_name)
     fitness = fitness or PSI
     target, matches = game_defaults(game_name, target=target, matches=matches)
@@ -103,10 +102,10 @@ def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str
     psi_class, against = (WinRate, targets[0]) if len(targets) == 1 else (PoolWinRate, targets)
     psi = psi_class(game, against, language_class, matches=matches, seed=seed, map=backend,
                     failure_log=failure_log, paired=bool(paired),
-                    margin_weight=margin_weight or 0.0)
+                    margin_weight=margin_weight or 0.0, engine=engine or "fast")
     functions: dict[str, Any] = {}
     if data:
-        functions[CLONING] = resolve(spec.cloning[score])(data, game, language_class, psi)
+        functions[CLONING] = resolve(spec.synthesis.cloning[score])(data, game, language_class, psi)
     if FRESH_PSI in extra_metrics:
         functions[FRESH_PSI] = FreshWinRate(psi)
     if fitness == PSI:

@@ -197,7 +197,7 @@ def game_params(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "map", None) is not None:
         params["map"] = args.map
     if getattr(args, "max_moves", None) is not None:
-        cap = game_spec(args.game).move_cap
+        cap = game_spec(args.game).cli.move_cap
         if cap is None:
             raise UsageError(f"--max-moves: {args.game} has no move cap (its matches always "
                              "end by themselves)")

@@ -25,9 +25,9 @@ DEFAULT_BATCH = 8
 
 
 def qd_space(game: str):
-    """The parameter-vector space a game's QD searches (``GameSpec.qd_space``), or None
+    """The parameter-vector space a game's QD searches (``QDSpec.space``), or None
     for programs of its language."""
-    reference = game_spec(game).qd_space
+    reference = game_spec(game).qd.space
     return None if reference is None else resolve(reference)
 
 
@@ -117,7 +117,7 @@ class QDRun:
         if self.space is None:
             game = self.game if game_params is None else load_game(c.game, **params)
             return BehaviourWinRate(game, self.target, self.language_class, self.features,
-                                    self.names, matches, seed, backend)
+                                    self.names, matches, seed, backend, engine=c.engine)
         return self.space.metric(params, c.target, self.names, matches, seed, backend,
                                  games_file or self.run_dir)
 
@@ -134,6 +134,7 @@ class QDRun:
         from games.backends import make_map
         from qd.archive import ProgramArchive
         from qd.map_elites import run_map_elites
+        from qd.vectors import emitter
 
         c, out = self.config, self.run_dir
         with hold(out):
@@ -154,7 +155,7 @@ class QDRun:
                     run_map_elites(archive, None, evaluate, c.seed, out, self.seconds,
                                    c.evaluations, progress=progress, resume=self.resume,
                                    present=self.space.present,
-                                   emitter_list=[self.space.emitter(archive.archive, c.seed,
+                                   emitter_list=[emitter(self.space, archive.archive, c.seed,
                                                                     c.batch)])
             if len(self.names) == 2:
                 title = f"{c.game}: win rate against {c.target}"

@@ -28,7 +28,6 @@ from games import load_game
 from games.backends import make_map
 from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
-from gp.fitness import fast_by_default
 from gp.metrics import PSI
 from gp.programs import strategy_class
 
@@ -115,7 +114,7 @@ def curve(run: dict, grid: np.ndarray) -> np.ndarray:
 def run_setting(config: dict) -> tuple:
     """A run's game, program class, target spec and target player, from its config."""
     game = load_game(config["game"], **(config.get("game_params") or {}))
-    target_spec = config.get("target") or default_target(config["game"])
+    target_spec = default_target(config["game"], config.get("target"))
     return (game, strategy_class(config["game"], config.get("dsl")), target_spec,
             make_player(config["game"], target_spec))
 
@@ -137,7 +136,7 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     player = cls(run["program"])
     with make_map(workers) as backend:
         summary = play_matches(game, (player, target), matches, seed, map=backend,
-                               fast=fast_by_default())  # same matches, faster
+                               engine=config.get("engine") or "fast")  # same results
     cache.write_text(json.dumps({**key, "wins": summary.wins[0]}) + "\n")
     return summary.wins[0], summary.matches
 
@@ -278,7 +277,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
     objectives = sorted({r["objective"] for runs in methods.values() for r in runs})
     shown = "/".join(metric_label(name) for name in objectives)
     first = next(iter(methods.values()))[0]["config"]
-    target = first.get("target") or default_target(first["game"])
+    target = default_target(first["game"], first.get("target"))
     clocks = {r["config"].get("clock") or "wall" for runs in methods.values() for r in runs}
     unit = "CPU minutes" if clocks == {"cpu"} else "minutes"
     ax.set_xlabel(f"time ({unit})")

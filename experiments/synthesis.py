@@ -77,18 +77,18 @@ class SynthesisRun:
             spec = game_spec(c.game)
             self.game = load_game(c.game, **(c.game_params or {}))
             self.language_class = strategy_class(c.game, c.dsl)
-            self.target = c.target or default_target(c.game)
+            self.target = default_target(c.game, c.target)
             self.targets = make_targets(c.game, self.target)
         except (TypeError, ValueError) as err:
             raise ValueError(f"{where}: {err}") from None
         if c.backend == "dask" and importlib.util.find_spec("distributed") is None:
             raise ValueError(f"{where}: backend dask needs dask.distributed installed "
                              "(pip install 'stratsynth[dask]')")
-        self.matches = c.matches or default_matches(c.game)
+        self.matches = default_matches(c.game, c.matches)
         self.dsl = self.language_class.default_dsl()
-        if c.score is not None and c.score not in spec.cloning:
+        if c.score is not None and c.score not in spec.synthesis.cloning:
             raise ValueError(f"{where}: {c.game} has no cloning score {c.score} "
-                             f"(known: {', '.join(spec.cloning) or 'none'})")
+                             f"(known: {', '.join(spec.synthesis.cloning) or 'none'})")
         for key in ("data", "initial"):
             if getattr(c, key) and not Path(getattr(c, key)).is_file():
                 raise ValueError(f"{where}: {key} '{getattr(c, key)}' is not a file")

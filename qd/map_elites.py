@@ -67,11 +67,11 @@ class BehaviourWinRate:
     pool: ``matches`` against each, the score their mean (``PoolWinRate``)."""
 
     def __init__(self, game, target, strategy_class, features: dict, names, matches: int,
-                 seed: int, map=None) -> None:
+                 seed: int, map=None, engine: str = "fast") -> None:
         self.names = list(names)
         rate = PoolWinRate if isinstance(target, list) else WinRate
         self.psi = rate(game, target, strategy_class, matches=matches, seed=seed, map=map,
-                        behavior={n: features[n] for n in names})
+                        behavior={n: features[n] for n in names}, engine=engine)
         self.cache: dict[str, tuple[float, list[float]]] = {}
 
     def __call__(self, text: str) -> tuple[float, list[float]]:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
+from games.api import reset_player
 from games.files import write_atomically
 from gp.evaluator import Budget, Evaluator
 from gp.fitness import PoolWinRate, WinRate
@@ -46,9 +47,7 @@ class MixtureStrategy:
 
     def reset(self, seed: int) -> None:
         self.current = self.players[random.Random(seed).randrange(len(self.players))]
-        reset = getattr(self.current, "reset", None)
-        if reset is not None:
-            reset(seed)
+        reset_player(self.current, seed)
 
     def __call__(self, state):
         return self.current(state)

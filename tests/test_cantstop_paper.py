@@ -214,7 +214,7 @@ def test_paper_flag_records_its_settings_and_explicit_ones_win(tmp_path, capsys)
     gp_config = load(SynthesisConfig, {"game": "cantstop", "method": "gp", "paper": True,
                                        "evaluations": 1})
     assert gp_config.dsl == "sketch-paper" and "remeasure_restarts" not in to_dict(gp_config)
-    other = next(g for g in game_names() if not game_spec(g).paper_settings)
+    other = next(g for g in game_names() if not game_spec(g).synthesis.paper_settings)
     capsys.readouterr()
     assert main(["synth", other, "--paper", "--evaluations", "5", "--out",
                  str(tmp_path / "none")]) == 2
@@ -336,9 +336,9 @@ SCALAR_ONLY = [
 def _both_engines(text: str, matches: int, seed: int):
     game = load_game("cantstop")
     out = []
-    for fast_engine in (True, False):
+    for engine in ("fast", "reference"):
         psi = WinRate(game, glenn_aloi_player(), PaperSketch, matches=matches, seed=seed,
-                      fast=fast_engine)
+                      engine=engine)
         summary = psi.play(text)
         out.append((psi.value(summary), summary.wins, summary.capped, summary.total_moves,
                     summary.forfeits))

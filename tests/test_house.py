@@ -10,7 +10,7 @@ import pytest
 from experiments.cli import main
 from games import game_names, game_parameters, game_spec, load_game
 from games.human import HumanPlayer, play_with_human
-from games.spec import GameSpec, register_game
+from games.spec import CLISpec, GameSpec, register_game
 
 ROOT = Path(__file__).parent.parent
 
@@ -33,13 +33,13 @@ def test_every_builtin_game_declares_itself_once():
     for name in game_names():
         spec = game_spec(name)
         assert spec.name == name
-        assert spec.default_target in __import__("games").game_players(name)
-        for dsl in spec.languages:
+        assert spec.synthesis.default_target in __import__("games").game_players(name)
+        for dsl in spec.synthesis.languages:
             assert hasattr(spec.language(dsl), "default_dsl")
 
 
 def test_a_game_registered_at_run_time_is_playable(capsys):
-    register_game(GameSpec(name="tictactoe-clone", summary="test", move_cap=None,
+    register_game(GameSpec(name="tictactoe-clone", summary="test", cli=CLISpec(move_cap=None),
                            players="games.tictactoe:PLAYERS", factory="games.tictactoe:TicTacToe"))
     code, out, _ = run(capsys, "play", "tictactoe-clone", "--p0", "minimax", "--p1", "random",
                        "-n", "4", "--workers", "1", "--json")
