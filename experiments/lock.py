@@ -1,4 +1,5 @@
-"""One lock per run directory: two processes never work in the same run.
+"""Run directories: one lock per directory, so two processes never work in the same
+run, and the check that a new run's directory holds no other run.
 
 The lock is an OS lock (``flock``) on ``NAME.lock`` beside the run directory, so
 it is released when its process dies, however it dies, and a killed run can be
@@ -51,3 +52,10 @@ def hold(run_dir: Path, held: bool = False) -> Iterator[None]:
 
 class RunBusy(RuntimeError):
     """The run directory is locked by another process."""
+
+
+def check_empty(run_dir: Path) -> None:
+    """A new run's directory must not exist or be empty (a run there is resumed instead)."""
+    if run_dir.exists() and any(run_dir.iterdir()):
+        raise ValueError(f"{run_dir}: run directory exists and is not empty "
+                         "(use 'stratsynth resume' to continue it)")

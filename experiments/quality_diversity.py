@@ -18,7 +18,7 @@ from games import game_spec, load_game, resolve
 
 from .config import QDConfig, default_target, parse_duration
 from .loader import load, read_run_config, to_dict
-from .lock import hold
+from .lock import check_empty, hold
 
 DEFAULT_MATCHES = 200
 DEFAULT_BATCH = 8
@@ -80,7 +80,7 @@ class QDRun:
     @classmethod
     def new(cls, out: str | Path, config: QDConfig, where: str = "command line") -> QDRun:
         run_dir = Path(out)
-        _check_empty(run_dir)
+        check_empty(run_dir)
         return cls(run_dir, config, resume=False, where=where)
 
     @classmethod
@@ -139,7 +139,7 @@ class QDRun:
         c, out = self.config, self.run_dir
         with hold(out):
             if not self.resume:
-                _check_empty(out)
+                check_empty(out)
             out.mkdir(parents=True, exist_ok=True)
             if not self.resume or self.rewrite:
                 (out / "config.json").write_text(json.dumps(to_dict(c), indent=1) + "\n")
@@ -173,12 +173,6 @@ def _fill(config: QDConfig, **defaults: Any) -> QDConfig:
 
     unset = {k: v for k, v in defaults.items() if getattr(config, k) is None}
     return dataclasses.replace(config, **unset) if unset else config
-
-
-def _check_empty(run_dir: Path) -> None:
-    if run_dir.exists() and any(run_dir.iterdir()):
-        raise ValueError(f"{run_dir}: directory exists and is not empty "
-                         "(use 'stratsynth resume' to continue it)")
 
 
 # -- the command line: ``stratsynth qd`` and ``qd-check`` -------------------------------------

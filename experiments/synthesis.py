@@ -24,7 +24,7 @@ from gp.simplify import simplified_text
 
 from .config import SynthesisConfig, default_matches, default_target, parse_duration
 from .loader import load, read_run_config, to_dict
-from .lock import hold
+from .lock import check_empty, hold
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class SynthesisRun:
             where: str = "command line") -> SynthesisRun:
         """A run to start in ``out``, which must not hold another run."""
         run_dir = Path(out)
-        _check_empty(run_dir)
+        check_empty(run_dir)
         return cls(run_dir, config, resume=False, where=where)
 
     @classmethod
@@ -139,7 +139,7 @@ class SynthesisRun:
         c = self.config
         with hold(self.run_dir, held=locked):
             if not self.resume:
-                _check_empty(self.run_dir)
+                check_empty(self.run_dir)
                 self.run_dir.mkdir(parents=True, exist_ok=True)
                 (self.run_dir / "config.json").write_text(
                     json.dumps(to_dict(c), indent=2) + "\n")
@@ -156,12 +156,6 @@ class SynthesisRun:
             (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
         return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
                                evaluator.best_value, evaluator.budget.used)
-
-
-def _check_empty(run_dir: Path) -> None:
-    if run_dir.exists() and any(p.name != ".lock" for p in run_dir.iterdir()):
-        raise ValueError(f"{run_dir}: run directory exists and is not empty "
-                         "(use 'stratsynth resume' to continue it)")
 
 
 # -- the command line: ``stratsynth synth`` ----------------------------------------------------
