@@ -420,6 +420,21 @@ def default_matches(game: str, given: int | None = None) -> int:
     return game_spec(game).synthesis.matches(given)
 
 
+def open_game(name: str, params: Mapping[str, Any] | None = None) -> Any:
+    """The game ``name`` with ``params``; an unknown game or a parameter the game refuses
+    (a wrong type too) is a one-line ``ValueError`` naming the parameters."""
+    import json
+
+    from games import game_spec, load_game
+
+    game_spec(name)  # an unknown game names the known ones
+    try:
+        return load_game(name, **(params or {}))
+    except (TypeError, ValueError, KeyError) as err:
+        raise ValueError(f"game {name} with parameters {json.dumps(params or {})}: "
+                         f"{str(err).strip() or type(err).__name__}") from None
+
+
 # -- paper mode ---------------------------------------------------------------------------------
 
 def apply_paper(settings: dict[str, Any], where: str = "command line") -> dict[str, Any]:

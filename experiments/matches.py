@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 
-from games import game_spec, load_game, resolve
+from games import game_spec, resolve
 from games.backends import make_map
 from games.human import HumanPlayer, play_with_human
 from games.match import play_matches, wilson_interval
 
+from .config import open_game
 from .options import (
     UsageError,
     add_game,
@@ -25,7 +26,7 @@ def _players(args, specs: list[str]) -> list:
 
 
 def cmd_play(args) -> int:
-    game = load_game(args.game, **game_params(args))
+    game = open_game(args.game, game_params(args))
     specs = [args.p0, args.p1]
     players = _players(args, specs)
     if any(isinstance(p, HumanPlayer) for p in players):
@@ -61,7 +62,7 @@ def cmd_record(args) -> int:
         raise UsageError("--self-play and --opponent disagree: give one of them")
     self_play = args.self_play or args.opponent is None
     specs = [args.player, args.player if self_play else args.opponent]
-    game = load_game(args.game, **game_params(args))
+    game = open_game(args.game, game_params(args))
     players = _players(args, specs)
     recorder = game_spec(args.game).cli.recorder
     if recorder is not None:

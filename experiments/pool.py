@@ -21,12 +21,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from games import load_game
 from games.backends import make_map
 from games.files import check_same_setting, write_atomically
 from games.match import MatchSummary, play_matches
 
-from .config import PoolConfig
+from .config import PoolConfig, open_game
 from .loader import read_json
 from .lock import hold
 from .players import make_player, split_specs
@@ -97,7 +96,7 @@ class PoolMatrix:
         try:
             self.players = split_specs(c.players, "--players")
             self.pool = split_specs(c.pool, "--pool")
-            self.game = load_game(c.game, **(c.game_params or {}))
+            self.game = open_game(c.game, c.game_params)
             self.built = {spec: make_player(c.game, spec, dsl=c.dsl)
                           for spec in [*self.players, *self.pool]}
         except (TypeError, ValueError) as err:

@@ -14,9 +14,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from games import game_spec, load_game, resolve
+from games import game_spec, resolve
 
-from .config import QDConfig, default_target, parse_duration
+from .config import QDConfig, default_target, open_game, parse_duration
 from .loader import load, read_run_config, to_dict
 from .lock import check_empty, hold
 
@@ -65,7 +65,7 @@ class QDRun:
                 c = _fill(c, target=self.space.target, matches=self.space.matches, batch=1)
             c = _fill(c, target=default_target(c.game), matches=DEFAULT_MATCHES,
                       batch=DEFAULT_BATCH)
-            self.game = load_game(c.game, **(c.game_params or {}))
+            self.game = open_game(c.game, c.game_params)
             self.language_class = None if self.space else strategy_class(c.game, c.dsl)
             self.target = make_player(c.game, c.target)
         except (TypeError, ValueError) as err:
@@ -115,7 +115,7 @@ class QDRun:
         seed = c.seed if seed is None else seed
         params = (c.game_params or {}) if game_params is None else game_params
         if self.space is None:
-            game = self.game if game_params is None else load_game(c.game, **params)
+            game = self.game if game_params is None else open_game(c.game, params)
             return BehaviourWinRate(game, self.target, self.language_class, self.features,
                                     self.names, matches, seed, backend, engine=c.engine)
         return self.space.metric(params, c.target, self.names, matches, seed, backend,
@@ -227,7 +227,7 @@ def cmd_qd_check(args) -> int:
     run = QDRun(run_dir, config, resume=True, where=str(run_dir / "config.json"))
     archive = ProgramArchive.load(run_dir / "archive.json")
     params = {**(config.game_params or {}), **parse_game_params(args.game_param)}
-    load_game(config.game, **params)  # a bad override fails before any match
+    open_game(config.game, params)  # a bad override fails before any match
     report = Path(args.out) if args.out else run_dir / "corners.md"
     if report.suffix != ".md":
         raise ValueError(f"--out {args.out}: the report is a Markdown file (name.md)")

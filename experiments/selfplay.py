@@ -13,9 +13,9 @@ import json
 import random
 from pathlib import Path
 
-from games import game_spec, load_game
+from games import game_spec
 
-from .config import SelfPlayConfig
+from .config import SelfPlayConfig, open_game
 from .loader import read_run_config
 from .lock import hold
 from .quality_diversity import chosen_features
@@ -33,7 +33,7 @@ class SelfPlayRun:
         c = self.config = config
         self.out = Path(c.out)
         try:
-            self.game = load_game(c.game, **(c.game_params or {}))
+            self.game = open_game(c.game, c.game_params)
             self.language_class = strategy_class(c.game, c.dsl)
             self.dsl = self.language_class.default_dsl()
             self.opponents = [make_player(c.game, spec.strip(), dsl=c.dsl)

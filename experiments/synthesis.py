@@ -19,10 +19,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from games import game_spec, load_game
+from games import game_spec
 from gp.simplify import simplified_text
 
-from .config import SynthesisConfig, default_matches, default_target, parse_duration
+from .config import SynthesisConfig, default_matches, default_target, open_game, parse_duration
 from .loader import load, read_run_config, to_dict
 from .lock import check_empty, hold
 
@@ -75,7 +75,7 @@ class SynthesisRun:
         c, where = self.config, self.where
         try:
             spec = game_spec(c.game)
-            self.game = load_game(c.game, **(c.game_params or {}))
+            self.game = open_game(c.game, c.game_params)
             self.language_class = strategy_class(c.game, c.dsl)
             self.target = default_target(c.game, c.target)
             self.targets = make_targets(c.game, self.target)

@@ -9,9 +9,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from pathlib import Path
 
-from games import load_game
-
-from .config import TournamentConfig
+from .config import TournamentConfig, open_game
 from .lock import hold
 
 
@@ -26,7 +24,7 @@ class Tournament:
         self.specs = c.specs()
         self.names = c.names.split(",") if c.names else self.specs
         try:
-            self.game = load_game(c.game, **(c.game_params or {}))
+            self.game = open_game(c.game, c.game_params)
             self.players = [make_player(c.game, spec, dsl=c.dsl) for spec in self.specs]
         except (TypeError, ValueError) as err:
             raise ValueError(f"{where}: {err}") from None

@@ -50,6 +50,7 @@ def files_under(path: Path) -> list[Path]:
     (["--clock", "cpu"], ["clock cpu", "workers 1"]),
     (["--target", "ga,,random"], ["empty player spec"]),
     (["--game-param", "nope=1"], ["nope"]),
+    (["--game-param", "max_moves=abc"], ['game cantstop with parameters {"max_moves": "abc"}']),
 ])
 def test_bad_synth_flags_are_one_line_and_write_nothing(tmp_path, capsys, extra, needles):
     out = tmp_path / "run"
@@ -214,3 +215,12 @@ def test_select_checks_its_output_path_before_measuring(tmp_path, capsys, finish
     one_line_error(capsys, ["select", str(finished_run), "--out",
                             str(tmp_path / "missing" / "best.txt")], "existing directory")
     assert not (finished_run / "select.json").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "cantstop", "--p0", "ga", "--p1", "ga", "--game-param", "max_moves=abc"],
+    ["play", "hexapawn", "--p0", "random", "--p1", "random", "--game-param", "size=big"],
+    ["tournament", "hexapawn", "--players", "random,minimax", "--game-param", "size=big"],
+])
+def test_a_game_parameter_of_the_wrong_type_is_one_line(capsys, argv):
+    one_line_error(capsys, argv, "with parameters")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.config import REGRET_LEARNERS, RegretConfig
+from experiments.config import REGRET_LEARNERS, RegretConfig, open_game
 from experiments.lock import hold
 from games import load_game
 from games.backends import make_map
@@ -165,10 +165,10 @@ class RegretRun:
     def __init__(self, config: RegretConfig, where: str = "command line") -> None:
         c = self.config = config
         try:
-            games = [(c.game, load_game(c.game, **(c.game_params or {})))]
+            games = [(c.game, open_game(c.game, c.game_params))]
             if c.transfer_from:
                 games.append((c.transfer_from,
-                              load_game(c.transfer_from, **(c.transfer_params or {}))))
+                              open_game(c.transfer_from, c.transfer_params)))
         except (TypeError, ValueError) as err:
             raise ValueError(f"{where}: {err}") from None
         for name, game in games:
