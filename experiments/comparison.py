@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import ComparisonConfig, SynthesisConfig, method_setting_names
-from .loader import check_fields, load, to_dict
+from .loader import check_fields, load, read_run_config, to_dict
 from .lock import claim
 from .synthesis import SynthesisRun, run_with_progress
 
@@ -59,6 +59,18 @@ def _theirs(shared: dict[str, Any], method: dict[str, Any]) -> dict[str, Any]:
     own = {key for f in setting_fields(cls.Settings)
            for key in (f.name, *f.metadata.get("legacy", ()))}
     return {k: v for k, v in shared.items() if k in own}
+
+
+def _check_same_settings(run_dir: Path, config: SynthesisConfig) -> None:
+    """A run is continued only with the settings it started with (the TOML may have been
+    edited since): one line naming the settings that differ."""
+    saved, wanted = read_run_config(run_dir), to_dict(config)
+    differ = sorted(k for k in set(saved) & set(wanted) - SynthesisConfig.NOT_IDENTITY
+                    if saved[k] != wanted[k])
+    if differ:
+        shown = ", ".join(f"{k} {saved[k]!r} there, {wanted[k]!r} here" for k in differ)
+        raise ValueError(f"{run_dir / 'config.json'}: started with other settings ({shown}); "
+                         "put them back in the config or use a new out")
 
 
 def _slug(label: str) -> str:
@@ -142,6 +154,8 @@ class Comparison:
                 if not mine:
                     status = "taken by another process"
                 report(f"[{i}/{len(self.runs)}] {config.label} seed {config.seed}: {status}")
+                if status == "resume":
+                    _check_same_settings(run_dir, config)
                 if status in ("start", "resume"):
                     run = (SynthesisRun.new(run_dir, config, where=str(self.path))
                            if status == "start" else SynthesisRun.open(run_dir))

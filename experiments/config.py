@@ -18,7 +18,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from gp.synthesis import SynthesizerSettings
 
@@ -105,9 +105,16 @@ def _workers() -> Any:
                    minimum=0, check=_workers_check)
 
 
+NOT_IDENTITY = frozenset({"workers", "backend", "scheduler", "label", "engine"})
+"""Settings a run may change when it is resumed: where and how fast it evaluates (every
+engine and backend gives the same results) and its name in a comparison."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class SynthesisConfig:
     """One synthesis run (``stratsynth synth``; a ``[[methods]]`` entry of a comparison)."""
+
+    NOT_IDENTITY: ClassVar[frozenset[str]] = NOT_IDENTITY
 
     kind: Literal["synth"] = setting("synth", "run kind", cli=False)
     game: str = _game()
@@ -201,6 +208,9 @@ class SynthesisConfig:
 @dataclass(frozen=True, kw_only=True)
 class QDConfig:
     """A MAP-Elites archive of programs (``stratsynth qd``)."""
+
+    NOT_IDENTITY: ClassVar[frozenset[str]] = NOT_IDENTITY | {"budget", "evaluations"}
+    """MAP-Elites does not depend on its budget: a run may go on past it."""
 
     kind: Literal["qd"] = setting("qd", "run kind", cli=False)
     game: str = _game()

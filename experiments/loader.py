@@ -11,6 +11,7 @@ source (``where``), raised as ``ValueError`` before anything is written.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import types
@@ -134,11 +135,14 @@ def load(cls: type[T], values: Mapping[str, Any], where: str = "command line",
         values: settings by field name (legacy names mapped); ``None`` = the default.
         where: the source, named in every error (a file, ``command line``, a function).
         saved: the values come from a run's ``config.json``: keys older versions wrote
-            that say nothing about the run are skipped.
+            that say nothing about the run are skipped, and the run's identity
+            (``with_identity``) must still match its settings.
     """
     if not isinstance(values, Mapping):
         raise ValueError(f"{where}: expected a table of settings, got {type(values).__name__}")
     values = dict(values)
+    kept_identity = values.pop(IDENTITY, None) if saved else None
+    original = dict(values)
     for f in fields(cls):
         for old in f.metadata.get("legacy", ()):
             if old in values and values.get(f.name) is None:
@@ -156,7 +160,38 @@ def load(cls: type[T], values: Mapping[str, Any], where: str = "command line",
     check = getattr(config, "check", None)
     if check is not None:
         check(where)
+    if kept_identity is not None:
+        _check_identity(cls, original, kept_identity, where)
     return config
+
+
+IDENTITY = "identity"
+"""The ``config.json`` key holding a fingerprint of each setting that shapes the results."""
+
+
+def _fingerprint(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def with_identity(config: Any) -> dict[str, Any]:
+    """``to_dict(config)`` plus the fingerprints of the settings that shape its results
+    (all but the class's ``NOT_IDENTITY``): a ``config.json`` edited later is refused on
+    resume, naming the settings that changed, instead of continuing a mixed log."""
+    values = to_dict(config)
+    skip = getattr(type(config), "NOT_IDENTITY", frozenset())
+    values[IDENTITY] = {k: _fingerprint(v) for k, v in values.items() if k not in skip}
+    return values
+
+
+def _check_identity(cls: type, values: Mapping[str, Any], kept: Any, where: str) -> None:
+    if not isinstance(kept, dict):
+        raise ValueError(f"{where}: identity must be a table of fingerprints, got {kept!r}")
+    keys = (set(kept) | set(values)) - getattr(cls, "NOT_IDENTITY", frozenset())
+    changed = sorted(k for k in keys if kept.get(k) != _fingerprint(values.get(k)))
+    if changed:
+        raise ValueError(f"{where}: setting(s) {', '.join(changed)} changed since the run "
+                         "started (its results were made with the old values); put them "
+                         "back or start a new run")
 
 
 def _required(hint: Any) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 from games import game_spec, resolve
 
 from .config import QDConfig, default_target, open_game, parse_duration
-from .loader import load, read_run_config, to_dict
+from .loader import load, read_run_config, to_dict, with_identity
 from .lock import check_empty, hold
 
 DEFAULT_MATCHES = 200
@@ -142,7 +142,7 @@ class QDRun:
                 check_empty(out)
             out.mkdir(parents=True, exist_ok=True)
             if not self.resume or self.rewrite:
-                (out / "config.json").write_text(json.dumps(to_dict(c), indent=1) + "\n")
+                (out / "config.json").write_text(json.dumps(with_identity(c), indent=1) + "\n")
             archive = ProgramArchive(self.names, [self.features[n][1] for n in self.names],
                                      self.dims, c.cells, c.seed)
             with make_map(c.workers) as backend:

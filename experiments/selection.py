@@ -30,7 +30,7 @@ A search's matches are seeded by a hash of (run seed, program text) (``program_s
 so neither set was played in the search."""
 STAGE2_SEED = 30_011
 
-_NOT_FLAGS = {"kind", "game", "game_params", "label", "backend", "scheduler", "out"}
+_NOT_FLAGS = {"kind", "game", "game_params", "label", "backend", "scheduler", "out", "identity"}
 
 
 def command_of(config: dict, out: str = "RUN") -> str:

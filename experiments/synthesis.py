@@ -23,7 +23,7 @@ from games import game_spec
 from gp.simplify import simplified_text
 
 from .config import SynthesisConfig, default_matches, default_target, open_game, parse_duration
-from .loader import load, read_run_config, to_dict
+from .loader import load, read_run_config, with_identity
 from .lock import check_empty, hold
 
 
@@ -142,7 +142,7 @@ class SynthesisRun:
                 check_empty(self.run_dir)
                 self.run_dir.mkdir(parents=True, exist_ok=True)
                 (self.run_dir / "config.json").write_text(
-                    json.dumps(to_dict(c), indent=2) + "\n")
+                    json.dumps(with_identity(c), indent=2) + "\n")
             budget = Budget(seconds=self.seconds, evaluations=c.evaluations, clock=c.clock,
                             stop_at=c.stop_at)
             with make_backend(c.backend, c.workers, c.scheduler) as backend:

@@ -164,6 +164,8 @@ def test_one_config_schema_for_synthesis_and_qd(tmp_path):
                  "1", "--matches", "10", "--quiet", "--out", str(tmp_path / "qd")]) == 0
     saved = json.loads((tmp_path / "qd" / "config.json").read_text())
     assert saved["kind"] == "qd" and saved["cells"] == QDConfig().cells
+    identity = saved.pop("identity")  # fingerprints of the settings that shape the results
+    assert set(identity) <= set(saved)
     assert to_dict(load(QDConfig, saved)) == saved  # complete, and reads back as is
 
 

@@ -197,7 +197,7 @@ def test_the_api_returns_objects_and_builds_no_command_line(tmp_path):
     more = api.resume(tmp_path / "qd", evaluations=9)
     assert isinstance(more, ProgramArchive) and more.stats()["elites"] >= archive.stats()["elites"]
     saved = json.loads((tmp_path / "qd" / "config.json").read_text())
-    assert load(QDConfig, saved).evaluations == 9
+    assert load(QDConfig, saved, saved=True).evaluations == 9
 
 
 def test_a_qd_extension_below_the_done_evaluations_changes_nothing(tmp_path, capsys):
@@ -224,3 +224,31 @@ def test_select_checks_its_output_path_before_measuring(tmp_path, capsys, finish
 ])
 def test_a_game_parameter_of_the_wrong_type_is_one_line(capsys, argv):
     one_line_error(capsys, argv, "with parameters")
+
+
+def test_a_resume_refuses_a_config_json_edited_after_the_run_started(tmp_path, capsys):
+    run = tmp_path / "sa"
+    assert main(["synth", "cantstop", "--evaluations", "3", "--matches", "6", "--workers", "1",
+                 "--quiet", "--out", str(run)]) == 0
+    (run / "done").unlink()
+    config = json.loads((run / "config.json").read_text())
+    edited = {**config, "matches": 8, "target": "random"}
+    (run / "config.json").write_text(json.dumps(edited))
+    before = {p: p.read_bytes() for p in files_under(tmp_path) if p.is_file()}
+    capsys.readouterr()
+    one_line_error(capsys, ["resume", str(run), "--quiet"], "matches, target changed")
+    assert {p: p.read_bytes() for p in files_under(tmp_path) if p.is_file()} == before
+    (run / "config.json").write_text(json.dumps({**config, "workers": 0}))  # not a result
+    assert main(["resume", str(run), "--quiet"]) == 0
+
+
+def test_a_comparison_continues_a_run_only_with_its_settings(tmp_path, capsys):
+    toml = tmp_path / "cmp.toml"
+    body = (f'[experiment]\nout = "{tmp_path / "out"}"\ngame = "cantstop"\nevaluations = 2\n'
+            'workers = 1\nmatches = MATCHES\n[[methods]]\nmethod = "sa"\n')
+    toml.write_text(body.replace("MATCHES", "6"))
+    assert main(["run", str(toml), "--quiet"]) == 0
+    (tmp_path / "out" / "runs" / "sa" / "seed0" / "done").unlink()
+    toml.write_text(body.replace("MATCHES", "8"))
+    capsys.readouterr()
+    one_line_error(capsys, ["run", str(toml), "--quiet"], "matches 6 there, 8 here")
