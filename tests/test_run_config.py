@@ -252,3 +252,19 @@ def test_a_comparison_continues_a_run_only_with_its_settings(tmp_path, capsys):
     toml.write_text(body.replace("MATCHES", "8"))
     capsys.readouterr()
     one_line_error(capsys, ["run", str(toml), "--quiet"], "matches 6 there, 8 here")
+
+
+def test_a_killed_regret_run_goes_on_from_its_finished_learners(tmp_path, capsys):
+    out = tmp_path / "regret"
+    argv = ["regret", "tictactoe", "--learners", "menace,q", "--runs", "2", "--games", "6",
+            "--workers", "1", "--out", str(out)]
+    assert main(argv) == 0
+    whole = {name: (out / name).read_text() for name in ("curves.json", "regret.md")}
+    kept = json.loads(whole["curves.json"])
+    del kept["learners"]["q"]  # as if killed while q was learning
+    (out / "curves.json").write_text(json.dumps(kept))
+    assert main(argv) == 0
+    assert {name: (out / name).read_text() for name in whole} == whole
+    capsys.readouterr()
+    one_line_error(capsys, [*argv[:-2], "--games", "7", "--out", str(out)],
+                   "curves.json: a run with another setting (games 6 there, 7 here)")

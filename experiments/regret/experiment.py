@@ -2,19 +2,23 @@
 
 Runs are independent (run r uses seed + r) and go through the pluggable map.
 Writes ``regret.png`` (mean cumulative regret ± std over runs), ``regret.md``
-(the table, the command, and the rules the rule learner ended with in run 0).
+(the table, the command, and the rules the rule learner ended with in run 0) and
+``curves.json`` (every finished learner's curves: a killed run goes on from it).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 
 from experiments.config import REGRET_LEARNERS, RegretConfig, open_game
+from experiments.loader import read_json, to_dict
 from experiments.lock import hold
 from games import load_game
 from games.backends import make_map
+from games.files import check_same_setting, write_atomically
 from games.solver import MinimaxSolver
 
 from .harness import regret_run
@@ -94,10 +98,15 @@ def _one_run(job):
 
 
 def run_regret(game_name: str, params: dict, learners: list[str], runs: int, games: int,
-               seed: int, workers: int, source: tuple | None, draw_after: int):
-    results = {}
+               seed: int, workers: int, source: tuple | None, draw_after: int,
+               done: dict | None = None, after_learner=None):
+    """Every learner's curves (runs x games), its run-0 rules and what it was taught;
+    learners in ``done`` are kept, ``after_learner(results)`` runs after each other one."""
+    results = dict(done or {})
     with make_map(workers) as backend:
         for kind in learners:
+            if kind in results:
+                continue
             if kind not in LEARNERS:
                 raise ValueError(f"unknown learner '{kind}' (known: {', '.join(LEARNERS)})")
             if kind in TRANSFER and source is None:
@@ -106,7 +115,9 @@ def run_regret(game_name: str, params: dict, learners: list[str], runs: int, gam
                     for r in range(runs)]
             outs = backend(_one_run, jobs)
             results[kind] = (np.array([o[0] for o in outs]), outs[0][1], outs[0][2])
-    return results
+            if after_learner is not None:
+                after_learner(results)
+    return {kind: results[kind] for kind in learners}
 
 
 def _rule_line(label: str, text: str) -> str:
@@ -179,12 +190,39 @@ class RegretRun:
         if c.transfer_from:
             self.source = (c.transfer_from, c.transfer_params or {}, c.transfer_games)
 
+    def _kept(self) -> dict:
+        """Learners a killed run of the same setting finished (``OUT/curves.json``)."""
+        path = Path(self.config.out) / "curves.json"
+        if not path.is_file():
+            return {}
+        kept = read_json(path)
+        if not isinstance(kept, dict) or not isinstance(kept.get("learners"), dict):
+            raise ValueError(f"{path}: not the curves of a regret run")
+        check_same_setting(path, kept.get("setting") or {}, self.setting())
+        return {kind: (np.array(entry["curves"]), entry["rules"], entry["transfer"])
+                for kind, entry in kept["learners"].items()}
+
+    def setting(self) -> dict:
+        """What a continued run must share with the run it continues."""
+        values = to_dict(self.config)
+        return {k: v for k, v in values.items() if k not in ("workers", "out", "learners")}
+
+    def _save(self, results: dict) -> None:
+        learners = {kind: {"curves": curves.tolist(), "rules": rules, "transfer": transfer}
+                    for kind, (curves, rules, transfer) in results.items()}
+        write_atomically(Path(self.config.out) / "curves.json",
+                         json.dumps({"setting": self.setting(), "learners": learners}) + "\n")
+
     def run(self, command: str = "") -> dict:
+        """The curves per learner; a run killed part-way goes on from the learners it
+        finished (same settings; more learners may be asked for)."""
         c = self.config
         params = c.game_params or {}
+        self._kept()  # another setting's curves fail before the lock
         with hold(Path(c.out)):
             results = run_regret(c.game, params, c.learner_names(), c.runs, c.games, c.seed,
-                                 c.workers, self.source, c.draw_after)
+                                 c.workers, self.source, c.draw_after, done=self._kept(),
+                                 after_learner=self._save)
             title = f"Minimax regret: {c.game} {params or ''}".strip()
             self.report = write_report(Path(c.out), title, command, results)
         return results
