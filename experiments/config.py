@@ -30,7 +30,7 @@ def cores() -> int:
     return os.cpu_count() or 1
 
 
-def _workers_check(value: int) -> str | None:
+def workers_check(value: int) -> str | None:
     if value > cores():
         return (f"{value} on a machine with {cores()} cores would only slow every one down; "
                 f"use at most {cores()} (0 = all cores)")
@@ -102,7 +102,7 @@ def _seed(default: int = 0) -> Any:
 
 def _workers() -> Any:
     return setting(0, "0 = all cores, 1 = serial, n processes (at most the cores)",
-                   minimum=0, check=_workers_check)
+                   minimum=0, check=workers_check)
 
 
 NOT_IDENTITY = frozenset({"workers", "backend", "scheduler", "label", "engine"})

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from games import game_names, game_spec
 
-from .config import cores
+from .config import cores, workers_check
 from .loader import hints, load
 
 
@@ -61,10 +61,9 @@ def number(text: str) -> float:
 def workers(text: str) -> int:
     """0 = all cores, 1 = serial, n = a pool of n processes (at most the core count)."""
     value = non_negative(text)
-    if value > cores():
-        raise argparse.ArgumentTypeError(
-            f"{value} workers on a machine with {cores()} cores would only slow every one "
-            f"down; use at most {cores()} (0 = all cores)")
+    problem = workers_check(value)
+    if problem:
+        raise argparse.ArgumentTypeError(f"workers {problem}")
     return value
 
 
