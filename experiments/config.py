@@ -273,6 +273,8 @@ class SelfPlayConfig:
         "member, averaged")
     seed: int = _seed()
     workers: int = _workers()
+    engine: Literal["fast", "numpy", "reference"] = setting(
+        "fast", "match engine (every engine gives the same results)")
     out: str = setting(None, "run directory (a run there is continued)")
 
     def check(self, where: str) -> None:

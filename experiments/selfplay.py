@@ -51,9 +51,9 @@ class SelfPlayRun:
     def _check_same(self) -> None:
         from games.files import check_same_setting
 
-        if (self.out / "config.json").is_file():
-            check_same_setting(self.out / "config.json", read_run_config(self.out),
-                               self.config.identity())
+        if (self.out / "config.json").is_file():  # the engine does not change results
+            saved = {k: v for k, v in read_run_config(self.out).items() if k != "engine"}
+            check_same_setting(self.out / "config.json", saved, self.config.identity())
 
     def run(self) -> list[str]:
         """Start or continue the run under its lock; the programs, oldest first."""
@@ -68,7 +68,8 @@ class SelfPlayRun:
         with hold(out):
             self._check_same()
             out.mkdir(parents=True, exist_ok=True)
-            write_atomically(out / "config.json", json.dumps(c.identity(), indent=1) + "\n")
+            write_atomically(out / "config.json",
+                             json.dumps({**c.identity(), "engine": c.engine}, indent=1) + "\n")
 
             def save(sequence: list[str]) -> None:
                 """The library, and each program simplified (``sequence.json`` keeps the
@@ -81,7 +82,7 @@ class SelfPlayRun:
             with make_map(c.workers) as backend:
                 if c.oracle == "sa":
                     oracle = sa_oracle(self.game, self.language_class, c.matches,
-                                       c.evaluations, backend)
+                                       c.evaluations, backend, engine=c.engine)
                 else:
                     kept = out / "library.json"
                     start_from = kept if kept.is_file() else c.library
@@ -95,7 +96,7 @@ class SelfPlayRun:
                                              c.levels))
                     oracle = hss_oracle(self.game, self.language_class, self.features,
                                         self.names, levels, c.matches, c.evaluations, library,
-                                        backend, variant=c.hss_variant,
+                                        backend, engine=c.engine, variant=c.hss_variant,
                                         local_evaluations=c.local_evaluations)
                 start = dsl.to_text(dsl.random_program(random.Random(c.seed)))
                 sequence = self_play(oracle, self.language_class, start, c.iterations, c.seed,

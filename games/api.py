@@ -86,6 +86,7 @@ class GameBase:
     Subclass it, or declare the attributes on your own class: generic code reads
     them through ``declared``, which falls back to these values."""
 
+    __slots__ = ()
     name: str = ""
     num_players: int = 2
     draw_value: float = 0.0
@@ -98,6 +99,8 @@ class GameBase:
 class StateBase:
     """Declared defaults of a state's optional methods (see ``GameBase``)."""
 
+    __slots__ = ()
+
     def describe_transition(self, before: Any) -> list[str]:
         """Lines that say what happened since ``before`` beyond the action (dice
         rolled, a bust), for ``stratsynth play --human``; none by default."""
@@ -106,6 +109,8 @@ class StateBase:
 
 class StrategyBase:
     """Declared defaults of a player's optional attributes (see ``GameBase``)."""
+
+    __slots__ = ()
 
     failure_scores_zero: bool = False
     """True if the player's language scores a program that fails in a match 0 (its

@@ -77,8 +77,10 @@ class Lowerable(Protocol):
 
 def lowering(player, target: str) -> Any:
     """``player`` in the form of the engine ``target`` (e.g. ``cantstop.kernel``), or
-    None if it has none: the engine then declines its jobs."""
-    return player.lowering(target) if isinstance(player, Lowerable) else None
+    None if it has none: the engine then declines its jobs. Only the player's class
+    is asked (a wrapper that forwards attributes, like a mixture of programs, is not
+    the program it forwards to)."""
+    return player.lowering(target) if issubclass(type(player), Lowerable) else None
 
 
 def check_engine(engine: str) -> str:

@@ -21,6 +21,7 @@ from games.engines import (
 from games.match import MatchJob, play_job, play_many
 from gp.languages.cantstop import AppendixConstantsSketch, ReferenceSecuredSketch, SketchStrategy
 from gp.languages.cantstop.paper import PAPER_DSL, PaperSketch
+from qd.selfplay import MixtureStrategy
 
 GA_TEXT = open("experiments/programs/cantstop_ga.txt").read()
 GA01_TEXT = open("experiments/programs/cantstop_ga_constants01.txt").read()
@@ -83,6 +84,8 @@ def test_a_program_gives_the_lowerings_its_own_class_declares():
         pass
 
     assert lowering(Variant(GA_TEXT), fast.LOWERING) is None
+    mixture = MixtureStrategy([SketchStrategy(GA_TEXT)])  # forwards attributes
+    assert mixture.lowering is not None and lowering(mixture, kernel.LOWERING) is None
 
 
 def test_the_jvm_engine_has_no_paired_matches():

@@ -766,7 +766,7 @@ class Batch(StateView):
 
     def summary(self, lo: int = 0, hi: int | None = None,
                 behavior: dict | None = None) -> MatchSummary:
-        """``games.match._play_chunk``'s summary of match offsets ``lo..hi-1``."""
+        """``games.match.play_job``'s summary of match offsets ``lo..hi-1``."""
         hi = len(self.winner) if hi is None else hi
         summary = MatchSummary()
         for i in range(lo, hi):

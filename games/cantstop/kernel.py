@@ -228,7 +228,7 @@ class KernelBatch:
 
     def summary(self, lo: int = 0, hi: int | None = None,
                 behavior: dict | None = None) -> MatchSummary:
-        """``games.match._play_chunk``'s summary of match offsets ``lo..hi-1``."""
+        """``games.match.play_job``'s summary of match offsets ``lo..hi-1``."""
         hi = len(self.index) if hi is None else hi
         winner, capped = self.winner[lo:hi], self.capped[lo:hi]
         won = winner >= 0
@@ -248,7 +248,7 @@ class KernelBatch:
 
     def _feature_sums(self, lo: int, hi: int, behavior: dict) -> list[dict[str, float]]:
         """Per player, each feature summed over the matches in match order, as
-        ``_play_chunk`` adds them (features of ``games.cantstop.features`` from the
+        ``play_job`` adds them (features of ``games.cantstop.features`` from the
         counters as arrays, others from each final state)."""
         K = jit()
         sums: list[dict[str, float]] = [{}, {}]
@@ -268,7 +268,7 @@ class KernelBatch:
             for player in (0, 1):
                 seat = player ^ flip  # the seat the player held in each match
                 series = values[np.arange(hi - lo), seat]
-                # one addition after another from 0.0, as _play_chunk adds them
+                # one addition after another from 0.0, as play_job adds them
                 sums[player][name] = float(np.add.accumulate(series)[-1]) + 0.0
         return sums
 

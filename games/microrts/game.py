@@ -8,10 +8,11 @@ of every match (``games.microrts.features``); draws and capped matches count ½.
 
 from __future__ import annotations
 
+from ..api import GameBase
 from .engine import DEFAULT_UNIT_TYPE_TABLE, check_unit_type_table, map_path
 
 
-class MicroRTS:
+class MicroRTS(GameBase):
     name = "microrts"
     draw_value = 0.5
 
