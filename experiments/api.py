@@ -30,6 +30,7 @@ from games.match import MatchSummary
 from .config import (
     PoolConfig,
     QDConfig,
+    RegretConfig,
     SelfPlayConfig,
     SynthesisConfig,
     TournamentConfig,
@@ -43,8 +44,8 @@ from .synthesis import SynthesisResult, SynthesisRun
 from .tournament import Tournament
 
 __all__ = ["PoolMatrix", "QDRun", "SelfPlayRun", "SynthesisResult", "SynthesisRun",
-           "Tournament", "play", "pool", "resume", "run_qd", "selfplay", "synthesize",
-           "tournament"]
+           "Tournament", "play", "pool", "regret", "resume", "run_qd", "selfplay",
+           "synthesize", "tournament"]
 
 
 def play(game: str, p0: str, p1: str, matches: int = 100, seed: int = 0, workers: int = 1,
@@ -152,3 +153,14 @@ def pool(game: str, players: Sequence[str], opponents: Sequence[str], *, out: st
     config = load(PoolConfig, {**settings, "game": game, "players": ",".join(players),
                                "pool": ",".join(opponents), "out": str(out)}, "pool()")
     return PoolMatrix(config, "experiments.api.pool()", "pool()").run()
+
+
+def regret(game: str, learners: Sequence[str], *, out: str | Path, **settings: Any) -> dict:
+    """Cumulative minimax regret of learners (``stratsynth regret``): learner -> (curves
+    of shape runs x games, its run-0 rules, what it was taught). ``settings``: fields of
+    ``RegretConfig``."""
+    from .regret.experiment import RegretRun
+
+    config = load(RegretConfig, {**settings, "game": game, "learners": ",".join(learners),
+                                 "out": str(out)}, "regret()")
+    return RegretRun(config, "regret()").run("experiments.api.regret()")

@@ -268,3 +268,16 @@ def test_a_killed_regret_run_goes_on_from_its_finished_learners(tmp_path, capsys
     capsys.readouterr()
     one_line_error(capsys, [*argv[:-2], "--games", "7", "--out", str(out)],
                    "curves.json: a run with another setting (games 6 there, 7 here)")
+
+
+def test_the_api_runs_every_kind_and_returns_its_objects(tmp_path):
+    result = api.tournament("tictactoe", ["random", "minimax"], matches=4, workers=1)
+    assert result.markdown().count("|") > 4
+    matrix = api.pool("tictactoe", ["random"], ["minimax"], matches=2, workers=1,
+                      out=tmp_path / "pool")
+    assert matrix["rows"]["random"]["minimax"]["matches"] == 2
+    curves = api.regret("tictactoe", ["q"], runs=2, games=4, workers=1, out=tmp_path / "r")
+    assert curves["q"][0].shape == (2, 4)
+    with pytest.raises(ValueError, match="regret\\(\\): runs must be at least 1"):
+        api.regret("tictactoe", ["q"], runs=0, out=tmp_path / "r0")
+    assert not (tmp_path / "r0").exists()
