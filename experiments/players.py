@@ -49,11 +49,6 @@ def make_targets(game_name: str, text: str, dsl: str | None = None) -> list[Any]
     return [make_player(game_name, spec, dsl=dsl) for spec in split_specs(text, "target")]
 
 
-def default_target(game_name: str, given: str | None = None) -> str:
-    """The opponent Ψ is measured against: ``given``, else the game's (seed 000: GA, COAC)."""
-    return game_spec(game_name).synthesis.target(given)
-
-
 def _prefixes(game_name: str) -> list[str]:
     return ["program", *game_spec(game_name).cli.player_prefixes]
 

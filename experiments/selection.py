@@ -30,7 +30,7 @@ A search's matches are seeded by a hash of (run seed, program text) (``program_s
 so neither set was played in the search."""
 STAGE2_SEED = 30_011
 
-_NOT_FLAGS = {"kind", "game", "game_params", "label", "backend", "scheduler", "out"}
+_NOT_FLAGS = {"kind", "game", "game_params", "label", "backend", "scheduler", "out", "identity"}
 
 
 def command_of(config: dict, out: str = "RUN") -> str:
@@ -141,6 +141,9 @@ def cmd_select(args) -> int:
     from gp.simplify import simplified_text
 
     run_dir = Path(args.run)
+    if args.out and (Path(args.out).is_dir() or not Path(args.out).parent.is_dir()):
+        raise UsageError(f"--out {args.out}: give a file in an existing directory "
+                         "(the chosen program is written there)")
     result = select(run_dir, args.top, args.matches, args.workers)
     chosen = result["chosen"]
     print(f"{len(result['candidates'])} candidates; stage 1 ({args.matches} matches each):")
@@ -172,3 +175,4 @@ def add_parsers(sub) -> None:
                         help="write the chosen program here, with a header saying how it "
                         "was found and the command that re-checks it")
     add_workers(parser)
+    parser.set_defaults(handler=cmd_select)

@@ -26,6 +26,7 @@ from games.api import reset_player
 from games.files import write_atomically
 from gp.evaluator import Budget, Evaluator
 from gp.fitness import PoolWinRate, WinRate
+from gp.metrics import PSI
 from gp.sa import SimulatedAnnealing
 from gp.variation import mutSubtree
 
@@ -118,10 +119,10 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
         rate = PoolWinRate if isinstance(target, list) else WinRate  # a stratified mixture
         fitness = rate(game, target, strategy_class, matches=matches, seed=seed, map=map,
                        engine=engine)
-        ev = Evaluator({"psi": fitness}, dsl.to_text, Budget(evaluations=evaluations))
+        ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
         SimulatedAnnealing(ev, rng).run(dsl.random_program(rng), partial(mutSubtree, dsl=dsl))
-        return ev.best_psi_program
+        return ev.best_program
     return oracle
 
 

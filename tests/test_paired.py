@@ -152,15 +152,16 @@ def test_paired_synthesis_is_the_same_in_two_processes(tmp_path):
 
 
 def test_a_toml_comparison_accepts_paired_and_the_margin_weight(tmp_path):
-    from experiments.runner import load_config
+    from experiments.comparison import Comparison
 
     path = tmp_path / "compare.toml"
     path.write_text('[experiment]\nout = "runs"\ngame = "expendibots"\npaired = true\n'
+                    'evaluations = 5\nmatches = 10\n'
                     '[[methods]]\nmethod = "sa"\nmargin_weight = 0.01\n'
                     '[[methods]]\nmethod = "gp"\npaired = false\n')
-    experiment, methods = load_config(path)
-    assert experiment["paired"] is True and methods[0]["margin_weight"] == 0.01
+    (_, sa), (_, gp) = Comparison(path).runs
+    assert sa.paired is True and sa.margin_weight == 0.01 and gp.paired is False
     path.write_text('[experiment]\nout = "runs"\ngame = "expendibots"\n'
                     '[[methods]]\nmethod = "sa"\npairs = true\n')
     with pytest.raises(ValueError, match="unknown field 'pairs'"):
-        load_config(path)
+        Comparison(path)
