@@ -6,7 +6,9 @@ run's own score and data set (its ``config.json``: ``score``, ``data``, game and
 language); the run logs C only for the sketch search's programs. Written:
 
 * ``psi-and-c.csv`` in ``--out``: run, evaluation, Ψ, C, whether the program was the
-  best so far, program (so the figures can be made again without the logs);
+  best so far, program, for the programs the figures show (the best so far, and those
+  with Ψ > 0), so the figures can be made again without the logs; ``psi-and-c.md``
+  counts the programs and gives Spearman's correlation per run;
 * Fig. 7 (``fig7-psi-and-c-over-search.png``): Ψ and C of the best-Ψ program so far
   against the run's evaluations (C and Ψ evaluations both count), one panel per run;
 * Fig. 8 (``fig8-programs-by-psi-and-c.png``): every measured program that runs
@@ -65,6 +67,24 @@ def measured(run_dir: Path) -> list[dict]:
     return rows
 
 
+def summary(rows: list[dict]) -> str:
+    """Per run: programs with Ψ measured, those that scored Ψ > 0, Spearman's ρ of Ψ
+    and C over the latter, and the best-Ψ programs' Ψ and C in order."""
+    from scipy.stats import spearmanr
+
+    lines = ["| run | programs with Ψ | Ψ > 0 | Spearman ρ(Ψ, C) over Ψ > 0 | "
+             "best-Ψ programs so far: evaluation (Ψ, C) |", "|---|---|---|---|---|"]
+    for run in sorted({r["run"] for r in rows}):
+        mine = [r for r in rows if r["run"] == run]
+        running = [r for r in mine if r["psi"] > 0]
+        rho = (f"{spearmanr([r['psi'] for r in running], [r['c'] for r in running]).statistic:.2f}"
+               if len(running) > 2 else "—")
+        steps = "; ".join(f"{r['evaluation']:,} ({r['psi']:.3f}, {r['c']:.3f})"
+                          for r in mine if r["best_so_far"])
+        lines.append(f"| {run} | {len(mine):,} | {len(running):,} | {rho} | {steps} |")
+    return "\n".join(lines) + "\n"
+
+
 def draw(rows: list[dict], out: Path) -> None:
     import matplotlib
 
@@ -117,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     with (out / "psi-and-c.csv").open("w", newline="") as fh:
         writer = csv.DictWriter(fh, FIELDS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows(r for r in rows if r["best_so_far"] or r["psi"] > 0)
+    (out / "psi-and-c.md").write_text(summary(rows))
     draw(rows, out)
     print(out)
     return 0
