@@ -181,7 +181,14 @@ from .constants import (
     level_up_options,
     level_up_points,
 )
-from .levels import DEFAULT_SIZE, NUM_LEVELS, Level, generate_level
+from .levels import (
+    DEFAULT_SIZE,
+    NUM_LEVELS,
+    Level,
+    generate_level,
+    java_level_names,
+    load_java_level,
+)
 
 RULES_VERSION = 3
 """Which rule set games are played under; bump it with any change that changes play, so
@@ -1953,36 +1960,58 @@ class TribesState:
         return "\n".join(rows)
 
 
-_BOARDS: dict[tuple[int, int], Board] = {}
+_BOARDS: dict[tuple[int | str, int], Board] = {}
 
 
-def board_for(level: int, size: int = DEFAULT_SIZE) -> Board:
-    """The (cached) static board of a level seed."""
-    key = (level, size)
+def board_for(level: int | str, size: int = DEFAULT_SIZE) -> Board:
+    """The (cached) static board of a level: a generator seed (at ``size``), or a
+    framework level ``"java:N"`` / ``"java:NAME"`` (its own size)."""
+    key = (level, size) if isinstance(level, int) else (level, 0)
     if key not in _BOARDS:
         if len(_BOARDS) > 512:
             _BOARDS.clear()
-        _BOARDS[key] = Board(generate_level(level, size))
+        _BOARDS[key] = Board(generate_level(level, size) if isinstance(level, int)
+                             else load_java_level(level))
     return _BOARDS[key]
 
 
+def level_key(value: Any, name: str = "level") -> int | str:
+    """A level parameter: an integer generator seed or ``"java:N"`` / ``"java:NAME"``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.startswith("java:"):
+        if value not in java_level_names():
+            raise ValueError(f"{name}: no framework level {value!r} "
+                             f"(java:0..java:24 or one of {', '.join(java_level_names()[25:])})")
+        return value
+    raise ValueError(f"{name} must be an integer or 'java:N', not {value!r}")
+
+
 class Tribes:
-    """The game. ``level=None`` draws a level from ``levels`` (default 0..24) with the
-    match RNG; an int fixes it. ``turn_limit`` rounds (50 in the framework)."""
+    """The game. ``level=None`` draws a level from ``levels`` (default 0..24 of our
+    generator; ``levels="java"`` the framework's 25 tournament levels) with the match RNG;
+    a level fixes it: an int is a seed of our generator, ``"java:N"`` the framework's
+    tournament level N, ``"java:NAME"`` one of its level files. ``turn_limit`` rounds (50
+    in the framework)."""
 
     name = "tribes"
     num_players = 2
 
-    def __init__(self, level: int | None = None, levels: tuple[int, ...] | None = None,
+    def __init__(self, level: int | str | None = None,
+                 levels: tuple[int | str, ...] | str | None = None,
                  size: int = DEFAULT_SIZE, turn_limit: int = TURN_LIMIT) -> None:
-        for name, value in (("level", level), ("size", size), ("turn_limit", turn_limit),
-                            *(("each of levels", v) for v in (levels or ()))):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        for name, value in (("size", size), ("turn_limit", turn_limit)):
+            if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"{name} must be an integer, not {value!r}")
         if turn_limit < 1:
             raise ValueError("turn_limit must be >= 1")
-        self.level = level
-        self.levels = tuple(levels) if levels is not None else tuple(range(NUM_LEVELS))
+        if levels == "java":
+            levels = tuple(f"java:{i}" for i in range(25))
+        elif isinstance(levels, str):
+            raise ValueError(f"levels must be a list of levels or 'java', not {levels!r}")
+        self.level = None if level is None else level_key(level)
+        self.levels = (tuple(level_key(v, "each of levels") for v in levels)
+                       if levels is not None else tuple(range(NUM_LEVELS)))
         if not self.levels:
             raise ValueError("levels must name at least one level")
         self.size = size
@@ -1998,7 +2027,8 @@ class Tribes:
     def state_from_dict(self, data: dict[str, Any], rng: random.Random | None = None
                         ) -> TribesState:
         try:
-            board = board_for(int(data["level"]), int(data["size"]))
+            level = data["level"]
+            board = board_for(level if isinstance(level, str) else int(level), int(data["size"]))
             s = TribesState.__new__(TribesState)
             s.b = board
             s.turn_limit = int(data["turn_limit"])
