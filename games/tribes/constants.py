@@ -157,6 +157,15 @@ CITY_LEVEL_UP_PARK = 250
 PROD_CAPITAL_BONUS = 1
 POINTS_PER_POPULATION = 5
 CLEAR_VIEW_POINTS = 5
+TECH_TIER_POINTS = 100
+"""Rules version 4: researching a technology scores 100 × its tier (``ResearchTechCommand``),
+a tribe's initial technology too (``Tribe.init``)."""
+CITY_CENTRE_POINTS = 100
+"""Rules version 4: a capital, and a village captured, score this (``LevelLoader``,
+``Board.capture``)."""
+CITY_BORDER_POINTS = 20
+"""Rules version 4: each tile a city claims scores this for its tribe and adds it to the
+city's worth (``Board.assignCityTiles``)."""
 FIRST_CITY_CLEAR_RANGE = 2
 
 

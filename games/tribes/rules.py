@@ -61,6 +61,8 @@ from .constants import (
     CAPTURE,
     CHIVALRY,
     CITY,
+    CITY_BORDER_POINTS,
+    CITY_CENTRE_POINTS,
     CITY_LEVEL_UP_PARK,
     CITY_LEVEL_UP_POP_GROWTH,
     CITY_LEVEL_UP_RESOURCES,
@@ -154,6 +156,7 @@ from .constants import (
     TECH_NAMES,
     TECH_PARENT,
     TECH_TIER,
+    TECH_TIER_POINTS,
     TEMPLE_LEVEL_POINTS,
     TEMPLE_MAX_LEVEL,
     TEMPLE_POINTS,
@@ -191,6 +194,9 @@ from .levels import (
 )
 
 RULES_VERSION = 3
+"""The default rules (``Tribes(rules=...)``): 3, ours as documented; 4, the framework's
+game as it plays at commit 270e7e5 (its score, full observability; see docs/tribes.md)."""
+RULES_VERSIONS = (3, 4)
 """Which rule set games are played under; bump it with any change that changes play, so
 result files never mix games of two rule sets. 1: before the framework fixes of commit
 a34b11f (level-up first and alone, idle units recover at the end of the turn, an
@@ -380,8 +386,10 @@ def _runs(seg: tuple, u: int) -> tuple:
 class Board:
     """Static data of one level, shared by every state of a game (never mutated)."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, rules: int = RULES_VERSION) -> None:
         self.level = level
+        self.rules = rules
+        """Rules version of every state on this board (see ``RULES_VERSIONS``)."""
         self.size = size = level.size
         self.n = n = size * size
         self.nbr = tuple(tuple(sorted(self._ring(t, 1))) for t in range(n))
@@ -491,6 +499,9 @@ class TribesState:
         s._tiles_shared = False
         s._net_clean, s._net_reach = 0, [None, None]
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
+        framework = board.rules >= 4
+        if framework:  # full observability as the framework plays: nothing left to explore
+            s.explored, s.n_explored = bytearray(b"\x01" * (2 * n)), [n, n]
         for p in (0, 1):
             tribe = lv.tribes[p]
             _, tech, unit = TRIBES[tribe]
@@ -501,6 +512,9 @@ class TribesState:
             s._claim(city)
             s._explore(p, board.city_pos[city], FIRST_CITY_CLEAR_RANGE)
             s._new_unit(unit, board.city_pos[city], p, city, FINISHED)
+            if framework:
+                s.score[p] += (TECH_TIER_POINTS * TECH_TIER[tech] + CITY_CENTRE_POINTS
+                               + UNIT_POINTS[unit])
         for u in range(len(s.u_type)):  # the first player starts with fresh units
             if s.u_tribe[u] == 0:
                 s.u_status[u] = FRESH
@@ -832,6 +846,8 @@ class TribesState:
         self.c_nunits[lost] = 0
 
     def _kill(self, u: int) -> None:
+        if self.b.rules >= 4:  # GameState.killUnit, DisbandCommand
+            self.score[self.u_tribe[u]] -= UNIT_POINTS[self.u_type[u]]
         self.unit_at[self.u_pos[u]] = -1
         city = self.u_city[u]
         if city >= 0 and self.c_tribe[city] == self.u_tribe[u]:
@@ -854,11 +870,17 @@ class TribesState:
         self._own_tiles()
         owner = self.owner
         centre = self.b.city_pos[city]
+        claimed = 0
         if owner[centre] < 0:
             owner[centre] = city
+            claimed += 1
         for t in self.b.within[self.c_radius[city]][centre]:
             if owner[t] < 0:
                 owner[t] = city
+                claimed += 1
+        if self.b.rules >= 4:  # Board.assignCityTiles
+            self.score[self.c_tribe[city]] += claimed * CITY_BORDER_POINTS
+            self.c_worth[city] += claimed * CITY_BORDER_POINTS
 
     def _explore(self, p: int, centre: int, radius: int) -> None:
         n = self.b.n
@@ -1486,6 +1508,8 @@ class TribesState:
         if pay:
             ncities = sum(1 for t in self.c_tribe if t == p)
             self.stars[p] -= tech_cost(TECH_TIER[tech], ncities, self.techs[p])
+            if self.b.rules >= 4:
+                self.score[p] += TECH_TIER_POINTS * TECH_TIER[tech]
         self.techs[p] |= 1 << tech
         if self.techs[p] == ALL_TECHS:
             self._monument_available(p, TOWER_OF_WISDOM)
@@ -1725,6 +1749,8 @@ class TribesState:
         if q < 0:  # a neutral village becomes a city of level 1
             self.c_tribe[c] = p
             self.terrain[pos] = CITY
+            if self.b.rules >= 4:
+                self.score[p] += CITY_CENTRE_POINTS
             self._claim(c)
             self._explore(p, pos, 1)
             self._move_one_to(c, p)
@@ -1922,6 +1948,8 @@ class TribesState:
         data: dict[str, Any] = {name: list(getattr(self, name)) for name in _LIST_FIELDS}
         data["explored"] = list(self.explored)
         data["stats"] = [list(self.stats[0]), list(self.stats[1])]
+        if self.b.rules != 3:  # version 3 snapshots stay as they were written
+            data["rules"] = self.b.rules
         data.update(level=self.b.level.seed, size=self.b.size, turn_limit=self.turn_limit,
                     turn=self.turn, player=self.player, moves=self.moves, over=self.over,
                     won_by=self.won_by, rng=self.rng)
@@ -1960,18 +1988,18 @@ class TribesState:
         return "\n".join(rows)
 
 
-_BOARDS: dict[tuple[int | str, int], Board] = {}
+_BOARDS: dict[tuple[int | str, int, int], Board] = {}
 
 
-def board_for(level: int | str, size: int = DEFAULT_SIZE) -> Board:
-    """The (cached) static board of a level: a generator seed (at ``size``), or a
-    framework level ``"java:N"`` / ``"java:NAME"`` (its own size)."""
-    key = (level, size) if isinstance(level, int) else (level, 0)
+def board_for(level: int | str, size: int = DEFAULT_SIZE, rules: int = RULES_VERSION) -> Board:
+    """The (cached) static board of a level under a rules version: a generator seed (at
+    ``size``), or a framework level ``"java:N"`` / ``"java:NAME"`` (its own size)."""
+    key = (level, size if isinstance(level, int) else 0, rules)
     if key not in _BOARDS:
         if len(_BOARDS) > 512:
             _BOARDS.clear()
         _BOARDS[key] = Board(generate_level(level, size) if isinstance(level, int)
-                             else load_java_level(level))
+                             else load_java_level(level), rules)
     return _BOARDS[key]
 
 
@@ -1992,19 +2020,24 @@ class Tribes:
     generator; ``levels="java"`` the framework's 25 tournament levels) with the match RNG;
     a level fixes it: an int is a seed of our generator, ``"java:N"`` the framework's
     tournament level N, ``"java:NAME"`` one of its level files. ``turn_limit`` rounds (50
-    in the framework)."""
+    in the framework). ``rules`` is the rules version (``RULES_VERSIONS``; 4 plays as the
+    framework does, see docs/tribes.md)."""
 
     name = "tribes"
     num_players = 2
 
     def __init__(self, level: int | str | None = None,
                  levels: tuple[int | str, ...] | str | None = None,
-                 size: int = DEFAULT_SIZE, turn_limit: int = TURN_LIMIT) -> None:
-        for name, value in (("size", size), ("turn_limit", turn_limit)):
+                 size: int = DEFAULT_SIZE, turn_limit: int = TURN_LIMIT,
+                 rules: int = RULES_VERSION) -> None:
+        for name, value in (("size", size), ("turn_limit", turn_limit), ("rules", rules)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"{name} must be an integer, not {value!r}")
         if turn_limit < 1:
             raise ValueError("turn_limit must be >= 1")
+        if rules not in RULES_VERSIONS:
+            raise ValueError(f"rules must be one of {RULES_VERSIONS}, not {rules}")
+        self.rules = rules
         if levels == "java":
             levels = tuple(f"java:{i}" for i in range(25))
         elif isinstance(levels, str):
@@ -2021,14 +2054,16 @@ class Tribes:
         rng = rng or random.Random(0)
         level = self.level if self.level is not None else self.levels[rng.randrange(
             len(self.levels))]
-        return TribesState.initial(board_for(level, self.size), seed=rng.getrandbits(63),
+        return TribesState.initial(board_for(level, self.size, self.rules),
+                                   seed=rng.getrandbits(63),
                                    turn_limit=self.turn_limit)
 
     def state_from_dict(self, data: dict[str, Any], rng: random.Random | None = None
                         ) -> TribesState:
         try:
             level = data["level"]
-            board = board_for(level if isinstance(level, str) else int(level), int(data["size"]))
+            board = board_for(level if isinstance(level, str) else int(level), int(data["size"]),
+                              int(data.get("rules", 3)))
             s = TribesState.__new__(TribesState)
             s.b = board
             s.turn_limit = int(data["turn_limit"])
