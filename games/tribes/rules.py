@@ -179,6 +179,7 @@ from .constants import (
     UPGRADE,
     VETERAN_KILLS,
     VETERAN_PLUS_HP,
+    VILLAGE,
     WATER,
     WORKSHOP,
     level_up_options,
@@ -1029,8 +1030,13 @@ class TribesState:
         if cached[6] != key:
             cached = self._tile_cache[p] = cached[:6] + (
                 key, tuple([a for a, need in cached[4] if need <= stars]))
-        acts.extend(cached[7])
-        self._head = (research, spawns, cached[7], prefix)
+        tiles = cached[7]
+        if road_key >= 0 and self.b.rules >= 4:  # no road under an enemy unit
+            unit_at, u_tribe = self.unit_at, self.u_tribe
+            tiles = tuple([a for a in tiles if a[0] != BUILD_ROAD or unit_at[a[1]] < 0
+                           or u_tribe[unit_at[a[1]]] == p])
+        acts.extend(tiles)
+        self._head = (research, spawns, tiles, prefix)
         return self._unit_part(p, stars, techs, acts, carried)
 
     def _research_and_spawns(self, p: int, stars: int, techs: int, my_cities: list[int]
@@ -1098,7 +1104,8 @@ class TribesState:
         radius = 1
         if not _CAN_MOVE[ut][status]:  # abilities: Unit.canMove (a rider escapes)
             acts: list[tuple] = []
-        elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY:
+        elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY \
+                and b.rules < 4:
             # one step, no road to run along: the free enterable neighbours (in tile order)
             terrain, building, owner, c_tribe = self.terrain, self.building, self.owner, \
                 self.c_tribe
@@ -1106,6 +1113,9 @@ class TribesState:
             acts = [(MOVE, u, t) for t in b.nbr[pos] if unit_at[t] < 0 and (
                 (kind := blocked[terrain[t]]) == 0
                 or (kind == 2 and building[t] == PORT and c_tribe[owner[t]] == p))]
+        elif b.rules >= 4:
+            tiles, radius = self._reachable_framework(ut, pos, p, techs, enemy_adj)
+            acts = [(MOVE, u, t) for t in tiles if unit_at[t] < 0]
         else:
             tiles, radius = self._reachable(ut, pos, p, techs, enemy_adj)
             acts = [(MOVE, u, t) for t in tiles]
@@ -1270,6 +1280,12 @@ class TribesState:
         ex = self.explored
         off = p * b.n
         road = self.road
+        if b.rules >= 4:  # Board.canBuildRoadAt: villages too, over buildings (enemy units
+            # on the tile are left to _generate, which filters the cached list)
+            return tuple([((BUILD_ROAD, t), ROAD_COST) for t in range(b.n)
+                          if (terrain[t] == PLAIN or terrain[t] == FOREST
+                              or terrain[t] == VILLAGE)
+                          and not road[t] and (owner[t] < 0 or c_tribe[owner[t]] == p)])
         return tuple([((BUILD_ROAD, t), ROAD_COST) for t in range(b.n)
                       if (terrain[t] == PLAIN or terrain[t] == FOREST) and ex[off + t]
                       and not road[t] and building[t] == NO_BUILDING
@@ -1394,6 +1410,111 @@ class TribesState:
         radius = 1 + max([row[t] for t, left in best.items() if left > 0])
         del best[start]
         return sorted(best), radius
+
+    def _reachable_framework(self, ut: int, start: int, p: int, techs: int,
+                             enemy_adj: bytearray) -> tuple[list[int], int]:
+        """Rules version 4: the tiles the framework's move search reaches (``MoveFactory``
+        over ``Pathfinder.findPaths`` with ``StepMove``), friendly units' tiles included
+        (the caller drops occupied ones), and the radius within which it read the board.
+
+        It is the framework's search step for step, quirks included: a step costs 1, ½
+        from road to road (cities count as roads when on a tile of no city or of the
+        tribe), entering forest, mountain, a port or (naval) land costs what is left,
+        and so does entering a tile next to an enemy unit; a step is allowed while the
+        cost so far plus the step, rounded down, is within the unit's movement, and a
+        tile whose cost reached the movement exactly is not expanded. Friendly units
+        are passed through. Mountains need Climbing, shallow water Sailing and deep
+        water Navigation for every unit; a land unit enters any port. Costs found
+        cheaper after a tile entered the queue are lowered in place without reordering
+        the queue, as the framework's ``PriorityQueue`` does, so the order of its binary
+        heap is simulated here."""
+        b = self.b
+        nbr, row = b.nbr, b.dist[start]
+        terrain, road, unit_at, u_tribe = self.terrain, self.road, self.unit_at, self.u_tribe
+        owner, c_tribe, building, city_at = self.owner, self.c_tribe, self.building, b.city_at
+        mov = float(UNIT_MOV[ut])
+        naval = ut in NAVAL
+        climbing = techs >> CLIMBING & 1
+        sailing = techs >> SAILING & 1
+        navigation = techs >> NAVIGATION & 1
+        cost = {start: 0.0}
+        heap = [start]
+        reached = []
+        read = 0
+        while heap:
+            node = heap[0]  # PriorityQueue.poll: the root, then the last element sifted down
+            last = heap.pop()
+            n = len(heap)
+            if n:
+                k, half, key = 0, n >> 1, cost[last]
+                while k < half:
+                    child = 2 * k + 1
+                    c = heap[child]
+                    if child + 1 < n and cost[c] > cost[heap[child + 1]]:
+                        child += 1
+                        c = heap[child]
+                    if key <= cost[c]:
+                        break
+                    heap[k] = c
+                    k = child
+                heap[k] = last
+            if node != start:
+                reached.append(node)
+            here = cost[node]
+            if here == mov:
+                continue
+            if row[node] > read:
+                read = row[node]
+            left = mov - here if here < mov else mov
+            ter_here = terrain[node]
+            on_road = ((road[node] and ter_here != SHALLOW and ter_here != DEEP)
+                       or ter_here == CITY) and (owner[node] < 0 or c_tribe[owner[node]] == p)
+            for t in nbr[node]:
+                v = unit_at[t]
+                if v >= 0 and u_tribe[v] != p:
+                    continue
+                ter = terrain[t]
+                if (ter == MOUNTAIN and not climbing) or (ter == SHALLOW and not sailing) \
+                        or (ter == DEEP and not navigation):
+                    continue
+                if ut == MIND_BENDER and ter == CITY and c_tribe[city_at[t]] != p:
+                    continue
+                if naval:
+                    step = 1.0 if ter == SHALLOW or ter == DEEP else left
+                else:
+                    if ter == SHALLOW or ter == DEEP:
+                        if building[t] != PORT:
+                            continue
+                        step = left
+                    elif ter == FOREST or ter == MOUNTAIN:
+                        step = left
+                    else:
+                        step = 1.0
+                    if on_road and ((road[t] and ter != SHALLOW and ter != DEEP)
+                                    or ter == CITY):
+                        step = max(0.5, step / 2.0)
+                if enemy_adj[t]:
+                    step = left
+                    if here + step > mov:
+                        continue
+                elif math.floor(here + step) > mov:
+                    continue
+                total = here + step
+                if t not in cost:
+                    cost[t] = total  # PriorityQueue.offer: sift up
+                    k = len(heap)
+                    heap.append(t)
+                    while k:
+                        parent = (k - 1) >> 1
+                        e = heap[parent]
+                        if total >= cost[e]:
+                            break
+                        heap[k] = e
+                        k = parent
+                    heap[k] = t
+                elif total < cost[t]:
+                    cost[t] = total
+        return sorted(reached), read + 1
 
     # ---- action execution -------------------------------------------------------------
     def _execute(self, a: tuple) -> None:
