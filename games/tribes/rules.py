@@ -75,6 +75,7 @@ from .constants import (
     CONSTRUCTION,
     CONVERT,
     CROPS,
+    CUSTOM_HOUSE,
     DASH_UNITS,
     DEEP,
     DEFENCE_BONUS,
@@ -88,10 +89,12 @@ from .constants import (
     EXPLORER,
     EXPLORER_STEPS,
     EYE_OF_GOD,
+    FARM,
     FINISHED,
     FIRST_CITY_CLEAR_RANGE,
     FOREST,
     FORESTRY,
+    FORGE,
     FREE_SPIRIT,
     FRESH,
     GATE_OF_POWER,
@@ -106,11 +109,13 @@ from .constants import (
     KNIGHT,
     LEVEL_UP,
     LEVEL_UP_NAMES,
+    LUMBER_HUT,
     MAKE_VETERAN,
     MEDITATION,
     MELEE,
     MIND_BENDER,
     MINDBENDER_HEAL,
+    MINE,
     MONUMENT_POINTS,
     MONUMENTS,
     MOUNTAIN,
@@ -144,6 +149,7 @@ from .constants import (
     ROADS,
     RUINS,
     SAILING,
+    SAWMILL,
     SHALLOW,
     SHIP,
     SPAWN,
@@ -181,6 +187,7 @@ from .constants import (
     VETERAN_PLUS_HP,
     VILLAGE,
     WATER,
+    WINDMILL,
     WORKSHOP,
     level_up_options,
     level_up_points,
@@ -282,6 +289,37 @@ def _build_table() -> tuple:
 
 
 _BUILD_TABLE = _build_table()
+
+
+def _build_table_framework() -> tuple:
+    """Rules version 4's ``_BUILD_TABLE`` (``Build.isBuildable``): only farms (crops) and
+    mines (ore) ask for a resource, every other building stands on any; each option also
+    names the building a neighbouring tile must hold (windmill: farm, forge: mine,
+    sawmill: lumber hut, custom house: port; else −1)."""
+    table = []
+    for ter in range(7):
+        row = []
+        for res in range(8):
+            options = []
+            for bt, cost in BUILDING_COST.items():
+                needed_res = BUILDING_RESOURCE.get(bt)
+                if ter in BUILDING_TERRAIN[bt] and (needed_res is None or res == needed_res):
+                    need = BUILDING_TECH[bt]
+                    options.append((bt, cost, (1 << need) if need >= 0 else 0,
+                                    bt in UNIQUE_PER_CITY, MONUMENT_INDEX.get(bt, -1),
+                                    BOOSTED_BY[bt][0] if bt in BOOSTED_BY else -1))
+            row.append(tuple(options))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_BUILD_TABLE_FRAMEWORK = _build_table_framework()
+_BASE_BONUS = {FARM: 2, LUMBER_HUT: 1, MINE: 2, PORT: 2, WINDMILL: 1, SAWMILL: 1, FORGE: 2,
+               CUSTOM_HOUSE: 2}
+"""``Types.BUILDING.getBonus`` of the producing buildings and their boosters."""
+_MATCHING = {FARM: WINDMILL, WINDMILL: FARM, LUMBER_HUT: SAWMILL, SAWMILL: LUMBER_HUT,
+             MINE: FORGE, FORGE: MINE, PORT: CUSTOM_HOUSE, CUSTOM_HOUSE: PORT}
+"""``Types.BUILDING.getMatchingBuilding``."""
 _TECH_BIT = tuple(1 << t for t in range(NUM_TECHS))
 _PARENT_BIT = tuple((1 << TECH_PARENT[t]) if t in TECH_PARENT else 0 for t in range(NUM_TECHS))
 _SPAWN_REQ = tuple((ut, UNIT_COST[ut], (1 << UNIT_TECH[ut]) if UNIT_TECH[ut] >= 0 else 0)
@@ -1294,6 +1332,8 @@ class TribesState:
     def _city_candidates(self, p: int, techs: int, my_cities: list[int]) -> tuple:
         """The tile actions of the tribe's cities with the stars each needs, city by city
         and tile by tile."""
+        if self.b.rules >= 4:
+            return self._city_candidates_framework(p, techs, my_cities)
         acts: list[tuple] = []
         terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
         if my_cities:
@@ -1342,6 +1382,118 @@ class TribesState:
                             continue
                         acts.append(((BUILD, c, t, bt), cost))
         return tuple(acts)
+
+    def _city_candidates_framework(self, p: int, techs: int, my_cities: list[int]) -> tuple:
+        """Rules version 4: the framework's city tile actions (``BuildFactory``,
+        ``ResourceGatheringFactory``, ``ClearForestFactory``, ``BurnForestFactory``,
+        ``GrowForestFactory``, ``DestroyFactory``): gathering, clearing, burning and
+        growing forest ignore buildings on the tile, growing forest ignores resources,
+        any building (monuments and temples too) can be destroyed, and a building needs
+        an empty tile, its terrain, its resource (farm, mine) and its neighbour (windmill,
+        forge, sawmill, custom house) only."""
+        acts: list[tuple] = []
+        terrain, resource, building = self.terrain, self.resource, self.building
+        if not my_cities:
+            return ()
+        tiles_of = self._territory
+        if tiles_of is None:
+            lists: list[list[int]] = [[] for _ in self.c_tribe]
+            for t, c in enumerate(self.owner):
+                if c >= 0:
+                    lists[c].append(t)
+            tiles_of = self._territory = tuple(tuple(x) for x in lists)
+        nbr = self.b.nbr
+        mon_base = p * _NUM_MONUMENTS
+        monuments = self.monuments
+        can_destroy = techs >> CONSTRUCTION & 1
+        can_clear = techs >> FORESTRY & 1
+        can_burn = techs >> CHIVALRY & 1
+        can_grow = techs >> SPIRITUALISM & 1
+        for c in my_cities:
+            built = self.c_built[c]
+            for t in tiles_of[c]:
+                ter = terrain[t]
+                if ter == CITY:
+                    continue
+                bld = building[t]
+                if bld != NO_BUILDING and can_destroy:
+                    acts.append(((DESTROY, c, t), 0))
+                res = resource[t]
+                if res in GATHER:
+                    tech, cost, _, _ = GATHER[res]
+                    if techs >> tech & 1:
+                        acts.append(((RESOURCE, c, t), cost))
+                if ter == FOREST:
+                    if can_clear:
+                        acts.append(((CLEAR_FOREST, c, t), 0))
+                    if can_burn:
+                        acts.append(((BURN_FOREST, c, t), BURN_FOREST_COST))
+                elif ter == PLAIN and can_grow:
+                    acts.append(((GROW_FOREST, c, t), GROW_FOREST_COST))
+                if bld != NO_BUILDING:
+                    continue
+                for bt, cost, need, unique, mon, beside in _BUILD_TABLE_FRAMEWORK[ter][res]:
+                    if techs & need != need:
+                        continue
+                    if unique and built >> bt & 1:
+                        continue
+                    if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
+                        continue
+                    if beside >= 0 and not any(building[m] == beside for m in nbr[t]):
+                        continue
+                    acts.append(((BUILD, c, t, bt), cost))
+        return tuple(acts)
+
+    def _apply_bonus(self, c: int, t: int, bt: int, population: bool, sign: int) -> None:
+        """Rules version 4: ``City.applyBonus`` as the framework has it. A producing
+        building (farm, lumber hut, mine) gives its city its population; then for each
+        neighbouring tile holding the matching building, in tile order, the booster's
+        bonus goes to the city that tile belongs to when the tribe holds it; once such a
+        tile of another of the tribe's cities was met, the bonus of the later ones goes
+        to that city too, and a matching building of another tribe's city ends the scan
+        (the framework's quirks, kept)."""
+        p = self.c_tribe[c]
+        base = bt in BOOSTS
+        if base and population:
+            self._add_pop(c, sign * _BASE_BONUS[bt])
+        match = _MATCHING[bt]
+        building, owner, c_tribe = self.building, self.owner, self.c_tribe
+        target = c
+        for m in self.b.nbr[t]:
+            if building[m] != match:
+                continue
+            cm = owner[m]
+            if cm != c:
+                if cm >= 0 and c_tribe[cm] == p:
+                    target = cm
+                else:
+                    return
+            bonus = sign * _BASE_BONUS[match if base else bt]
+            if population:
+                self._add_pop(target, bonus)
+            else:
+                self.c_prod[target] = max(0, self.c_prod[target] + bonus)
+
+    def _building_effect_framework(self, c: int, t: int, bt: int, sign: int) -> None:
+        """Rules version 4: ``City.updateBuildingEffects``. Temples and monuments score
+        for the tribe, not the city's worth; removing a temple *adds* the points it
+        earned (a framework bug, kept); removing a monument takes its 400 back."""
+        p = self.c_tribe[c]
+        if bt in _MATCHING:
+            if bt == PORT:
+                self._add_pop(c, sign * _BASE_BONUS[PORT])
+            self._apply_bonus(c, t, bt, bt != PORT and bt != CUSTOM_HOUSE, sign)
+        elif bt in TEMPLES:
+            self._add_pop(c, sign * BUILDING_POP[bt])
+            if sign > 0:
+                self.score[p] += TEMPLE_POINTS
+            else:
+                temples = self.temples
+                i = next(i for i in range(0, len(temples), 3) if temples[i] == t)
+                self.score[p] += sum(TEMPLE_LEVEL_POINTS[:temples[i + 1]])
+        elif bt in MONUMENT_INDEX:
+            self._add_pop(c, sign * BUILDING_POP[bt])
+            self.score[p] += sign * MONUMENT_POINTS
 
     def _enemy_adjacent(self, p: int) -> bytearray:
         mark = bytearray(self.b.n)
@@ -1569,7 +1721,8 @@ class TribesState:
         elif kind == CLEAR_FOREST:
             t = a[2]
             self.terrain[t] = PLAIN
-            self.resource[t] = NO_RES
+            if self.b.rules < 4:  # the framework's ClearForestCommand keeps the resource
+                self.resource[t] = NO_RES
             self._add_stars(p, CLEAR_FOREST_STARS)
         elif kind == BURN_FOREST:
             t = a[2]
@@ -1579,6 +1732,7 @@ class TribesState:
         elif kind == GROW_FOREST:
             self.stars[p] -= GROW_FOREST_COST
             self.terrain[a[2]] = FOREST
+            self.resource[a[2]] = NO_RES
         elif kind == DESTROY:
             self._destroy(a[1], a[2])
         elif kind == CAPTURE:
@@ -1641,7 +1795,8 @@ class TribesState:
         self._recover_idle(p)
         if p == 1:
             self.turn += 1
-            if self.turn >= self.turn_limit:
+            # the framework plays rounds 0..turn_limit (GameState.gameOver: tick > max turns)
+            if self.turn >= self.turn_limit + (self.b.rules >= 4):
                 self._finish_by_score()
                 return
         self.player = q
@@ -1653,6 +1808,16 @@ class TribesState:
             self._grow_temples(q)
         if self.turn >= 1:
             self._add_stars(q, self.income(q))
+        if self.b.rules >= 4:  # Tribe.addPacifistCount: counted with Meditation, and the
+            # altar becomes available again (even once built) at exactly 5 turns
+            if self.techs[q] >> MEDITATION & 1:
+                self.pacifist[q] += 1
+                if self.pacifist[q] == ALTAR_OF_PEACE_TURNS:
+                    i = q * len(MONUMENTS) + MONUMENT_INDEX[ALTAR_OF_PEACE]
+                    if self.monuments[i] != AVAILABLE:
+                        self.monuments[i] = AVAILABLE
+                        self.econ += 1
+            return
         self.pacifist[q] += 1
         if self.pacifist[q] >= ALTAR_OF_PEACE_TURNS:
             self._monument_available(q, ALTAR_OF_PEACE)
@@ -1700,6 +1865,19 @@ class TribesState:
         self.stars[p] -= BUILDING_COST[bt]
         self.building[t] = bt
         self.resource[t] = NO_RES
+        if self.b.rules >= 4:  # BuildCommand
+            self._building_effect_framework(c, t, bt, +1)
+            if bt in UNIQUE_PER_CITY:
+                self.c_built[c] |= 1 << bt
+            if bt in TEMPLES:
+                self.temples.extend((t, 1, TEMPLE_TURNS_TO_SCORE))
+            elif bt == PORT:
+                self._update_trade_network()
+            elif bt in MONUMENT_INDEX:
+                self.monuments[p * len(MONUMENTS) + MONUMENT_INDEX[bt]] = BUILT
+            elif bt == LUMBER_HUT:  # the hut clears its forest
+                self.terrain[t] = PLAIN
+            return
         self._building_effect(c, t, bt, +1)
         if bt in UNIQUE_PER_CITY:
             self.c_built[c] |= 1 << bt
@@ -1742,7 +1920,10 @@ class TribesState:
     def _destroy(self, c: int, t: int) -> None:
         bt = self.building[t]
         self.building[t] = NO_BUILDING  # (neighbour scans skip the tile itself)
-        self._building_effect(c, t, bt, -1)
+        if self.b.rules >= 4:
+            self._building_effect_framework(c, t, bt, -1)
+        else:
+            self._building_effect(c, t, bt, -1)
         if bt in UNIQUE_PER_CITY:
             self.c_built[c] &= ~(1 << bt)
         elif bt in TEMPLES:
