@@ -348,18 +348,19 @@ _SEGMENT_TECHS = (1 << CLIMBING) | (1 << FREE_SPIRIT) | (1 << SAILING) | (1 << N
 """The technologies a unit's actions depend on."""
 
 
-def _research_actions(techs: int, stars: int, ncities: int) -> tuple:
+def _research_actions(techs: int, stars: int, ncities: int, framework: bool = False) -> tuple:
     """The research actions open to a tribe, memoised: they depend only on its
     technologies and on which of the three tier costs its stars cover (looked up by
     technologies, stars and cities first, which saves working out the costs)."""
-    quick = (techs, stars, ncities)
+    quick = (techs, stars, ncities, framework)
     acts = _RESEARCH_QUICK.get(quick)
     if acts is not None:
         return acts
     if len(_RESEARCH_QUICK) > 200_000:
         _RESEARCH_QUICK.clear()
-    key = (techs, tech_cost(1, ncities, techs) <= stars, tech_cost(2, ncities, techs) <= stars,
-           tech_cost(3, ncities, techs) <= stars)
+    key = (techs, tech_cost(1, ncities, techs, framework) <= stars,
+           tech_cost(2, ncities, techs, framework) <= stars,
+           tech_cost(3, ncities, techs, framework) <= stars)
     acts = _RESEARCH_MEMO.get(key)
     if acts is None:
         affordable = (False, *key[1:])
@@ -455,10 +456,15 @@ class Board:
         return self.dist[a][b]
 
 
-def tech_cost(tier: int, num_cities: int, techs: int) -> int:
-    """Technology cost: tier × cities + 4, 20% off once Philosophy is researched."""
+def tech_cost(tier: int, num_cities: int, techs: int, framework: bool = False) -> int:
+    """Technology cost: tier × cities + 4, 20% off once Philosophy is researched
+    (rounded up). ``framework`` (rules version 4): the framework's
+    ``TECHNOLOGY.getCost``, which with Philosophy charges 20% of the cost, rounded down
+    (its ``TECH_DISCOUNT_VALUE`` 0.2 is applied as the price, not the discount: a bug)."""
     cost = tier * max(1, num_cities) + TECH_BASE_COST
     if techs >> 23 & 1:  # PHILOSOPHY
+        if framework:
+            return int(cost * TECH_DISCOUNT)
         cost = int(math.ceil(cost * (1.0 - TECH_DISCOUNT)))
     return cost
 
@@ -1081,7 +1087,8 @@ class TribesState:
                              ) -> tuple[tuple, list]:
         """The research actions and the spawn groups (SPAWN, city, actions) of the
         player to move."""
-        research = _research_actions(techs, stars, len(my_cities)) if techs != ALL_TECHS \
+        research = _research_actions(techs, stars, len(my_cities), self.b.rules >= 4) \
+            if techs != ALL_TECHS \
             else ()
         spawns = []
         if my_cities:
@@ -1782,7 +1789,8 @@ class TribesState:
     def _research(self, p: int, tech: int, pay: bool) -> None:
         if pay:
             ncities = sum(1 for t in self.c_tribe if t == p)
-            self.stars[p] -= tech_cost(TECH_TIER[tech], ncities, self.techs[p])
+            self.stars[p] -= tech_cost(TECH_TIER[tech], ncities, self.techs[p],
+                                       self.b.rules >= 4)
             if self.b.rules >= 4:
                 self.score[p] += TECH_TIER_POINTS * TECH_TIER[tech]
         self.techs[p] |= 1 << tech
