@@ -773,6 +773,8 @@ class TribesState:
         total = self.c_level[c] + self.c_prod[c]
         if c == self.b.capital_city[self.c_tribe[c]]:
             total += PROD_CAPITAL_BONUS
+        elif self.b.rules >= 4 and c < 2:  # the framework's City.isCapital stays on a
+            total += PROD_CAPITAL_BONUS       # captured capital
         return total
 
     def production(self, p: int) -> int:
@@ -989,7 +991,10 @@ class TribesState:
         x, y = pos % size, pos // size
         q = self.u_tribe[u]
         terrain = self.terrain
+        framework = self.b.rules >= 4
         for dx, dy in _PUSH_ORDER:
+            if framework:  # the framework's offsets are (row, column): tile x·size + y
+                dx, dy = dy, dx
             if not (0 <= x + dx < size and 0 <= y + dy < size):
                 continue
             t = (y + dy) * size + x + dx
@@ -1002,14 +1007,19 @@ class TribesState:
                 if self.building[t] != PORT or self.owner[t] < 0 \
                         or self.c_tribe[self.owner[t]] != q:
                     continue
-                if self.u_type[u] not in NAVAL:
+                embark = self.u_type[u] not in NAVAL
+                if embark:
                     self.u_type[u] = BOAT
             elif self.u_type[u] in NAVAL:
                 self.u_type[u] = self.u_base[u]
+                embark = False
+            else:
+                embark = False
             self.unit_at[pos] = -1
             self.unit_at[t] = u
             self.u_pos[u] = t
-            self.u_status[u] = PUSHED
+            # the framework's Board.embark makes a new unit, FINISHED, not PUSHED
+            self.u_status[u] = FINISHED if embark and framework else PUSHED
             self._explore(q, t, 1)
             return
         self._kill(u)
@@ -1112,16 +1122,21 @@ class TribesState:
         one segment, ``carried`` over from the parent state for the units the action
         played cannot have affected (``_carry_segments``)."""
         u_tribe, u_status = self.u_tribe, self.u_status
+        # rules version 4: a finished boat or ship may still be upgraded
+        # (UnitActionBuilder offers Upgrade before it looks at the status)
+        upgradable = (BOAT, SHIP) if self.b.rules >= 4 else ()
+        u_type = self.u_type
         if carried is None:
             candidates: Any = [u for u, tribe in enumerate(u_tribe)
-                               if tribe == p and u_status[u] != FINISHED]
+                               if tribe == p and (u_status[u] != FINISHED
+                                                  or u_type[u] in upgradable)]
             entries: dict[int, list] = {}
             enemy_adj = None
         else:  # no unit becomes active in a carried action
             candidates, entries, enemy_adj = carried
         active = []
         for u in candidates:
-            if u_tribe[u] != p or u_status[u] == FINISHED:
+            if u_tribe[u] != p or (u_status[u] == FINISHED and u_type[u] not in upgradable):
                 continue
             active.append(u)
             entry = entries.get(u)
@@ -1199,7 +1214,8 @@ class TribesState:
         elif ut == SHIP:
             if stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
                 acts.append((UPGRADE, u))
-        if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT:
+        if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT \
+                and status != FINISHED:
             acts.append((MAKE_VETERAN, u))
         if fresh and techs >> FREE_SPIRIT & 1:
             acts.append((DISBAND, u))
@@ -1451,7 +1467,8 @@ class TribesState:
                     acts.append(((BUILD, c, t, bt), cost))
         return tuple(acts)
 
-    def _apply_bonus(self, c: int, t: int, bt: int, population: bool, sign: int) -> None:
+    def _apply_bonus(self, c: int, t: int, bt: int, population: bool, sign: int,
+                     only_matching: bool = False) -> None:
         """Rules version 4: ``City.applyBonus`` as the framework has it. A producing
         building (farm, lumber hut, mine) gives its city its population; then for each
         neighbouring tile holding the matching building, in tile order, the booster's
@@ -1461,7 +1478,7 @@ class TribesState:
         (the framework's quirks, kept)."""
         p = self.c_tribe[c]
         base = bt in BOOSTS
-        if base and population:
+        if base and population and not only_matching:
             self._add_pop(c, sign * _BASE_BONUS[bt])
         match = _MATCHING[bt]
         building, owner, c_tribe = self.building, self.owner, self.c_tribe
@@ -1501,6 +1518,30 @@ class TribesState:
         elif bt in MONUMENT_INDEX:
             self._add_pop(c, sign * BUILDING_POP[bt])
             self.score[p] += sign * MONUMENT_POINTS
+
+    def _rebuild_effects_on_capture(self, c: int) -> None:
+        """Rules version 4: what the framework's ``Tribe.capturedCity`` and ``lostCity``
+        do to a captured city's buildings (``updateBuildingEffects`` with
+        ``onlyMatching``), quirks included: every building's neighbour bonuses are
+        applied again for the new owner (so pairs inside the city count twice), those of
+        its farms, lumber huts, mines and ports are then taken off once, and each temple
+        scores 100 and each monument 400 for the new owner again."""
+        p = self.c_tribe[c]
+        owner, building = self.owner, self.building
+        tiles = [t for t in range(self.b.n) if owner[t] == c and building[t] != NO_BUILDING]
+        for t in tiles:
+            bt = building[t]
+            if bt in _MATCHING:
+                self._apply_bonus(c, t, bt, bt != PORT and bt != CUSTOM_HOUSE, +1,
+                                  only_matching=True)
+            elif bt in TEMPLES:
+                self.score[p] += TEMPLE_POINTS
+            elif bt in MONUMENT_INDEX:
+                self.score[p] += MONUMENT_POINTS
+        for t in tiles:
+            bt = building[t]
+            if bt in BOOSTS:
+                self._apply_bonus(c, t, bt, bt != PORT, -1, only_matching=True)
 
     def _enemy_adjacent(self, p: int) -> bytearray:
         mark = bytearray(self.b.n)
@@ -2069,8 +2110,15 @@ class TribesState:
             self.score[q] -= worth
             self.score[p] += worth
             self.c_tribe[c] = p
+            if self.b.rules >= 4:
+                self._rebuild_effects_on_capture(c)
             self._move_all_from(c, q)
             self._move_one_to(c, p)
+            if self.b.rules >= 4 and q not in self.c_tribe:  # Tribe.manageLoss
+                for v in range(len(self.u_tribe)):
+                    if self.u_tribe[v] == q:
+                        self.unit_at[self.u_pos[v]] = -1
+                        self.u_type[v] = self.u_tribe[v] = self.u_city[v] = -1
             if c == self.b.capital_city[q]:
                 self.over = True
                 self.won_by = p
