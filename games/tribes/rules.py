@@ -2122,6 +2122,8 @@ class TribesState:
             if c == self.b.capital_city[q]:
                 self.over = True
                 self.won_by = p
+                if self.b.rules >= 4:  # Game.processTurn still ends the winner's turn
+                    self._recover_idle(p)
         self._update_trade_network()
 
     # ---- trade network (TradeNetwork.java, Tribe.updateNetwork) ------------------------
