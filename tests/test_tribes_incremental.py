@@ -15,6 +15,8 @@ from __future__ import annotations
 import collections
 import random
 
+import pytest
+
 from games.tribes import SimpleAgent, Tribes
 from games.tribes.constants import (
     ATTACK,
@@ -57,10 +59,12 @@ def _opening(game: Tribes, level: int, rounds: int):
     return state
 
 
-def test_carried_legal_actions_equal_a_cold_regeneration():
+@pytest.mark.parametrize("rules", [3, 4])
+def test_carried_legal_actions_equal_a_cold_regeneration(rules):
     checked = collections.Counter()
-    for level in range(8):
-        game = Tribes(level=level, turn_limit=30)
+    for level in range(8 if rules == 3 else 25):  # the framework's levels: armies meet later
+        game = Tribes(level=level if rules == 3 else f"java:{level}", turn_limit=30,
+                      rules=rules)
         rng = random.Random(100 + level)
         state = _opening(game, level, 2 * level)
         while not state.is_terminal() and state.turn < 2 * level + 10:
