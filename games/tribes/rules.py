@@ -340,6 +340,13 @@ _LAND_BLOCKED = tuple(
           else 0 for ter in range(7)) for climbing in (0, 1))
 """A land unit's step onto a terrain, by Climbing: 0 free, 1 barred, 2 only onto a port of
 its tribe."""
+_FRAMEWORK_BLOCKED = tuple(
+    tuple(1 if (ter == MOUNTAIN and not k & 1) or (ter == SHALLOW and not k & 2)
+          or (ter == DEEP and not k & 4) else 2 if ter in (SHALLOW, DEEP)
+          else 3 if ter == CITY else 0 for ter in range(7)) for k in range(8))
+"""Rules version 4: a land unit's step onto a terrain, by Climbing | Sailing << 1 |
+Navigation << 2 (``Board.traversable``): 0 free, 1 barred, 2 only onto a port (any
+tribe's), 3 a city (barred to a mind bender when not its tribe's)."""
 _CITY_TECHS = sum(1 << t for t in {CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
                   | {tech for tech, _, _, _ in GATHER.values()}
                   | {tech for tech in BUILDING_TECH.values() if tech >= 0})
@@ -1174,8 +1181,20 @@ class TribesState:
                 (kind := blocked[terrain[t]]) == 0
                 or (kind == 2 and building[t] == PORT and c_tribe[owner[t]] == p))]
         elif b.rules >= 4:
-            tiles, radius = self._reachable_framework(ut, pos, p, techs, enemy_adj)
-            acts = [(MOVE, u, t) for t in tiles if unit_at[t] < 0]
+            if UNIT_MOV[ut] == 1 and not naval and not self.road[pos] \
+                    and self.terrain[pos] != CITY:
+                # one step off roads: every step costs the whole movement, so the
+                # framework's search stops at the enterable neighbours
+                terrain, building, c_tribe, city_at = self.terrain, self.building, \
+                    self.c_tribe, b.city_at
+                blocked = _FRAMEWORK_BLOCKED[techs >> CLIMBING & 1 | (techs >> SAILING & 1) << 1
+                                             | (techs >> NAVIGATION & 1) << 2]
+                acts = [(MOVE, u, t) for t in b.nbr[pos] if unit_at[t] < 0 and (
+                    (kind := blocked[terrain[t]]) == 0 or (kind == 2 and building[t] == PORT)
+                    or (kind == 3 and (ut != MIND_BENDER or c_tribe[city_at[t]] == p)))]
+            else:
+                tiles, radius = self._reachable_framework(ut, pos, p, techs, enemy_adj)
+                acts = [(MOVE, u, t) for t in tiles if unit_at[t] < 0]
         else:
             tiles, radius = self._reachable(ut, pos, p, techs, enemy_adj)
             acts = [(MOVE, u, t) for t in tiles]
