@@ -186,6 +186,7 @@ from .constants import (
     VETERAN_KILLS,
     VETERAN_PLUS_HP,
     VILLAGE,
+    WARRIOR,
     WATER,
     WINDMILL,
     WORKSHOP,
@@ -1213,8 +1214,8 @@ class TribesState:
                 acts.append((CAPTURE, u))
             if self.u_hp[u] < UNIT_HP[self.u_base[u]] + VETERAN_PLUS_HP * self.u_vet[u]:
                 acts.append((RECOVER, u))
-        if fresh and self.resource[pos] == RUINS and not naval:  # Examine.isFeasible
-            acts.append((EXAMINE, u))
+        if fresh and self.resource[pos] == RUINS and (not naval or b.rules >= 4):
+            acts.append((EXAMINE, u))  # Examine.isFeasible (any unit in the framework)
         if ut == MIND_BENDER:
             if fresh:
                 for t in b.nbr[pos]:
@@ -2295,7 +2296,45 @@ class TribesState:
                     stack.append(m)
         return reached
 
+    def _examine_framework(self, p: int, u: int) -> None:
+        """Rules version 4: ``ExamineCommand``. One of five bonuses, uniformly (a free
+        technology is drawn again once all are researched): a superunit (a battleship
+        on water) on the unit's own tile, which pushes the unit off and leaves the
+        ruins; a technology drawn uniformly among the researchable ones, in the tree's
+        order, scoring nothing; 3 population for the capital (or the tribe's first city
+        while it holds no capital); an explorer, which finds nothing under full
+        observability; or 10 stars. The unit is finished."""
+        pos = self.u_pos[u]
+        bonus = self._rand(5)
+        while bonus == 1 and self.techs[p] == ALL_TECHS:
+            bonus = self._rand(5)
+        if bonus == 0:
+            self._push_off(pos)
+            if self.terrain[pos] in WATER:
+                v = self._new_unit(BATTLESHIP, pos, p, -1, FINISHED)
+                self.u_base[v] = WARRIOR  # (the framework's has −1 hp: a bug, not kept)
+                self.u_hp[v] = UNIT_HP[WARRIOR]
+            else:
+                self._new_unit(SUPERUNIT, pos, p, -1, FINISHED)
+        elif bonus == 1:
+            options = [t for t in range(NUM_TECHS) if researchable(self.techs[p], t)]
+            self._research(p, options[self._rand(len(options))], pay=False)
+        elif bonus == 2:
+            capital = self.b.capital_city[p]
+            if self.c_tribe[capital] != p:
+                capital = min(self.cities_of(p), key=self.c_order.__getitem__)
+            self._add_pop(capital, 3)
+        elif bonus == 4:
+            self._add_stars(p, 10)
+        if bonus != 0:
+            self.resource[pos] = NO_RES
+        if self.u_tribe[u] == p:  # (set after a push too)
+            self.u_status[u] = FINISHED
+
     def _examine(self, p: int, u: int) -> None:
+        if self.b.rules >= 4:
+            self._examine_framework(p, u)
+            return
         pos = self.u_pos[u]
         self.resource[pos] = NO_RES
         self.u_status[u] = FINISHED
