@@ -4,8 +4,10 @@ A trace (``tests/fixtures/tribes_java_traces/*.jsonl.gz``) is one framework game
 header line (level-generator seed, game and agent seeds), then in playing order a
 ``turn`` line at the start of each tribe's turn (a summary of both tribes), an ``action``
 line per action (its actors named by board position: ids differ between engines) and an
-``end`` line with the final summary and the result. ``replay`` plays the actions here and
-reports the first action our rules do not allow, or the first summary that differs.
+``end`` line with the final summary and the result; traces that let agents examine ruins
+also log the framework's random draws (``draw`` lines), which the replay steers our
+generator to. ``replay`` plays the actions here and reports the first action our rules do
+not allow, or the first summary that differs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from .constants import (
     UNIT_NAMES,
 )
 from .levels import JAVA_LEVELS_DIR
-from .rules import Tribes, TribesState
+from .rules import Tribes, TribesState, researchable
 
 _JAVA_KIND = {
     "END_TURN": "end_turn", "RESEARCH_TECH": "research", "BUILD_ROAD": "build_road",
@@ -136,6 +138,48 @@ def _difference(ours: list[dict], theirs: list[dict]) -> str | None:
     return None
 
 
+_LCG_MUL, _LCG_ADD, _MASK64 = 6364136223846793005, 1442695040888963407, (1 << 64) - 1
+
+
+def _draws(state_rng: int, bounds: list[int]) -> list[int]:
+    values = []
+    for bound in bounds:
+        state_rng = (state_rng * _LCG_MUL + _LCG_ADD) & _MASK64
+        values.append((state_rng >> 33) % bound)
+    return values
+
+
+def _steer_examine(state: TribesState, lines: list[dict], i: int) -> str | None:
+    """Set our state's random generator so that examining draws what the framework drew.
+
+    A trace recorded with the framework's random generator logged has ``draw`` lines
+    ([bound, value]) after the action: the bonus (of 5), and for a free technology the
+    index among the researchable ones (the same list, in the same order, as ours). Our
+    engine draws from its own generator, so the replay picks a generator state that
+    gives those values; the rules are what is checked, not the generator."""
+    draws = []
+    for line in lines[i + 1:]:
+        if "draw" not in line:
+            break
+        draws.append(line["draw"])
+    if not draws or draws[0][0] != 5:
+        return "examine: the trace has no bonus draw (record it with the game's draws)"
+    wanted, bounds = [draws[0][1]], [5]
+    if wanted[0] == 1:  # a free technology: the second draw picks it
+        p = state.current_player()
+        options = sum(1 for t in range(len(TECH_NAMES)) if researchable(state.techs[p], t))
+        if len(draws) < 2 or draws[1][0] != options:
+            return f"examine: {options} researchable technologies here, the framework drew " \
+                   f"among {draws[1][0] if len(draws) > 1 else '?'}"
+        wanted.append(draws[1][1])
+        bounds.append(options)
+    for seed in range(1 << 20):
+        if _draws(seed, bounds) == wanted:
+            state.rng = seed
+            return None
+    return "examine: no generator state gives the framework's draws"  # pragma: no cover
+
+
 def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
     """Play a trace in our engine under rules version 4; the first divergence, if any."""
     header = lines[0]
@@ -164,6 +208,10 @@ def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
             if not state.is_legal(action):
                 return Divergence(i, state.turn, f"not legal here: {line['action']} "
                                   f"(ours {action})"), state
+            if line["action"]["type"] == "EXAMINE":
+                problem = _steer_examine(state, lines, i)
+                if problem:
+                    return Divergence(i, state.turn, problem), state
             state.apply_action(action)
         elif "end" in line:
             diff = _difference(summary(state), java_summary(line["end"]))

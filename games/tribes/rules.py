@@ -39,6 +39,7 @@ from .constants import (
     ALTAR_OF_PEACE,
     ALTAR_OF_PEACE_TURNS,
     AQUATISM,
+    ARCHER,
     ARCHERY,
     ATTACK,
     ATTACK_MODIFIER,
@@ -80,6 +81,7 @@ from .constants import (
     DEEP,
     DEFENCE_BONUS,
     DEFENCE_IN_WALLS,
+    DEFENDER,
     DESTROY,
     DISBAND,
     EMPERORS_TOMB,
@@ -157,6 +159,7 @@ from .constants import (
     SPIRITUALISM,
     SUPER,
     SUPERUNIT,
+    SWORDMAN,
     TECH_BASE_COST,
     TECH_DISCOUNT,
     TECH_NAMES,
@@ -348,6 +351,8 @@ _FRAMEWORK_BLOCKED = tuple(
 """Rules version 4: a land unit's step onto a terrain, by Climbing | Sailing << 1 |
 Navigation << 2 (``Board.traversable``): 0 free, 1 barred, 2 only onto a port (any
 tribe's), 3 a city (barred to a mind bender when not its tribe's)."""
+_FORTIFY = frozenset((WARRIOR, RIDER, ARCHER, DEFENDER, SWORDMAN, KNIGHT))
+"""Rules version 4: the units with the framework's fortify bonus in a city without walls."""
 _CITY_TECHS = sum(1 << t for t in {CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
                   | {tech for tech, _, _, _ in GATHER.values()}
                   | {tech for tech in BUILDING_TECH.values() if tech >= 0})
@@ -2059,6 +2064,8 @@ class TribesState:
             if self.c_tribe[city] == q:
                 if self.c_walls[city]:
                     return DEFENCE_IN_WALLS
+                if self.b.rules >= 4:  # Types.UNIT.canFortify
+                    return DEFENCE_BONUS if self.u_type[v] in _FORTIFY else 1.0
                 if self.u_type[v] not in NAVAL:
                     return DEFENCE_BONUS
             return 1.0
