@@ -23,6 +23,10 @@ def test_at_least_twenty_framework_games_are_recorded():
     ends = [load_trace(path)[-1] for path in TRACES]
     assert all("end" in line for line in ends)
     assert any(line["end"]["tick"] < 50 for line in ends)  # some end by a capital capture
+    kinds = {line["action"]["type"] for path in TRACES for line in load_trace(path)
+             if "action" in line}
+    assert {"EXAMINE", "CAPTURE", "ATTACK", "BUILD", "BUILD_ROAD", "UPGRADE_BOAT", "DESTROY",
+            "CONVERT", "LEVEL_UP", "GROW_FOREST"} <= kinds
 
 
 @pytest.mark.parametrize("path", TRACES, ids=lambda p: p.name.split(".")[0])

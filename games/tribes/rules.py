@@ -2207,6 +2207,9 @@ class TribesState:
 
     def _update_network_of(self, q: int, reached=None) -> None:
         """Tribe.updateNetwork for ``q`` with its reach (computed when None or False)."""
+        if self.b.rules >= 4:
+            self._update_network_framework(q, reached)
+            return
         capital = self.b.capital_city[q]
         c_tribe = self.c_tribe
         old = self.connected[q]
@@ -2245,6 +2248,57 @@ class TribesState:
         if q == self.player:  # the cities' own population only in their tribe's turn
             for c in lost:
                 self._add_pop(c, -1, q)
+            for c in added:
+                self._add_pop(c, 1, q)
+
+    def _update_network_framework(self, q: int, reached=None) -> None:
+        """Rules version 4: ``Tribe.updateNetwork`` at the framework's commit. Without
+        its capital a tribe's network is emptied with no population change. Else a city
+        that drops out of the network, or that the tribe no longer holds, loses 1
+        population at once (the points are the tribe's), in either tribe's turn; a city
+        that joins gains 1 only in its tribe's turn; the capital gains one per city
+        joined and loses one per city dropped."""
+        capital = self.b.capital_city[q]
+        c_tribe = self.c_tribe
+        old = self.connected[q]
+        if c_tribe[capital] != q:  # no capital, no network
+            self.connected[q] = 0
+            self._net_clean &= ~(1 << q)
+            return
+        others = [c for c, t in enumerate(c_tribe) if t == q and c != capital]
+        added: list[int] = []
+        dropped = 0
+        now = old
+        if others:
+            if not reached:
+                reached = self._network_reach(q)
+            net_reach = self._net_reach = self._net_reach[:]  # shared with clones
+            net_reach[q] = reached
+            self._net_clean |= 1 << q
+            city_pos = self.b.city_pos
+            for c in others:
+                bit = 1 << c
+                linked = reached[city_pos[c]]
+                if old & bit and not linked:
+                    now &= ~bit
+                    dropped += 1
+                    self._add_pop(c, -1, q)
+                elif not old & bit and linked:
+                    now |= bit
+                    added.append(c)
+        else:
+            self._net_clean &= ~(1 << q)  # (no reach kept)
+        for c in range(len(c_tribe)):  # connected cities the tribe no longer holds
+            if now >> c & 1 and c_tribe[c] != q:
+                now &= ~(1 << c)
+                dropped += 1
+                self._add_pop(c, -1, q)
+        self.connected[q] = now
+        if len(added) != dropped:
+            self._add_pop(capital, len(added) - dropped, q)
+        if bin(now).count("1") >= GRAND_BAZAR_CITIES:
+            self._monument_available(q, GRAND_BAZAR)
+        if q == self.player:
             for c in added:
                 self._add_pop(c, 1, q)
 
