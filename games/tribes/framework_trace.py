@@ -36,7 +36,7 @@ _JAVA_KIND = {
     "MOVE": "move", "ATTACK": "attack", "CAPTURE": "capture", "RECOVER": "recover",
     "EXAMINE": "examine", "HEAL_OTHERS": "heal_others", "UPGRADE_BOAT": "upgrade",
     "UPGRADE_SHIP": "upgrade", "MAKE_VETERAN": "make_veteran", "CONVERT": "convert",
-    "DISBAND": "disband",
+    "DISBAND": "disband", "DECLARE_WAR": "declare_war", "SEND_STARS": "send_stars",
 }
 _JAVA_NAME = {"CUSTOMS_HOUSE": "custom_house", "SUPERUNIT": "superunit"}
 
@@ -81,6 +81,10 @@ def to_action(state: TribesState, java: dict) -> tuple:
     if kind == END_TURN:
         return (kind,)
     name = ACTION_NAMES[kind]
+    if name == "declare_war":
+        return (kind,)
+    if name == "send_stars":
+        return (kind, java["stars"])
     if name == "research":
         return (kind, TECH_NAMES.index(_name(java["tech"])))
     if name == "build_road":

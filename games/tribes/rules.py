@@ -36,6 +36,7 @@ from ..api import two_player_returns
 from .constants import (
     ACTION_NAMES,
     ALL_TECHS,
+    ALLEGIANCE_MAX,
     ALTAR_OF_PEACE,
     ALTAR_OF_PEACE_TURNS,
     AQUATISM,
@@ -43,6 +44,7 @@ from .constants import (
     ARCHERY,
     ATTACK,
     ATTACK_MODIFIER,
+    ATTACK_REPERCUSSION,
     ATTACKED,
     BATTLESHIP,
     BOAT,
@@ -60,6 +62,7 @@ from .constants import (
     BURN_FOREST,
     BURN_FOREST_COST,
     CAPTURE,
+    CAPTURE_REPERCUSSION,
     CHIVALRY,
     CITY,
     CITY_BORDER_POINTS,
@@ -75,9 +78,11 @@ from .constants import (
     CLIMBING,
     CONSTRUCTION,
     CONVERT,
+    CONVERT_REPERCUSSION,
     CROPS,
     CUSTOM_HOUSE,
     DASH_UNITS,
+    DECLARE_WAR,
     DEEP,
     DEFENCE_BONUS,
     DEFENCE_IN_WALLS,
@@ -113,8 +118,10 @@ from .constants import (
     LEVEL_UP_NAMES,
     LUMBER_HUT,
     MAKE_VETERAN,
+    MAX_STARS_SENT,
     MEDITATION,
     MELEE,
+    MIN_STARS_SEND,
     MIND_BENDER,
     MINDBENDER_HEAL,
     MINE,
@@ -152,6 +159,7 @@ from .constants import (
     RUINS,
     SAILING,
     SAWMILL,
+    SEND_STARS,
     SHALLOW,
     SHIP,
     SPAWN,
@@ -418,11 +426,11 @@ def _spawn_actions(city: int, types: tuple) -> tuple:
 
 def group_actions(actions) -> list[tuple]:
     """Actions by (type, actor) as [(type, actor, actions)], in order of first appearance
-    (actor −1 for END_TURN, RESEARCH and BUILD_ROAD, else ``action[1]``)."""
+    (actor −1 for END_TURN, RESEARCH, BUILD_ROAD and diplomacy, else ``action[1]``)."""
     groups: dict[tuple[int, int], list] = {}
     for a in actions:
         k = a[0]
-        key = (k, a[1]) if k > BUILD_ROAD else (k, -1)
+        key = (k, a[1]) if BUILD_ROAD < k < DECLARE_WAR else (k, -1)
         g = groups.get(key)
         if g is None:
             groups[key] = [a]
@@ -511,7 +519,7 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "moves", "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
           "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups",
-          "_net_clean", "_net_reach")
+          "_net_clean", "_net_reach", "diplo")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "u_join", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
@@ -557,6 +565,7 @@ class TribesState:
         s._tiles_shared = False
         s._net_clean, s._net_reach = 0, [None, None]
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
+        s.diplo = [0] * 10  # rules 4: allegiances 00 01 10 11, declared, sent, wars per tribe
         framework = board.rules >= 4
         if framework:  # full observability as the framework plays: nothing left to explore
             s.explored, s.n_explored = bytearray(b"\x01" * (2 * n)), [n, n]
@@ -605,6 +614,7 @@ class TribesState:
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         s._net_clean, s._net_reach = self._net_clean, self._net_reach
+        s.diplo = self.diplo[:]
         return s
 
     @property
@@ -662,10 +672,12 @@ class TribesState:
         if head is None or parts is None:
             self._groups = groups = group_actions(legal)
             return groups
-        research, spawns, tiles, _ = head
+        research, spawns, tiles, _, diplo = head
         groups = [(END_TURN, -1, ((END_TURN,),))]
         if research:
             groups.append((RESEARCH, -1, research))
+        if diplo:
+            groups.extend(group_actions(diplo))
         groups.extend(spawns)
         if tiles:
             cached = self._tile_groups
@@ -737,7 +749,7 @@ class TribesState:
         which costs a set of the legal list per step of a rollout."""
         # what the next legal list can take from this one, worked out when it is needed
         self._pending = (self._segs, self._head, action,
-                         self.u_pos[action[1]] if action[0] >= MOVE else -1) \
+                         self.u_pos[action[1]] if MOVE <= action[0] <= DISBAND else -1) \
             if self._legal_list is not None else None
         self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
@@ -1051,7 +1063,7 @@ class TribesState:
         else:
             head = carried = None
         if head is not None:  # research and spawns carried from the parent state
-            research, spawns, _, prefix = head
+            research, spawns, _, prefix, diplo = head
             acts = list(prefix)
             my_cities = None
         else:
@@ -1066,8 +1078,10 @@ class TribesState:
                 self._segs = self._head = None
                 return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
             research, spawns = self._research_and_spawns(p, stars, techs, my_cities)
+            diplo = self._diplomacy_actions(p, stars) if self.b.rules >= 4 else ()
             acts = [(END_TURN,)]
             acts.extend(research)
+            acts.extend(diplo)
             for _, _, group in spawns:
                 acts.extend(group)
             prefix = tuple(acts)
@@ -1103,7 +1117,7 @@ class TribesState:
             tiles = tuple([a for a in tiles if a[0] != BUILD_ROAD or unit_at[a[1]] < 0
                            or u_tribe[unit_at[a[1]]] == p])
         acts.extend(tiles)
-        self._head = (research, spawns, tiles, prefix)
+        self._head = (research, spawns, tiles, prefix, diplo)
         return self._unit_part(p, stars, techs, acts, carried)
 
     def _research_and_spawns(self, p: int, stars: int, techs: int, my_cities: list[int]
@@ -1568,6 +1582,43 @@ class TribesState:
             if bt in BOOSTS:
                 self._apply_bonus(c, t, bt, bt != PORT, -1, only_matching=True)
 
+    def _diplomacy_actions(self, p: int, stars: int) -> tuple:
+        """Rules version 4: the framework's ``DeclareWarFactory`` (once a turn, while
+        the allegiance is above −30) and ``SendStarsFactory`` (1 .. min(stars, 15) − 1
+        stars, while fewer than 30 were sent this turn)."""
+        d = self.diplo
+        acts: list[tuple] = []
+        if not d[4 + p] and d[2 * p + 1 - p] > -ALLEGIANCE_MAX / 2.0:
+            acts.append((DECLARE_WAR,))
+        if d[6 + p] < MAX_STARS_SENT:
+            acts.extend((SEND_STARS, n) for n in range(1, min(stars, MIN_STARS_SEND)))
+        return tuple(acts)
+
+    def _allegiance(self, value: int, i: int, j: int) -> None:
+        """``Diplomacy.updateAllegiance``: the pair's allegiance moves by ``value``,
+        clipped (oddly) to ±60; both entries are written in turn, so i == j moves
+        twice."""
+        d = self.diplo
+        a = d[2 * i + j]
+        if a + value < -ALLEGIANCE_MAX or a + value > ALLEGIANCE_MAX:
+            value = (1 if value > 0 else -1 if value < 0 else 0) * (ALLEGIANCE_MAX - abs(a))
+        d[2 * i + j] += value
+        d[2 * j + i] += value
+
+    def _repercussion(self, value: int, i: int, j: int) -> None:
+        """``updateAllegiance`` then ``checkConsequences`` (a third party whose
+        allegiance to ``j`` is negative warms to ``i``; with two tribes only a tribe's
+        own entry, moved by the framework's conversion bug, can make that happen)."""
+        self._allegiance(value, i, j)
+        self._consequences(value, i, j)
+
+    def _consequences(self, value: int, i: int, j: int) -> None:
+        """``Diplomacy.checkConsequences``."""
+        half = int(value / -2)
+        for k in (0, 1):
+            if self.diplo[2 * k + j] < 0 and k != i:
+                self._allegiance(half, k, i)
+
     def _enemy_adjacent(self, p: int) -> bytearray:
         mark = bytearray(self.b.n)
         nbr = self.b.nbr
@@ -1845,6 +1896,22 @@ class TribesState:
             self.u_city[v] = -1
             self.u_status[v] = FINISHED
             self._after_attack(p, u)
+            if self.b.rules >= 4:  # ConvertCommand, after the unit changed tribe: the
+                # tribe's own entry moves (a framework bug)
+                self._repercussion(CONVERT_REPERCUSSION, p, p)
+        elif kind == DECLARE_WAR:  # DeclareWarCommand
+            d = self.diplo
+            d[4 + p] = 1
+            d[8 + p] += 1
+            self._allegiance(int(-ALLEGIANCE_MAX / 2.0 - d[2 * p + 1 - p]), p, 1 - p)
+            self._consequences(int(-ALLEGIANCE_MAX / 2.0), p, 1 - p)
+        elif kind == SEND_STARS:  # SendStarsCommand: the sender scores the stars
+            n = a[1]
+            self.stars[p] -= n
+            self._add_stars(1 - p, n)
+            self.diplo[6 + p] += n
+            self.score[p] += n
+            self._repercussion(n, p, 1 - p)
         elif kind == DISBAND:
             u = a[1]
             self._add_stars(p, UNIT_COST[self.u_type[u]] // 2)
@@ -1882,6 +1949,10 @@ class TribesState:
             self._grow_temples(q)
         if self.turn >= 1:
             self._add_stars(q, self.income(q))
+        elif self.b.rules >= 4:  # GameState.initTurn sets the stars at tick 0 (stars sent
+            self.stars[q] = INITIAL_STARS  # to the second tribe in its first round are lost)
+        if self.b.rules >= 4:
+            self.diplo[4 + q] = self.diplo[6 + q] = 0  # GameState.initTurn
         if self.b.rules >= 4:  # Tribe.addPacifistCount: counted with Meditation, and the
             # altar becomes available again (even once built) at exactly 5 turns
             if self.techs[q] >> MEDITATION & 1:
@@ -1929,9 +2000,11 @@ class TribesState:
 
     def _finish_by_score(self) -> None:
         """The framework's ranking at the turn limit: score, then technologies, cities
-        and production; equal on all four is a draw."""
+        and production (rules 4: then wars declared and stars); equal on all is a draw
+        (the framework draws the order at random)."""
         self.over = True
         key = [(self.score[p], self.num_techs(p), len(self.cities_of(p)), self.production(p))
+               + ((self.diplo[8 + p], self.stars[p]) if self.b.rules >= 4 else ())
                for p in (0, 1)]
         self.won_by = None if key[0] == key[1] else (0 if key[0] > key[1] else 1)
 
@@ -2090,6 +2163,10 @@ class TribesState:
         self._after_attack(p, u)
         self.stats[p][STAT_ATTACKS] += 1
         q = self.u_tribe[v]
+        if self.b.rules >= 4:  # AttackCommand: −5, and −5 more for a kill
+            self._repercussion(ATTACK_REPERCUSSION, p, q)
+            if self.u_hp[v] <= dealt:
+                self._repercussion(ATTACK_REPERCUSSION, p, q)
         if self.u_hp[v] <= dealt:
             target_pos = self.u_pos[v]
             self._kill(v)
@@ -2102,6 +2179,16 @@ class TribesState:
                 self.unit_at[target_pos] = u
                 self.u_pos[u] = target_pos
                 self._explore(p, target_pos, 1)
+            elif ut in MELEE and ter in WATER and self.b.rules >= 4 \
+                    and self.building[target_pos] == PORT and self.owner[target_pos] >= 0 \
+                    and self.c_tribe[self.owner[target_pos]] == p:
+                # Board.tryPush: the killer moves onto its tribe's port and embarks (a new,
+                # finished unit)
+                self.unit_at[self.u_pos[u]] = -1
+                self.unit_at[target_pos] = u
+                self.u_pos[u] = target_pos
+                self.u_type[u] = BOAT
+                self.u_status[u] = FINISHED
         else:
             self.u_hp[v] -= dealt
             if self.b.cheb(self.u_pos[u], self.u_pos[v]) <= UNIT_RANGE[self.u_type[v]]:
@@ -2136,6 +2223,8 @@ class TribesState:
             worth = self.c_worth[c]
             self.score[q] -= worth
             self.score[p] += worth
+            if self.b.rules >= 4:
+                self._repercussion(CAPTURE_REPERCUSSION, p, q)
             self.c_tribe[c] = p
             if self.b.rules >= 4:
                 self._rebuild_effects_on_capture(c)
@@ -2429,6 +2518,7 @@ class TribesState:
         data["stats"] = [list(self.stats[0]), list(self.stats[1])]
         if self.b.rules != 3:  # version 3 snapshots stay as they were written
             data["rules"] = self.b.rules
+            data["diplomacy"] = list(self.diplo)
         data.update(level=self.b.level.seed, size=self.b.size, turn_limit=self.turn_limit,
                     turn=self.turn, player=self.player, moves=self.moves, over=self.over,
                     won_by=self.won_by, rng=self.rng)
@@ -2554,6 +2644,7 @@ class Tribes:
             s.over = bool(data["over"])
             s.won_by = None if data["won_by"] is None else int(data["won_by"])
             s.rng = int(data["rng"])
+            s.diplo = [int(v) for v in data.get("diplomacy", [0] * 10)]
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"bad tribes snapshot: {err!r}") from None
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:
