@@ -86,7 +86,7 @@ def test_carried_legal_actions_equal_a_cold_regeneration(rules):
             checked[action[0]] += 1
     # (a promotion needs a unit fresh after its third kill: the last test plays them)
     assert all(checked[kind] >= 1 for kind in CARRIED if kind != MAKE_VETERAN), checked
-    assert checked[ATTACK] >= 50, checked
+    assert checked[ATTACK] >= (50 if rules == 3 else 30), checked
 
 
 def test_a_state_edited_by_hand_drops_its_carried_actions():

@@ -26,7 +26,9 @@ def test_at_least_twenty_framework_games_are_recorded():
     kinds = {line["action"]["type"] for path in TRACES for line in load_trace(path)
              if "action" in line}
     assert {"EXAMINE", "CAPTURE", "ATTACK", "BUILD", "BUILD_ROAD", "UPGRADE_BOAT", "DESTROY",
-            "MAKE_VETERAN", "LEVEL_UP", "GROW_FOREST", "RECOVER", "DISBAND"} <= kinds
+            "MAKE_VETERAN", "LEVEL_UP", "GROW_FOREST", "RECOVER", "DISBAND", "CONVERT",
+            "DECLARE_WAR", "SEND_STARS", "UPGRADE_SHIP"} <= kinds
+    assert sum(path.name.startswith("simple_") for path in TRACES) >= 10  # SimpleAgent pairs
 
 
 @pytest.mark.parametrize("path", TRACES, ids=lambda p: p.name.split(".")[0])

@@ -496,10 +496,16 @@ def researchable(techs: int, tech: int) -> bool:
 
 
 def combat(atk: int, atk_hp: int, atk_max: int, dfn: int, def_hp: int, def_max: int,
-           defence_mult: float) -> tuple[int, int]:
-    """(damage to the defender, retaliation damage) as in the framework's AttackCommand."""
-    attack_force = atk * atk_hp / atk_max
-    defence_force = dfn * def_hp / def_max * defence_mult
+           defence_mult: float, framework: bool = False) -> tuple[int, int]:
+    """(damage to the defender, retaliation damage) as in the framework's AttackCommand;
+    ``framework`` (rules version 4) also takes its order of floating-point operations
+    (the hp fraction first), which decides a few roundings at .5."""
+    if framework:
+        attack_force = atk * (atk_hp / atk_max)
+        defence_force = dfn * (def_hp / def_max) * defence_mult
+    else:
+        attack_force = atk * atk_hp / atk_max
+        defence_force = dfn * def_hp / def_max * defence_mult
     total = attack_force + defence_force
     attack_result = _java_round(attack_force / total * atk * ATTACK_MODIFIER)
     defence_result = _java_round(defence_force / total * dfn * ATTACK_MODIFIER)
@@ -776,6 +782,10 @@ class TribesState:
             return f"unit {action[1]} {name} unit {action[2]}"
         if kind == END_TURN:
             return "end turn"
+        if kind == DECLARE_WAR:
+            return "declare war"
+        if kind == SEND_STARS:
+            return f"send {action[1]} stars"
         return f"unit {action[1]} {name}"
 
     def _xy(self, t: int) -> str:
@@ -1045,6 +1055,8 @@ class TribesState:
             self.u_pos[u] = t
             # the framework's Board.embark makes a new unit, FINISHED, not PUSHED
             self.u_status[u] = FINISHED if embark and framework else PUSHED
+            if embark:
+                self._rejoin(u)
             self._explore(q, t, 1)
             return
         self._kill(u)
@@ -1883,6 +1895,7 @@ class TribesState:
             new = SHIP if self.u_type[u] == BOAT else BATTLESHIP
             self.stars[p] -= UNIT_COST[new]
             self.u_type[u] = new
+            self._rejoin(u)
         elif kind == MAKE_VETERAN:
             u = a[1]
             self.u_vet[u] = 1
@@ -1895,7 +1908,10 @@ class TribesState:
             self.u_tribe[v] = p
             self.u_city[v] = -1
             self.u_status[v] = FINISHED
+            pacifist = self.pacifist[p]
             self._after_attack(p, u)
+            if self.b.rules >= 4:  # ConvertCommand does not reset the pacifist count
+                self.pacifist[p] = pacifist
             if self.b.rules >= 4:  # ConvertCommand, after the unit changed tribe: the
                 # tribe's own entry moves (a framework bug)
                 self._repercussion(CONVERT_REPERCUSSION, p, p)
@@ -2118,12 +2134,20 @@ class TribesState:
         if ut in NAVAL and ter not in WATER:
             self.u_type[u] = self.u_base[u]
             self.u_status[u] = FINISHED
+            self._rejoin(u)
         elif ut not in NAVAL and ter in WATER:
             self.u_type[u] = BOAT
             self.u_status[u] = FINISHED
+            self._rejoin(u)
         else:
             self.u_status[u] = _AFTER_MOVE[ut][self.u_status[u]]
         self._explore(p, t, 1)
+
+    def _rejoin(self, u: int) -> None:
+        """Rules version 4: the framework's embark, disembark and upgrade replace the
+        unit by a new one, appended to its city's list of units (``Board.addUnit``)."""
+        if self.b.rules >= 4:
+            self.u_join[u] = max(self.u_join) + 1
 
     def defence_multiplier(self, v: int) -> float:
         """City walls ×4; a city without walls, or forest (Archery), mountain (Meditation)
@@ -2152,7 +2176,7 @@ class TribesState:
         """(damage dealt, retaliation damage if the target survives and is in range)."""
         ut, vt = self.u_type[u], self.u_type[v]
         return combat(UNIT_ATK[ut], self.u_hp[u], self.max_hp(u), UNIT_DEF[vt], self.u_hp[v],
-                      self.max_hp(v), self.defence_multiplier(v))
+                      self.max_hp(v), self.defence_multiplier(v), self.b.rules >= 4)
 
     def _after_attack(self, p: int, u: int) -> None:
         self.u_status[u] = _AFTER_ATTACK[self.u_type[u]][self.u_status[u]]
@@ -2189,6 +2213,7 @@ class TribesState:
                 self.u_pos[u] = target_pos
                 self.u_type[u] = BOAT
                 self.u_status[u] = FINISHED
+                self._rejoin(u)
         else:
             self.u_hp[v] -= dealt
             if self.b.cheb(self.u_pos[u], self.u_pos[v]) <= UNIT_RANGE[self.u_type[v]]:
