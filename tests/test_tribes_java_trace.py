@@ -1,6 +1,7 @@
 """Games recorded from the Java framework replay exactly under rules version 4.
 
-Every framework action must be legal in our engine and every per-turn summary (stars,
+Every framework action must be legal in our engine, our legal list as large as the
+framework's for every action type at every decision, and every per-turn summary (stars,
 score, technologies, production, each city's level, population and production, each
 unit's position, type and hp) equal, to the end of each game and its result
 (``tests/fixtures/tribes_java_traces/README.md`` says how they were recorded).
@@ -40,6 +41,12 @@ def test_framework_game_replays_to_the_end(path):
     assert sum("action" in line for line in lines) > 20
 
 
+def test_every_recorded_decision_offers_as_many_actions_of_each_type():
+    lines = [line for path in TRACES for line in load_trace(path) if "action" in line]
+    assert len(lines) > 60_000 and all("kinds" in line for line in lines)
+    assert all(sum(line["kinds"].values()) == line["n"] for line in lines)
+
+
 def test_replay_reports_a_changed_summary_and_an_illegal_action():
     lines = load_trace(TRACES[0])
     changed = copy.deepcopy(lines)
@@ -54,3 +61,8 @@ def test_replay_reports_a_changed_summary_and_an_illegal_action():
     bad[moves[3]]["action"]["target"] = [-5, -5]
     divergence, _ = replay(bad)
     assert divergence is not None and divergence.event == moves[3]
+    fewer = copy.deepcopy(lines)
+    fewer[moves[5]]["kinds"]["MOVE"] -= 1
+    divergence, _ = replay(fewer)
+    assert divergence is not None and divergence.event == moves[5]
+    assert "by type" in divergence.what

@@ -4,16 +4,19 @@ A trace (``tests/fixtures/tribes_java_traces/*.jsonl.gz``) is one framework game
 header line (level-generator seed, game and agent seeds), then in playing order a
 ``turn`` line at the start of each tribe's turn (a summary of both tribes), an ``action``
 line per action (its actors named by board position: ids differ between engines) and an
-``end`` line with the final summary and the result; traces that let agents examine ruins
-also log the framework's random draws (``draw`` lines), which the replay steers our
-generator to. ``replay`` plays the actions here and reports the first action our rules do
-not allow, or the first summary that differs.
+``end`` line with the final summary and the result. An action line may also give how
+many legal actions of each type the framework offered, which must equal ours. Traces
+that let agents examine ruins also log the framework's random draws (``draw`` lines),
+which the replay steers our generator to. ``replay`` plays the actions here and
+reports the first action our rules do not allow, the first legal list that differs in
+size by type, or the first summary that differs.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +55,14 @@ class Divergence:
     event: int
     tick: int
     what: str
+
+
+def _offered(kinds: dict[str, int]) -> Counter:
+    """The framework's legal actions by type, under our type names."""
+    offered: Counter = Counter()
+    for kind, count in kinds.items():
+        offered[_JAVA_KIND[kind]] += count
+    return offered
 
 
 def load_trace(path: Path) -> list[dict]:
@@ -205,6 +216,12 @@ def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
         elif "action" in line:
             if state.is_terminal():
                 return Divergence(i, state.turn, "our game is over"), state
+            if "kinds" in line:
+                offered = _offered(line["kinds"])
+                ours = Counter(ACTION_NAMES[a[0]] for a in state.legal_actions())
+                if ours != offered:
+                    return Divergence(i, state.turn, f"legal actions by type: ours "
+                                      f"{dict(ours)}, framework {dict(offered)}"), state
             try:
                 action = to_action(state, line["action"])
             except (ValueError, IndexError, KeyError) as err:

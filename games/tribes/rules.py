@@ -269,6 +269,15 @@ def _after_attack(ut: int, st: int) -> int:
 _CAN_MOVE = _status_table(_can_move)
 _CAN_ATTACK = _status_table(_can_attack)
 _AFTER_MOVE = _status_table(_after_move)
+_AFTER_MOVE_FRAMEWORK = tuple(
+    tuple(FINISHED if (ut == RIDER and st == ATTACKED) or ut == SUPERUNIT else after
+          for st, after in enumerate(row))
+    for ut, row in enumerate(_AFTER_MOVE))
+"""Rules version 4: ``Unit.transitionToStatus(MOVED)`` as written, its checks in sequence:
+a rider that attacked and then moves becomes MOVED_AND_ATTACKED and at once FINISHED
+(attack–move–move is not possible there; move–attack–move is), and a superunit is
+finished by moving (``transitionToStatus`` lists it with the move-or-attack units, while
+``canTransitionTo`` gives it the dash). Framework bugs, kept."""
 _AFTER_ATTACK = _status_table(_after_attack)
 assert set(DASH_UNITS) | set(ONE_ACTION_UNITS) | {RIDER, KNIGHT} == set(range(_NUM_UNIT_TYPES))
 _PUSH_ORDER = ((0, 1), (-1, 0), (0, -1), (1, 0), (-1, 1), (-1, -1), (1, -1), (1, 1))
@@ -2139,6 +2148,8 @@ class TribesState:
             self.u_type[u] = BOAT
             self.u_status[u] = FINISHED
             self._rejoin(u)
+        elif self.b.rules >= 4:
+            self.u_status[u] = _AFTER_MOVE_FRAMEWORK[ut][self.u_status[u]]
         else:
             self.u_status[u] = _AFTER_MOVE[ut][self.u_status[u]]
         self._explore(p, t, 1)
@@ -2474,11 +2485,11 @@ class TribesState:
     def _examine_framework(self, p: int, u: int) -> None:
         """Rules version 4: ``ExamineCommand``. One of five bonuses, uniformly (a free
         technology is drawn again once all are researched): a superunit (a battleship
-        on water) on the unit's own tile, which pushes the unit off and leaves the
-        ruins; a technology drawn uniformly among the researchable ones, in the tree's
-        order, scoring nothing; 3 population for the capital (or the tribe's first city
-        while it holds no capital); an explorer, which finds nothing under full
-        observability; or 10 stars. The unit is finished."""
+        on water) on the unit's own tile, which pushes the unit off; a technology drawn
+        uniformly among the researchable ones, in the tree's order, scoring nothing; 3
+        population for the capital (or the tribe's first city while it holds no
+        capital); an explorer, which finds nothing under full observability; or 10
+        stars. The ruins go and the unit is finished."""
         pos = self.u_pos[u]
         bonus = self._rand(5)
         while bonus == 1 and self.techs[p] == ALL_TECHS:
@@ -2501,8 +2512,7 @@ class TribesState:
             self._add_pop(capital, 3)
         elif bonus == 4:
             self._add_stars(p, 10)
-        if bonus != 0:
-            self.resource[pos] = NO_RES
+        self.resource[pos] = NO_RES  # (for the superunit too: its tile's ruins go)
         if self.u_tribe[u] == p:  # (set after a push too)
             self.u_status[u] = FINISHED
 
