@@ -115,13 +115,15 @@ def test_a_state_edited_by_hand_drops_its_carried_actions():
     assert after.legal_actions() == _cold_legal(game, after)
 
 
-def test_memoised_script_picks_equal_fresh_ones():
+@pytest.mark.parametrize("rules", [3, 4])
+def test_memoised_script_picks_equal_fresh_ones(rules):
     """Portfolio scripts' picks kept with a unit's carried actions (and the action-only
     ones memoised) equal the picks on a rebuilt state, where nothing is memoised."""
     weights = default_weights()
     checked = 0
     for level in range(4):
-        game = Tribes(level=level, turn_limit=16)
+        game = Tribes(level=level if rules == 3 else f"java:{level}", turn_limit=16,
+                      rules=rules)
         rng = random.Random(200 + level)
         state = game.new_initial_state(random.Random(level))
         while not state.is_terminal():
