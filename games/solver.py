@@ -1,9 +1,9 @@
 """Exact minimax for small deterministic games, with a value database and symmetry
-reduction, and the sets of boards one full move ahead that seed 004's learners
+reduction, and the sets of boards one full move ahead that the MIGO paper's learners
 start from.
 
 Values are from the viewpoint of the player to move: +1 win, 0 draw, -1 loss.
-``depth`` is the number of plies to the end under the seed's optimal play: the
+``depth`` is the number of plies to the end under optimal play: the
 winner wins as fast as it can, the loser lasts as long as it can.
 """
 

@@ -36,7 +36,7 @@ class SynthesisSpec:
         cloning: score letter (``A`` actions, ``O`` observations) -> reference to
             ``build(data_path, game, strategy_class, psi) -> metric``.
         paper_settings: the run settings that ``paper = true`` (``--paper``) stands
-            for: a seed paper's own language and schedules where they differ from
+            for: a paper's own language and schedules where they differ from
             ours (e.g. ``{"dsl": ..., "sketch_schedule": "reference"}``); settings a
             run gives explicitly win. Empty: the game has no paper mode.
     """

@@ -1,4 +1,4 @@
-"""Hierarchical Synthesis Search (seed 001, Algorithm 1) with a persistent library.
+"""Hierarchical Synthesis Search (Aleixo 2023, Algorithm 1) with a persistent library.
 
 Level 1 chooses a feature vector V with two-phase Naive Sampling
 (``qd.naive_sampling``: ε conventions and phases there). Level 2 starts a local
@@ -91,7 +91,8 @@ class Library:
 
 def cooling_steps(sa: SimulatedAnnealing) -> int:
     """Evaluations in one SA cooling schedule: the start, then one per temperature
-    T_j = T1 / (1 + α·j) until T < ε (112 with seed 000's α = 0.9, T1 = 100, ε = 1)."""
+    T_j = T1 / (1 + α·j) until T < ε (112 with the sketch-learning paper's α = 0.9, T1 = 100, ε =
+    1)."""
     j = 1
     temperature = sa.t1
     while temperature >= sa.epsilon:
@@ -143,14 +144,14 @@ VARIANTS = {variant.name: variant for variant in (DISSERTATION, LEGACY)}
 
 
 class HSS:
-    """Seed 001's Algorithm 1. ``evaluate(text) -> (utility, features)``; ``levels[i]``
+    """Algorithm 1 of Aleixo (2023). ``evaluate(text) -> (utility, features)``; ``levels[i]``
     are the values feature ``i`` is snapped to for level 1.
 
     Level 2 (``local_search``): SA from the library program nearest to V, maximising
     U + ``tie_scale``·similarity(F(p), V). Its length: ``local_seconds`` (Algorithm 1's
     time limit; SA restarts from its best while time remains), else
     ``local_evaluations``, else — the default — one full cooling schedule
-    (``cooling_steps``: 112 evaluations with seed 000's constants, so T falls from
+    (``cooling_steps``: 112 evaluations with the sketch-learning paper's constants, so T falls from
     100 to below 1). Then (lines 8-9) every program p' the local search evaluated
     updates level 1 at its own snapped features F(p') with U(p'), and enters the
     library.

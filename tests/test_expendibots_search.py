@@ -24,7 +24,7 @@ OPTION_SETS = [SearchOptions(tt=False, killers=False, dedup_booms=False),
 
 
 def minimax(board, player, depth, seen):
-    """Plain fixed-depth negamax with seed 003's pruning, no alpha-beta: (value, move)."""
+    """Plain fixed-depth negamax with the report's pruning, no alpha-beta: (value, move)."""
     if depth == 0:
         return EVAL(board, player), None
     white, black = tokens(board)

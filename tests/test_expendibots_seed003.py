@@ -1,4 +1,4 @@
-"""Seed 003's full agent: opening books (Black's conditional reply), the time budget's
+"""The Expendibots report's full agent: opening books (Black's conditional reply), the time budget's
 depth-1 fall-back, per-colour weights loaded from a file and used."""
 
 import json

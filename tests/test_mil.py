@@ -1,4 +1,5 @@
-"""Meta-interpretive learner of seed 004 (MIGO): metarules, meta-interpreter, learner."""
+"""Meta-interpretive learner of MIGO (Hocquette and Muggleton): metarules, meta-interpreter,
+learner."""
 
 import random
 import subprocess

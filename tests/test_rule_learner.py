@@ -1,4 +1,4 @@
-"""The rule language over move/won/drawn and the rule learner (seed 004)."""
+"""The rule language over move/won/drawn and the rule learner (Hocquette and Muggleton)."""
 
 import random
 

@@ -1,4 +1,5 @@
-"""``stratsynth regret``: cumulative-regret curves of learners (seed 004 Fig. 3 / Fig. 5).
+"""``stratsynth regret``: cumulative-regret curves of learners (Hocquette and Muggleton, Fig. 3 /
+Fig. 5).
 
 Runs are independent (run r uses seed + r) and go through the pluggable map.
 Writes ``regret.png`` (mean cumulative regret ± std over runs), ``regret.md``
@@ -33,8 +34,8 @@ TRANSFER = {"rule+transfer": "rule", "mil+transfer": "mil"}  # learner -> its te
 
 def make_mil(kind: str, game, seed: int, transfer=None) -> MILLearner:
     """mil: our metarule library, minimax-backed negatives; mil-norec: the same without
-    the recursive negation; mil-seed: seed 004's two metarules with the same negatives;
-    mil-pos: seed 004's metarules, positives only."""
+    the recursive negation; mil-seed: the MIGO paper's two metarules with the same negatives;
+    mil-pos: the MIGO paper's metarules, positives only."""
     if kind in ("mil", "mil+transfer"):
         return MILLearner(game, seed, transfer=transfer)
     if kind == "mil-norec":

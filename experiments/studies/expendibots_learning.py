@@ -9,14 +9,14 @@ arguments and it continues where it stopped (TD-Leaf: a checkpoint after every g
 GP: the evaluator's log replays; tournament: one JSON line per finished game).
 
 * ``tdleaf``: ``games.expendibots.tdleaf.PoolTDLeaf`` at depth 2, separate weights per colour,
-  λ = 0.8, rate 0.1 → 0.01, against random, seed 003's hand weights at depths 1 and 2
+  λ = 0.8, rate 0.1 → 0.01, against random, the Expendibots report's hand weights at depths 1 and 2
   and frozen copies of itself every 25 games.
 * ``gp``: DEAP μ+λ GP (``gp.evolution.run_gp``) over evaluation programs
-  (``gp.languages.expendibots``) played inside seed 003's agent at depth 2 (books, time
+  (``gp.languages.expendibots``) played inside the report's agent at depth 2 (books, time
   budget, late-game ordering: only the evaluation differs), each scored by matches
-  against seed 003's full agent at depth 2, both colours, random openings;
-  score = (wins + draws/2) / matches. The population starts from seed
-  003's hand evaluation written in the DSL.
+  against the report's full agent at depth 2, both colours, random openings;
+  score = (wins + draws/2) / matches. The population starts from
+  the report's hand evaluation written in the DSL.
 * ``tournament``: round robin at depth 3, both colours, random 4-ply openings.
 """
 
@@ -109,7 +109,7 @@ def cmd_gp(args) -> int:
                           Budget(evaluations=args.evaluations), run_dir=out, resume=resume,
                           on_score=on_score)
     initial = EXPENDIBOTS_DSL.parse(Path(args.initial).read_text())
-    if args.method == "sa":  # seed 000's simulated annealing from the initial program
+    if args.method == "sa":  # the sketch-learning paper's SA from the initial program
         from gp.methods import SA
 
         SA(language=EXPENDIBOTS_DSL, evaluator=evaluator, rng=random.Random(args.seed),
@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     td.add_argument("--opponents", default="random,alphabeta1,alphabeta2,seed003-depth2")
     td.add_argument("--seed", type=int, default=0)
     td.add_argument("--start", choices=("flat", "hand"), default="flat",
-                    help="start weights: [1,1,1,0,0] or seed 003's hand weights per colour")
+                    help="start weights: [1,1,1,0,0] or the report's hand weights per colour")
     g = sub.add_parser("gp")
     g.add_argument("--out", default=str(RESULTS / "gp-depth2"))
     g.add_argument("--evaluations", type=int, default=120)

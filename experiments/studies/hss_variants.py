@@ -1,4 +1,4 @@
-"""HSS as in seed 001 (``variant="dissertation"``) against the earlier implementation
+"""HSS as in Aleixo's dissertation (``variant="dissertation"``) against the earlier implementation
 (``"legacy"``), same budget and seeds, on Can't Stop against Glenn & Aloi's player.
 
 Can't Stop is used because its matches are cheap: a microRTS comparison at a budget

@@ -2,7 +2,7 @@
 
 Both follow one scheme (design.md §2) and differ only in their constants, so one
 class with a parameter record serves both. The decisions match the reference
-implementation of seed 000, with ties broken towards the first legal action.
+implementation of the sketch-learning paper, with ties broken towards the first legal action.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Can't Stop as the seed-000 reference code plays it (``--game-param rules=reference``).
+"""Can't Stop as the sketch-learning paper's reference code plays it (``--game-param
+rules=reference``).
 
 The paper's rules (``games.cantstop.rules``) are the default and are right. The
-numbers of seed 000 were measured on its reference implementation
+numbers of the sketch-learning paper were measured on its reference implementation
 (github leandrocouto/sketch-learning, ``cant-stop-sketch-learning/src/game.py`` at
 commit a93feef), which differs in four ways (design.md §8). This variant
 reproduces that engine decision by decision, including its bug:
@@ -66,7 +67,8 @@ REFERENCE_COMMIT = "a93feef180da72c45a6627955fbc6277209371b0"
 
 
 class ReferenceCantStopState(CantStopState):
-    """A Can't Stop position under the seed-000 reference code's rules (D1–D4 above)."""
+    """A Can't Stop position under the sketch-learning paper's reference code's rules (D1–D4
+    above)."""
 
     __slots__ = ("neutral_count", "won_now")
 

@@ -1,4 +1,4 @@
-"""Can't Stop, two players, as played in seed 000 (design.md §2).
+"""Can't Stop, two players, as played in the sketch-learning paper (design.md §2).
 
 The state is built for speed because program synthesis plays millions of
 matches: plain lists indexed by column number, legal actions computed once per
@@ -494,7 +494,8 @@ class CantStop(GameBase):
     num_players = 2
 
     def __init__(self, max_moves: int = DEFAULT_MAX_MOVES, rules: str = "paper") -> None:
-        """``rules``: "paper" (the paper's text, default) or "reference" (seed 000's
+        """``rules``: "paper" (the paper's text, default) or "reference" (the sketch-learning
+        paper's
         reference code, bug included: games.cantstop.reference_rules)."""
         if max_moves < 1:
             raise ValueError(f"max_moves must be >= 1, got {max_moves}")

@@ -1,4 +1,4 @@
-"""Expendibots (seed 003): rules, features and alpha-beta players."""
+"""Expendibots (Hitchcock and Randell): rules, features and alpha-beta players."""
 
 from functools import partial
 
@@ -22,7 +22,8 @@ PLAYERS = {
 
 register_game(GameSpec(
     name="expendibots",
-    summary="Expendibots (seed 003): 8×8 stacks that move and explode; alpha-beta built in",
+    summary=("Expendibots (Hitchcock and Randell): 8×8 stacks that move and explode; "
+             "alpha-beta built in"),
     factory="games.expendibots.rules:Expendibots",
     players="games.expendibots:PLAYERS",
     synthesis=SynthesisSpec(

@@ -1,7 +1,7 @@
-"""Seed 003's full Expendibots agent: opening books per colour, depth-3 alpha-beta
+"""The Expendibots report's full agent: opening books per colour, depth-3 alpha-beta
 with a per-game time budget and a depth-1 fall-back, separate weights per colour.
 
-What the seed specifies and what we chose (its text gives no move list):
+What the report specifies and what we chose (its text gives no move list):
   * White's book: "3 - 4 fixed opening moves ... at least guaranteed to not be
     detrimental". Ours: stack the centre block into a 4-stack on (4,1) in three
     moves, then advance it two squares to (4,3).
@@ -19,7 +19,7 @@ What the seed specifies and what we chose (its text gives no move list):
     own; otherwise the book ends for the game and search takes over.
   * Search: depth 3 "until the time resource budget is almost exhausted, when it
     reverts to a Minimax search of depth one". Budget: ``budget`` seconds of process
-    CPU time per game (60 s by default, the seed's tournament limit), fall-back when
+    CPU time per game (60 s by default, the report's tournament limit), fall-back when
     less than ``reserve`` seconds remain. BOOM-first ordering, the late-game ordering
     with <= 5 stacks, no own-only BOOM, repeated-state pruning (``search``).
 """
@@ -126,8 +126,8 @@ class OpeningBook:
 
 
 class Seed003Player:
-    """Seed 003's agent. ``weights`` are (White's, Black's), or ``evaluations`` any two
-    evaluation functions (an evolved program in seed 003's agent); ``book=False`` plays
+    """The report's agent. ``weights`` are (White's, Black's), or ``evaluations`` any two
+    evaluation functions (an evolved program in the report's agent); ``book=False`` plays
     without the opening book; ``clock`` measures the budget (process CPU seconds)."""
 
     def __init__(self, weights_white: Sequence[float] = HAND_WEIGHTS_WHITE,

@@ -15,7 +15,8 @@ PLAYERS = {name: partial(BotSpec, name) for name in BOTS}
 
 register_game(GameSpec(
     name="microrts",
-    summary="microRTS through its Java engine (seeds 000, 001; game parameters map, utt)",
+    summary=("microRTS through its Java engine (the sketch-learning paper, Aleixo 2023; "
+             "game parameters map, utt)"),
     factory="games.microrts.game:MicroRTS",
     players="games.microrts:PLAYERS",
     synthesis=SynthesisSpec(

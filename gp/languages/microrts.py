@@ -1,10 +1,10 @@
-"""The microRTS DSL (seed 001 appendix A.2) as a DEAP typed primitive set.
+"""The microRTS DSL (Aleixo 2023, appendix A.2) as a DEAP typed primitive set.
 
     S -> S S | for S | if(B) then S | if(B) then S else S | C | λ
 
 with the 14 Boolean functions B and 7 commands C over the parameter sets T
 (unit types), N (numbers), D (directions), O_p (target criteria) and T_p
-(players). Programs print like seed 000 Fig. 4 and parse back::
+(players). Programs print like Fig. 4 of the sketch-learning paper and parse back::
 
     for u in s:
         if u.isBuilder():
@@ -271,7 +271,8 @@ class MicroRTSLanguage(DSL):
 
     def neighbour(self, tree: Sequence, rng: random.Random, max_height: int | None = None,
                   tries: int = 100):
-        """Seed 000's move (regrow a uniformly chosen subtree) or, half of the time, the
+        """The sketch-learning paper's move (regrow a uniformly chosen subtree) or, half of the
+        time, the
         reference microRTS SA's insertion: a uniformly chosen statement ``x`` becomes
         ``new x`` or ``x new`` with ``new`` a fresh random statement, so programs can
         grow one instruction at a time."""
