@@ -142,7 +142,7 @@ def test_program_evaluation_fast_path_equals_board_scan():
         assert fast == evaluation(state.board, state.player)
 
 
-def test_the_seed003_feature_is_seed_003s_evaluation():
+def test_the_seed003_feature_is_the_reports_hand_evaluation():
     from games.expendibots.players import HAND_WEIGHTS_BLACK, HAND_WEIGHTS_WHITE
 
     player = EvaluationProgramPlayer("value: seed003", depth=2)

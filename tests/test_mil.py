@@ -10,7 +10,7 @@ import pytest
 
 from experiments.regret.harness import regret_run
 from experiments.regret.metarules import (
-    SEED_METARULES,
+    MIGO_METARULES,
     Clause,
     Interpreter,
     parse_program,
@@ -100,7 +100,7 @@ def test_recovers_win_1_from_hand_built_examples(ttt):
 def test_recovers_the_seeds_win_2_with_its_metarules(ttt):
     positions, pos, neg = _labelled(ttt, 2, 8, seed=4)
     assert len(pos) >= 8 and neg
-    mil = MetaInterpreter(Interpreter(positions), SEED_METARULES)
+    mil = MetaInterpreter(Interpreter(positions), MIGO_METARULES)
     learned = mil.learn("win_2", pos, neg, background=WIN_1)
     assert _program_lines(learned) == SEED_WIN_2
 
@@ -123,7 +123,7 @@ def test_full_library_win_2_agrees_with_minimax_on_unseen_positions(ttt):
 def test_negative_examples_prune_the_over_general_rule(ttt):
     positions, pos, neg = _labelled(ttt, 2, 8, seed=4)
     interp = Interpreter(positions)
-    mil = MetaInterpreter(interp, SEED_METARULES)
+    mil = MetaInterpreter(interp, MIGO_METARULES)
     general = mil.learn("win_2", pos, (), background=WIN_1)  # positives only
     assert _program_lines(general) == {"win_2(A,B) :- move(A,B), not win_1(B,_)."}
     program = {**WIN_1, **general}
@@ -136,11 +136,11 @@ def test_negative_examples_prune_the_over_general_rule(ttt):
 
 def test_dependent_learning_reuses_the_learned_predicate(ttt):
     positions, pos, neg = _labelled(ttt, 2, 8, seed=4)
-    mil = MetaInterpreter(Interpreter(positions), SEED_METARULES)
+    mil = MetaInterpreter(Interpreter(positions), MIGO_METARULES)
     with_win_1 = mil.learn("win_2", pos, neg, background=WIN_1)
     assert "win_1(B,_)" in program_text(with_win_1)
     # without win_1 in the background the two-clause program does not exist
-    assert MetaInterpreter(Interpreter(positions), SEED_METARULES,
+    assert MetaInterpreter(Interpreter(positions), MIGO_METARULES,
                            max_clauses=2).learn("win_2", pos, neg) is None
 
 

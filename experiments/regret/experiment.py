@@ -24,7 +24,7 @@ from games.solver import MinimaxSolver
 
 from .harness import regret_run
 from .learners import BeadBoxes, QLearner
-from .metarules import METARULES, SEED_METARULES
+from .metarules import METARULES, MIGO_METARULES
 from .mil import MILLearner
 from .rule_learner import RuleLearner
 
@@ -41,9 +41,9 @@ def make_mil(kind: str, game, seed: int, transfer=None) -> MILLearner:
     if kind == "mil-norec":
         return MILLearner(game, seed, metarules=tuple(m for m in METARULES if m != "negation_rec"))
     if kind == "mil-seed":
-        return MILLearner(game, seed, metarules=SEED_METARULES)
+        return MILLearner(game, seed, metarules=MIGO_METARULES)
     if kind == "mil-pos":
-        return MILLearner(game, seed, metarules=SEED_METARULES, negatives="none")
+        return MILLearner(game, seed, metarules=MIGO_METARULES, negatives="none")
     raise ValueError(f"unknown MIL learner '{kind}'")
 
 

@@ -74,7 +74,7 @@ def cmd_tdleaf(args) -> int:
 
 # ---- GP -----------------------------------------------------------------------------------
 def cmd_gp(args) -> int:
-    from games.expendibots.seed003 import Seed003Player
+    from games.expendibots.timed_agent import TimedAlphaBetaPlayer
     from gp.evaluator import Budget, Evaluator
     from gp.evolution import GPSettings, run_gp
     from gp.fitness import WinRate
@@ -83,7 +83,9 @@ def cmd_gp(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     game = Expendibots(opening_plies=4, turn_limit=args.turn_limit)
-    target = Seed003Player(depth=args.depth, name=f"seed003-depth{args.depth}")
+    # "seed003-depthN": the former name of timed-alphabeta, kept as the name the
+    # committed runs' config.json and best.txt record
+    target = TimedAlphaBetaPlayer(depth=args.depth, name=f"seed003-depth{args.depth}")
     strategy = functools.partial(EvaluationProgramPlayer, depth=args.depth, agent=1, book=1)
     # draws score ½ (Expendibots.draw_value); the tie-break is the final token lead
     # (Expendibots.margin). Paired runs put every program on the run seed's openings,
@@ -125,10 +127,13 @@ def cmd_gp(args) -> int:
 
 
 # ---- tournament ---------------------------------------------------------------------------
-DEFAULT_PLAYERS = ("seed003=seed003,"
+# Labels name the players in games.jsonl and seed each pairing's matches (``pair_seed``):
+# "seed003" (the timed alpha-beta agent's former name) stays the label so that the
+# committed tournaments resume and replay.
+DEFAULT_PLAYERS = ("seed003=timed-alphabeta,"
                    f"gp-evaluation=program:{RESULTS}/gp-depth2/best.txt?depth=3&agent=1&book=1,"
                    f"td-leaf=weights:{RESULTS}/tdleaf-pool-hand/weights.json?depth=3&book=1,"
-                   "hand-weights-nobook=seed003-nobook,"
+                   "hand-weights-nobook=timed-alphabeta-nobook,"
                    "random=random")
 
 
@@ -243,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     td.add_argument("--lam", type=float, default=0.8)
     td.add_argument("--snapshot-every", dest="snapshot_every", type=int, default=25)
     td.add_argument("--turn-limit", dest="turn_limit", type=int, default=100)
+    # the committed runs' logs name the opponents by these specs ("seed003-depth2":
+    # timed-alphabeta-depth2's former name), so a resumed run logs them the same way
     td.add_argument("--opponents", default="random,alphabeta1,alphabeta2,seed003-depth2")
     td.add_argument("--seed", type=int, default=0)
     td.add_argument("--start", choices=("flat", "hand"), default="flat",

@@ -110,7 +110,7 @@ class CantStopObservationCloning:
         return total / len(self.trajectories)
 
 
-def seed000_example() -> float:
+def worked_example() -> float:
     """The worked example of the sketch-learning paper: columns 2, 3, 7 and one cell of 12 against
     columns 2, 3 and one cell of 8."""
     recorded = [0] * 13

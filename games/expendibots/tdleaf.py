@@ -130,12 +130,12 @@ def load_weights_player(path: str | Path, depth: int | None = None, book: int = 
     """An alpha-beta player from a weights file (``read_weights``); ``book=1`` plays
     the report's full agent (opening books, time budget) with these weights."""
     from games.expendibots.players import AlphaBetaPlayer
-    from games.expendibots.seed003 import Seed003Player
+    from games.expendibots.timed_agent import TimedAlphaBetaPlayer
 
     white, black, data = read_weights(path)
     depth = depth or int(data.get("depth", 2))
     if book:
-        return Seed003Player(white, black, depth=depth, name=f"seed003:{path}")
+        return TimedAlphaBetaPlayer(white, black, depth=depth, name=f"timed-alphabeta:{path}")
     return AlphaBetaPlayer(linear_evaluation(white), linear_evaluation(black), depth=depth,
                            name=f"weights:{path}")
 

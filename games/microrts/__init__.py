@@ -20,7 +20,8 @@ register_game(GameSpec(
     factory="games.microrts.game:MicroRTS",
     players="games.microrts:PLAYERS",
     synthesis=SynthesisSpec(
-        languages={"seed001": "gp.languages.microrts:MicroRTSProgramPlayer"},
+        languages={"scripts": "gp.languages.microrts:MicroRTSProgramPlayer"},
+        language_aliases={"seed001": "scripts"},
         default_target="coac",
         default_matches=2,
         cloning={"O": "games.microrts.counts:observation_cloning"},

@@ -7,7 +7,8 @@ with tanh. Features (all scaled to about [0, 1]): ``my_tokens``,
 ``their_largest``, ``distance`` (Manhattan distance of the centres of mass / 14)
 the report's five features ``f1`` … ``f5`` and ``seed003``, the report's own weighted
 sum of them with the weights of the player's colour (``value: seed003`` is
-the report's evaluation exactly); constants 0, 0.5, 1, 2, 4;
+the report's evaluation exactly; the feature keeps this name because saved programs
+and the committed runs' logs print it); constants 0, 0.5, 1, 2, 4;
 ``+ - *``, ``min``, ``max``. The hand-set evaluation of the Expendibots report is
 ``experiments/programs/expendibots_hand.txt``.
 """
@@ -40,13 +41,13 @@ class Value:
 
 FEATURES = ("my_tokens", "their_tokens", "my_stacks", "their_stacks", "my_largest",
             "their_largest", "distance", "f1", "f2", "f3", "f4", "f5", "seed003")
-SEED_WEIGHTS = (HAND_WEIGHTS_WHITE, HAND_WEIGHTS_BLACK)
+HAND_WEIGHTS = (HAND_WEIGHTS_WHITE, HAND_WEIGHTS_BLACK)
 
 
-def seed003_sum(f: tuple, player: int) -> float:
+def hand_weighted_sum(f: tuple, player: int) -> float:
     """The report's weighted sum w · f with the weights of the player's colour (before
     tanh): the DSL's ``seed003`` feature, so programs can refine the report's evaluation."""
-    w = SEED_WEIGHTS[player]
+    w = HAND_WEIGHTS[player]
     return w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4]
 
 
@@ -55,7 +56,7 @@ def board_features(board, player) -> tuple[float, ...]:
     n_p, n_o, s_p, s_o, _, _, _, _, big_p, big_o = counts
     f = features_of(counts)
     return (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
-            com_distance(counts) / 14, *f, seed003_sum(f, player))
+            com_distance(counts) / 14, *f, hand_weighted_sum(f, player))
 
 
 def _binop(op, x, y):
@@ -120,7 +121,7 @@ class ProgramEvaluation:
             big_p, big_o = (high, low) if player == 0 else (low, high)
         f = features_of(v)
         features = (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
-                    com_distance(v) / 14, *f, seed003_sum(f, player))
+                    com_distance(v) / 14, *f, hand_weighted_sum(f, player))
         try:
             value = math.tanh(self.body(features, None, None))
         except (OverflowError, ValueError, ZeroDivisionError):
@@ -151,9 +152,9 @@ class EvaluationProgramPlayer(ProgramPlayer):
         self.search = AlphaBeta(evaluation, depth)
         self.player = None
         if agent:  # the report's agent (time budget, late-game ordering, book if asked)
-            from games.expendibots.seed003 import Seed003Player
+            from games.expendibots.timed_agent import TimedAlphaBetaPlayer
 
-            self.player = Seed003Player(evaluations=(evaluation, evaluation), depth=depth,
+            self.player = TimedAlphaBetaPlayer(evaluations=(evaluation, evaluation), depth=depth,
                                         book=bool(book), name=self.name)
 
     def reset(self, seed=None) -> None:

@@ -1,4 +1,6 @@
-"""The microRTS DSL (Aleixo 2023, appendix A.2) as a DEAP typed primitive set.
+"""The microRTS scripting language (``--dsl scripts``, formerly ``seed001``; Aleixo 2023,
+appendix A.2) as a DEAP typed primitive set: per-unit scripts of loops, conditions and
+commands.
 
     S -> S S | for S | if(B) then S | if(B) then S else S | C | λ
 
