@@ -4,7 +4,7 @@ rules=reference``).
 The paper's rules (``games.cantstop.rules``) are the default and are right. The
 numbers of the sketch-learning paper were measured on its reference implementation
 (github leandrocouto/sketch-learning, ``cant-stop-sketch-learning/src/game.py`` at
-commit a93feef), which differs in four ways (design.md §8). This variant
+commit a93feef), which differs from them in four ways. This variant
 reproduces that engine decision by decision, including its bug:
 
 D1  A neutral marker on the top cell does not claim the column; one more step
@@ -249,7 +249,7 @@ def _validate_reference(state: ReferenceCantStopState) -> None:
         raise ValueError(f"{bad}neutral_count {state.neutral_count}")
 
 
-# ---- the reference DSL's board functions (design.md §8), on either rule set ---------------
+# ---- the reference DSL's board functions, on either rule set ------------------------------
 def _check_column(column: int) -> None:
     if column not in COLUMNS:
         raise ValueError(f"column {column!r} out of range 2..12")

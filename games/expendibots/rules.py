@@ -1,4 +1,4 @@
-"""Expendibots (Hitchcock and Randell, design.md §6).
+"""Expendibots, the game of the Expendibots report (Hitchcock and Randell).
 
 8×8 board, squares ``y * 8 + x``. A board is a tuple of 64 ints: +n a white
 stack of n tokens, −n a black stack, 0 empty. White (player 0) starts with 12

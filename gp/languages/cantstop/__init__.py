@@ -147,7 +147,8 @@ REFERENCE_LEAVES = {
 """``secured`` as the reference code's ``PositionsPlayerHasSecuredInColumn`` (the
 neutral's cell when a neutral is in the column, this turn's progress included;
 height + 1 for a claimed column) and its opponent twin; ours count permanent
-markers only (design.md §8)."""
+markers only (``games.cantstop.reference_rules`` lists where the reference code
+differs)."""
 
 
 DSLS: dict = {}
