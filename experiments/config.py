@@ -260,8 +260,8 @@ class SelfPlayConfig:
     library_programs: str | None = setting(
         None, "HSS: program files, comma-separated, added to the library and measured "
         "against the first target (one evaluation each)", check=_specs_check)
-    hss_variant: Literal["dissertation", "legacy"] = setting(
-        "dissertation", "HSS: Algorithm 1 as published or the earlier "
+    hss_variant: Literal["published", "legacy"] = setting(
+        "published", "HSS: Algorithm 1 as published or the earlier "
         "implementation (docs/quality-diversity.md)")
     local_evaluations: int | None = setting(
         None, "HSS: evaluations per local search (default: one SA cooling, 112)", minimum=1)
@@ -276,6 +276,16 @@ class SelfPlayConfig:
     engine: Literal["fast", "numpy", "reference"] = setting(
         "fast", "match engine (every engine gives the same results)")
     out: str = setting(None, "run directory (a run there is continued)")
+
+    @staticmethod
+    def prepare(values: dict[str, Any], where: str) -> dict[str, Any]:
+        """A former HSS variant name (``dissertation``, in committed runs' configs) read as
+        its current one."""
+        from qd.hss import variant_name
+
+        if isinstance(values.get("hss_variant"), str):
+            values = {**values, "hss_variant": variant_name(values["hss_variant"])}
+        return values
 
     def check(self, where: str) -> None:
         if self.library_programs and self.oracle != "hss":

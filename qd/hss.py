@@ -126,7 +126,7 @@ class HSSVariant:
     update_as_it_goes: bool = False
 
 
-def _dissertation_bandit(levels: list, seed: int) -> NaiveSampling:
+def _published_bandit(levels: list, seed: int) -> NaiveSampling:
     return NaiveSampling(levels, seed)
 
 
@@ -134,13 +134,21 @@ def _legacy_bandit(levels: list, seed: int) -> NaiveSampling:
     return NaiveSampling(levels, seed, *LEGACY_PHASES, switch_after=50, decay="weights")
 
 
-DISSERTATION = HSSVariant("dissertation", _dissertation_bandit)
-"""Algorithm 1 as published."""
+PUBLISHED = HSSVariant("published", _published_bandit)
+"""Algorithm 1 as published (Aleixo 2023)."""
 
 LEGACY = HSSVariant("legacy", _legacy_bandit, local_evaluations=20, update_as_it_goes=True)
 """The earlier implementation (see ``HSS``)."""
 
-VARIANTS = {variant.name: variant for variant in (DISSERTATION, LEGACY)}
+VARIANTS = {variant.name: variant for variant in (PUBLISHED, LEGACY)}
+
+VARIANT_ALIASES = {"dissertation": "published"}
+"""Former variant names (committed runs' ``config.json`` files record them)."""
+
+
+def variant_name(name: str) -> str:
+    """A variant's current name, given it or a former one."""
+    return VARIANT_ALIASES.get(name, name)
 
 
 class HSS:
@@ -169,9 +177,10 @@ class HSS:
                  levels: Sequence[Sequence[float]], seed: int = 0,
                  library: Library | None = None, local_evaluations: int | None = None,
                  local_seconds: float | None = None, tie_scale: float = 1e-3,
-                 variant: str | HSSVariant = "dissertation",
+                 variant: str | HSSVariant = "published",
                  bandit: NaiveSampling | None = None, lookup: str = "distance") -> None:
         if isinstance(variant, str):
+            variant = variant_name(variant)
             if variant not in VARIANTS:
                 raise ValueError(f"HSS variant must be one of {tuple(VARIANTS)}, "
                                  f"got '{variant}'")
