@@ -368,13 +368,16 @@ class PoolConfig:
     out: str = setting(None, "directory for matrix.json and matrix.md")
 
 
-REGRET_LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-seed",
+REGRET_LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-migo",
                    "mil-pos", "mil+transfer", "menace", "her", "q", "dqn")
+
+REGRET_LEARNER_ALIASES = {"mil-seed": "mil-migo"}
+"""Former learner names (committed commands use them), read as the current ones."""
 
 
 def _learners_check(value: str) -> str | None:
     names = [s.strip() for s in value.split(",") if s.strip()]
-    unknown = [n for n in names if n not in REGRET_LEARNERS]
+    unknown = [n for n in names if REGRET_LEARNER_ALIASES.get(n, n) not in REGRET_LEARNERS]
     if unknown or not names:
         return f"'{value}': unknown learner(s) {unknown} (known: {', '.join(REGRET_LEARNERS)})"
     return None
@@ -404,7 +407,9 @@ class RegretConfig:
             raise ValueError(f"{where}: {needs[0]} needs transfer_from (a source game)")
 
     def learner_names(self) -> list[str]:
-        return [s.strip() for s in self.learners.split(",") if s.strip()]
+        """The learners, former names read as current ones."""
+        names = [s.strip() for s in self.learners.split(",") if s.strip()]
+        return [REGRET_LEARNER_ALIASES.get(name, name) for name in names]
 
 
 def method_setting_names() -> set[str]:

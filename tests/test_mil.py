@@ -22,7 +22,7 @@ from games.solver import MinimaxSolver
 from gp.languages.rules import Positions
 
 WIN_1 = parse_program("win_1(A,B) :- move(A,B), won(B).")
-SEED_WIN_2 = {"win_2(A,B) :- win_2_1(A,B), not win_2_1(B,_).",
+MIGO_WIN_2 = {"win_2(A,B) :- win_2_1(A,B), not win_2_1(B,_).",
               "win_2_1(A,B) :- move(A,B), not win_1(B,_)."}
 
 
@@ -102,7 +102,7 @@ def test_recovers_the_seeds_win_2_with_its_metarules(ttt):
     assert len(pos) >= 8 and neg
     mil = MetaInterpreter(Interpreter(positions), MIGO_METARULES)
     learned = mil.learn("win_2", pos, neg, background=WIN_1)
-    assert _program_lines(learned) == SEED_WIN_2
+    assert _program_lines(learned) == MIGO_WIN_2
 
 
 def test_full_library_win_2_agrees_with_minimax_on_unseen_positions(ttt):
@@ -188,3 +188,16 @@ def test_deterministic_under_a_seed_across_processes():
     game = load_game("hexapawn")
     a = regret_run(game, lambda s: MILLearner(game, s), 40, seed=7)
     assert np.array_equal(a, np.array(eval(outs[0].split("]")[0] + "]")))
+
+
+def test_the_former_learner_name_mil_seed_is_read_as_mil_migo():
+    from experiments.config import RegretConfig
+    from experiments.loader import load
+    from experiments.regret.experiment import make_mil
+
+    config = load(RegretConfig, {"game": "tictactoe", "learners": "mil,mil-seed", "out": "x"})
+    assert config.learner_names() == ["mil", "mil-migo"]
+    learner = make_mil("mil-migo", load_game("tictactoe"), 1)
+    assert learner.mil.metarules == MIGO_METARULES
+    with pytest.raises(ValueError, match="unknown learner"):
+        load(RegretConfig, {"game": "tictactoe", "learners": "mil-nope", "out": "x"})

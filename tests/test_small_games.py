@@ -68,7 +68,7 @@ def test_minimax_values_of_the_start_positions():
     assert seed.solve(load_game("hexapawn").new_initial_state()).value == 0
 
 
-def test_one_move_ahead_boards_match_seed_004():
+def test_one_move_ahead_boards_match_the_migo_paper():
     for name, params, total, by_value in (
             ("tictactoe", {}, 12, {1: 7, 0: 5}),
             ("hexapawn", {}, 5, {0: 3, 1: 2})):

@@ -33,7 +33,7 @@ def same_search(a, b):
     return [tuple(r[k] for k in key) for r in a] == [tuple(r[k] for k in key) for r in b]
 
 
-def test_observation_score_worked_example_of_seed_000():
+def test_observation_score_worked_example_of_the_sketch_paper():
     assert f"{worked_example():.2f}" == "0.35" and int(worked_example() * 100) == 34
 
 

@@ -34,13 +34,13 @@ TRANSFER = {"rule+transfer": "rule", "mil+transfer": "mil"}  # learner -> its te
 
 def make_mil(kind: str, game, seed: int, transfer=None) -> MILLearner:
     """mil: our metarule library, minimax-backed negatives; mil-norec: the same without
-    the recursive negation; mil-seed: the MIGO paper's two metarules with the same negatives;
+    the recursive negation; mil-migo: the MIGO paper's two metarules with the same negatives;
     mil-pos: the MIGO paper's metarules, positives only."""
     if kind in ("mil", "mil+transfer"):
         return MILLearner(game, seed, transfer=transfer)
     if kind == "mil-norec":
         return MILLearner(game, seed, metarules=tuple(m for m in METARULES if m != "negation_rec"))
-    if kind == "mil-seed":
+    if kind == "mil-migo":
         return MILLearner(game, seed, metarules=MIGO_METARULES)
     if kind == "mil-pos":
         return MILLearner(game, seed, metarules=MIGO_METARULES, negatives="none")
