@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from games import game_names, game_spec, resolve
+from games import failed_games, loaded_games, resolve
 
 from .options import UsageError, add_game, add_seed, add_workers, positive
 
@@ -44,10 +44,10 @@ def _players_by_game() -> str:
     """The built-in player specs of every game, for ``play --help``."""
     from games import game_players
 
-    notes = [f"{name}: {resolve(game_spec(name).notes)()}" for name in game_names()
-             if game_spec(name).notes]
+    games = loaded_games()
+    notes = [f"{name}: {resolve(spec.notes)()}" for name, spec in games.items() if spec.notes]
     return "built-in players: " + "; ".join(
-        f"{name}: {', '.join(sorted(game_players(name)))}" for name in game_names()) + \
+        f"{name}: {', '.join(sorted(game_players(name)))}" for name in games) + \
         "; and program:FILE for games with a language. " + " ".join(notes)
 
 
@@ -94,7 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0],
                      epilog="games: " + "; ".join(
-                         f"{name}: {game_spec(name).summary}" for name in game_names()))
+                         [f"{name}: {spec.summary}" for name, spec in loaded_games().items()]
+                         + [f"{name}: FAILED ({cause})" for name, cause in
+                            failed_games().items()]))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     _match_parsers(sub)
     synth.add_parsers(sub)
@@ -105,8 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     pool_matrix.add_parsers(sub)
     regret.add_parsers(sub, positive)
     qd_cli.add_parsers(sub)
-    for name in game_names():
-        for command, reference in game_spec(name).commands.items():
+    for spec in loaded_games().values():
+        for command, reference in spec.commands.items():
             resolve(reference)(sub, positive)
             COMMANDS.setdefault(command, "")
     return parser
