@@ -89,7 +89,7 @@ def _match_parsers(sub) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import games_cli, pool_matrix, qd_cli, report, runner, selection, synth
+    from . import check_game, games_cli, pool_matrix, qd_cli, report, runner, selection, synth
     from .regret import experiment as regret
 
     parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0],
@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     pool_matrix.add_parsers(sub)
     regret.add_parsers(sub, positive)
     qd_cli.add_parsers(sub)
+    check_game.add_parsers(sub)
     for spec in loaded_games().values():
         for command, reference in spec.commands.items():
             resolve(reference)(sub, positive)

@@ -6,11 +6,17 @@ check, at every step, the invariants that all search code relies on.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
 
 from games.api import Game, State
+
+
+def json_action(action: Any) -> Any:
+    """An action as match records store it: tuples as lists, anything else as is."""
+    return list(action) if isinstance(action, tuple) else action
 
 
 def check_random_playouts(game: Game, playouts: int, seed: int,
@@ -22,7 +28,9 @@ def check_random_playouts(game: Game, playouts: int, seed: int,
     unique, the move counter advances by one, ``str`` works and ``state_invariants``
     holds. Every ``deep_check_every`` steps: an illegal action is refused without
     changing the state, ``clone`` is equal and independent and replays the same
-    future (chance included), and ``to_dict`` round-trips through the game.
+    future (chance included), ``to_dict`` round-trips through the game and through
+    JSON, and every legal action through its JSON form (``action_from_json``), as
+    match records store them.
     Returns counts for the caller to assert on (winners, capped, moves).
     """
     rng = random.Random(seed)
@@ -75,8 +83,14 @@ def _deep_check(game: Game, state: State, legal: list, rng: random.Random) -> No
     assert state.to_dict() == snapshot, "a refused action changed the state"
 
     restored = game.state_from_dict(snapshot)
-    assert restored.to_dict() == snapshot
+    assert restored.to_dict() == snapshot, "state_from_dict(to_dict()) is another state"
     assert list(restored.legal_actions()) == legal
+    from_json = game.state_from_dict(json.loads(json.dumps(snapshot)))
+    assert from_json.to_dict() == snapshot, "to_dict() does not survive JSON"
+    for action in legal:
+        encoded = json.loads(json.dumps(json_action(action)))
+        assert game.action_from_json(encoded) == action, \
+            f"action_from_json({encoded!r}) is not {action!r}"
 
     twin = state.clone()
     assert twin.to_dict() == snapshot

@@ -1,0 +1,499 @@
+"""The plug-in contract of a game, checked: what ``stratsynth check-game NAME`` runs.
+
+Like OpenSpiel's ``random_sim_test`` or PettingZoo's ``api_test``, shipped with the
+library so that a game written outside the repository can be checked before any
+run depends on it. Each check returns ``Check`` records (one line each) instead of
+raising, so one report shows every problem at once:
+
+* the spec: every reference it holds resolves to what the tools expect;
+* the rules: seeded random playouts keep the State API's invariants
+  (``games.conformance``), actions and states survive JSON (match records);
+* the players: every built-in player picks legal actions from both seats and
+  leaves the state it is shown unchanged;
+* the languages: random programs read back from their text, build players with
+  ``cls(tree, name=...)`` whose ``.text`` is that text, pickle by text and play;
+* the features: finite and within their declared range on final states.
+
+Games played by an engine of their own (``engine="jvm"``, no per-move states) are
+checked through whole matches of that engine (``play_matches``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import pickle
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .api import RandomStrategy
+from .conformance import check_random_playouts
+from .spec import GameSpec, resolve
+
+
+@dataclass(frozen=True)
+class Check:
+    """One checked property: ``passed`` or not, and one line saying what was seen."""
+
+    name: str
+    passed: bool
+    detail: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckSettings:
+    """How much ``check_game`` plays.
+
+    Args:
+        seed: seed of every random choice (playouts, programs, matches).
+        playouts: random playouts of the rules check (and of the features check).
+        programs: random programs per language.
+        decisions: decisions each built-in player makes per seat at most (a long
+            match is cut there).
+        engine_matches: for games with their own engine, play whole matches (the
+            microRTS JVM); False checks the spec and the languages only.
+    """
+
+    seed: int = 0
+    playouts: int = 200
+    programs: int = 20
+    decisions: int = 200
+    engine_matches: bool = True
+
+
+def check_game(spec: GameSpec, game: Any, settings: CheckSettings | None = None
+               ) -> Iterator[Check]:
+    """Every check of ``game`` (built from ``spec``'s factory), in report order."""
+    settings = settings or CheckSettings()
+    yield from check_spec(spec, game)
+    if spec.engine == "python":
+        yield from check_rules(game, settings)
+    else:
+        yield Check("rules", True, f"per move: not applicable (the '{spec.engine}' engine "
+                    "plays whole matches); checked through the matches below")
+    yield from check_players(spec, game, settings)
+    yield from check_languages(spec, game, settings)
+    if spec.fast_engine is not None:
+        yield from check_fast_engine(spec, game, settings)
+    if spec.features is not None:
+        yield from check_features(spec, game, settings)
+
+
+# ---- the spec ----------------------------------------------------------------------------
+def _attempt(name: str, run: Callable[[], str]) -> Check:
+    """A check from a function that returns what it saw, or raises what went wrong."""
+    try:
+        return Check(name, True, run())
+    except Exception as err:  # noqa: BLE001 - every failure becomes a line of the report
+        return Check(name, False, _one_line(err))
+
+
+def _one_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    text = lines[0] if lines else ""
+    if isinstance(err, AssertionError):
+        return text or "assertion failed"
+    return type(err).__name__ + (f": {text}" if text else "")
+
+
+def _callable(reference: str) -> str:
+    value = resolve(reference)
+    if not callable(value):
+        raise TypeError(f"{reference} is a {type(value).__name__}, not a function or class")
+    return reference
+
+
+def check_spec(spec: GameSpec, game: Any) -> Iterator[Check]:
+    """Every reference of the spec resolves, and the game object speaks the Game API."""
+    yield _attempt("spec factory", lambda: _factory(spec, game))
+    yield _attempt("spec players", lambda: _players_table(spec))
+    yield _attempt("spec default target", lambda: _default_target(spec))
+    for dsl, reference in spec.languages.items():
+        yield _attempt(f"spec language {dsl}", lambda r=reference: _language_class(r))
+    if spec.features is not None:
+        yield _attempt("spec features", lambda: _feature_table(spec))
+    if spec.levels is not None:
+        yield _attempt("spec levels", lambda: _levels(spec))
+    for letter, reference in spec.cloning.items():
+        yield _attempt(f"spec cloning {letter}", lambda r=reference, x=letter: _cloning(x, r))
+    for prefix, reference in spec.player_prefixes.items():
+        yield _attempt(f"spec player prefix {prefix}:", lambda r=reference: _callable(r))
+    for command, reference in spec.commands.items():
+        yield _attempt(f"spec command {command}", lambda r=reference: _callable(r))
+    for field, reference in (("recorder", spec.recorder), ("qd_space", spec.qd_space)):
+        if reference is not None:
+            yield _attempt(f"spec {field}", lambda r=reference: _resolves(r))
+    if spec.notes is not None:
+        yield _attempt("spec notes", lambda: _notes(spec))
+    if spec.fast_engine is not None:
+        yield _attempt("spec fast engine", lambda: _fast_engine(spec))
+    yield _attempt("spec settings", lambda: _settings(spec))
+
+
+def _factory(spec: GameSpec, game: Any) -> str:
+    factory = resolve(spec.factory)
+    parameters = [p for p in inspect.signature(factory).parameters if p != "self"]
+    if spec.move_cap is not None and spec.move_cap not in parameters:
+        raise ValueError(f"move_cap '{spec.move_cap}' is not a parameter of {spec.factory} "
+                         f"({', '.join(parameters) or 'none'})")
+    if not isinstance(getattr(game, "name", None), str):
+        raise TypeError("the game object has no 'name' (a str)")
+    if spec.engine == "python":
+        if getattr(game, "num_players", None) != 2:
+            raise ValueError(f"num_players is {getattr(game, 'num_players', None)!r}; "
+                             "the tools play two-player games")
+        missing = [m for m in ("new_initial_state", "state_from_dict", "action_from_json")
+                   if not callable(getattr(game, m, None))]
+        if missing:
+            raise TypeError(f"the game object lacks {', '.join(missing)} (games.api.Game)")
+    elif not callable(getattr(game, "play_matches", None)):
+        raise TypeError(f"an '{spec.engine}' game plays whole matches: it needs "
+                        "play_matches(players, n, seed, map=None, behavior=None)")
+    return f"{spec.factory} (parameters: {', '.join(parameters) or 'none'})"
+
+
+def _players_table(spec: GameSpec) -> str:
+    players = resolve(spec.players)
+    if not isinstance(players, Mapping) or not players:
+        raise TypeError(f"{spec.players} must be a non-empty dict: spec name -> factory()")
+    bad = [name for name, factory in players.items()
+           if not isinstance(name, str) or ":" in name or not callable(factory)]
+    if bad:
+        raise TypeError(f"{spec.players}: {', '.join(map(str, bad))} must map a name "
+                        "without ':' to a factory taking no argument")
+    return f"{len(players)} built-in players: {', '.join(players)}"
+
+
+def _default_target(spec: GameSpec) -> str:
+    players = resolve(spec.players)
+    prefix, sep, _ = spec.default_target.partition(":")
+    if spec.default_target in players or (sep and prefix in spec.player_prefixes):
+        return spec.default_target
+    raise ValueError(f"default target '{spec.default_target}' is not a built-in player "
+                     f"({', '.join(players)})")
+
+
+def _language_class(reference: str) -> str:
+    cls = resolve(reference)
+    for method in ("default_dsl", "parse_program"):
+        if not callable(getattr(cls, method, None)):
+            raise TypeError(f"{reference} has no {method}() (subclass gp.dsl.ProgramPlayer)")
+    dsl = cls.default_dsl()
+    for method in ("random_program", "to_text", "parse", "compile"):
+        if not callable(getattr(dsl, method, None)):
+            raise TypeError(f"{reference}'s language has no {method}() (a gp.dsl.DSL)")
+    return f"{reference} (language {dsl.name})"
+
+
+def _feature_table(spec: GameSpec) -> str:
+    table = spec.feature_table()
+    if not isinstance(table, Mapping) or not table:
+        raise TypeError(f"{spec.features} must be a non-empty dict: "
+                        "name -> (function(state, seat) or None, (low, high))")
+    for name, entry in table.items():
+        try:
+            function, (low, high) = entry
+        except (TypeError, ValueError):
+            raise TypeError(f"feature '{name}' must be (function, (low, high))") from None
+        if function is not None and not callable(function):
+            raise TypeError(f"feature '{name}': {function!r} is not a function")
+        if not (math.isfinite(low) and math.isfinite(high) and low < high):
+            raise ValueError(f"feature '{name}': range ({low}, {high}) is not low < high")
+    return f"{len(table)} features: {', '.join(table)}"
+
+
+def _levels(spec: GameSpec) -> str:
+    levels = spec.feature_levels()
+    values = list(levels.values()) if isinstance(levels, Mapping) else [levels]
+    for seq in values:
+        numbers = list(seq)
+        if not numbers or numbers != sorted(numbers):
+            raise ValueError(f"{spec.levels}: levels must be increasing numbers, got {numbers}")
+    return f"{spec.levels}"
+
+
+def _cloning(letter: str, reference: str) -> str:
+    if letter not in ("A", "O"):
+        raise ValueError(f"cloning score '{letter}' is neither A (actions) nor O (observations)")
+    return _callable(reference)
+
+
+def _resolves(reference: str) -> str:
+    resolve(reference)
+    return reference
+
+
+def _notes(spec: GameSpec) -> str:
+    text = resolve(spec.notes)()
+    if not isinstance(text, str) or not text.strip():
+        raise TypeError(f"{spec.notes}() must return the help text (a str)")
+    return spec.notes
+
+
+def _fast_engine(spec: GameSpec) -> str:
+    import importlib
+
+    module = importlib.import_module(spec.fast_engine)
+    missing = [f for f in ("play_chunk", "play_chunks") if not callable(getattr(module, f, None))]
+    if missing:
+        raise TypeError(f"fast engine {spec.fast_engine} lacks {', '.join(missing)}")
+    return spec.fast_engine
+
+
+def _settings(spec: GameSpec) -> str:
+    if spec.engine not in ("python", "jvm"):
+        raise ValueError(f"engine '{spec.engine}' is neither python nor jvm")
+    if not isinstance(spec.default_matches, int) or spec.default_matches < 1:
+        raise ValueError(f"default_matches must be a positive whole number, "
+                         f"got {spec.default_matches!r}")
+    dsl = spec.paper_settings.get("dsl")
+    if dsl is not None and dsl not in spec.languages:
+        raise ValueError(f"paper_settings names language '{dsl}', which the game does not "
+                         f"declare ({', '.join(spec.languages) or 'none'})")
+    return f"engine {spec.engine}, {spec.default_matches} matches per evaluation"
+
+
+# ---- the rules ---------------------------------------------------------------------------
+def check_rules(game: Any, settings: CheckSettings) -> Iterator[Check]:
+    """Seeded random playouts with the State API's invariants at every step."""
+    def run() -> str:
+        stats = check_random_playouts(game, settings.playouts, settings.seed)
+        wins = "/".join(map(str, stats["wins"]))
+        return (f"{stats['playouts']} random playouts: wins by seat {wins}, draws "
+                f"{stats['draws']}, capped {stats['capped']}, "
+                f"{stats['moves'] / max(1, stats['playouts']):.1f} moves on average")
+    yield _attempt("rules", run)
+
+
+# ---- the players -------------------------------------------------------------------------
+def _interactive(player: Any) -> bool:
+    from .human import HumanPlayer
+
+    return isinstance(player, HumanPlayer)
+
+
+def check_players(spec: GameSpec, game: Any, settings: CheckSettings) -> Iterator[Check]:
+    """Every built-in player plays from both seats (against random, or for a game with
+    its own engine, against the default target)."""
+    try:
+        players = resolve(spec.players)
+    except Exception:  # noqa: BLE001 - reported by check_spec
+        return
+    for name, factory in players.items():
+        yield _attempt(f"player {name}", lambda f=factory: _player(spec, game, f, settings))
+
+
+def _player(spec: GameSpec, game: Any, factory: Callable[[], Any], settings: CheckSettings
+            ) -> str:
+    player = factory()
+    if _interactive(player):
+        return "skipped: reads the terminal"
+    if spec.engine != "python":
+        if not settings.engine_matches:
+            return "built; matches skipped"
+        return _engine_match(spec, game, player, settings)
+    decisions = [_decisions(game, player, seat, settings) for seat in (0, 1)]
+    return f"{decisions[0]} + {decisions[1]} legal decisions from seats 0 and 1"
+
+
+def _decisions(game: Any, player: Any, seat: int, settings: CheckSettings) -> int:
+    """Play ``player`` in ``seat`` against random; count its decisions (at most the cap)."""
+    from .match import match_seeds
+
+    chance, own, other = match_seeds(settings.seed, seat)
+    opponent = RandomStrategy(other)
+    reset = getattr(player, "reset", None)
+    if reset is not None:
+        reset(own)
+    state = game.new_initial_state(random.Random(chance))
+    made = 0
+    while not state.is_terminal() and made < settings.decisions:
+        if state.current_player() != seat:
+            state.apply_action(opponent(state))
+            continue
+        legal = list(state.legal_actions())
+        before = state.to_dict()
+        action = player(state)
+        if state.to_dict() != before:
+            raise AssertionError(f"decision {made + 1} (seat {seat}, move "
+                                 f"{state.move_number()}) changed the state it was shown")
+        if action not in legal:
+            raise AssertionError(f"decision {made + 1} (seat {seat}, move "
+                                 f"{state.move_number()}): {action!r} is not a legal action")
+        state.apply_action(action)
+        made += 1
+    return made
+
+
+def _engine_match(spec: GameSpec, game: Any, player: Any, settings: CheckSettings,
+                  behavior: dict | None = None):
+    """One match of ``player`` against the default target on the game's own engine."""
+    target = resolve(spec.players)[spec.default_target]()
+    summary = game.play_matches([player, target], 1, settings.seed, behavior=behavior)
+    if summary.matches != 1:
+        raise AssertionError(f"the engine reported {summary.matches} matches for 1")
+    if summary.forfeits[0]:
+        raise AssertionError(f"forfeited against {spec.default_target}: "
+                             f"{summary.first_error[0]}")
+    if behavior is not None:
+        return summary
+    return f"1 match against {spec.default_target} on the game's engine, no forfeit"
+
+
+# ---- the languages -----------------------------------------------------------------------
+def check_languages(spec: GameSpec, game: Any, settings: CheckSettings) -> Iterator[Check]:
+    """Random programs of every language: text, players, pickling, play."""
+    for dsl in spec.languages:
+        yield _attempt(f"language {dsl}", lambda d=dsl: _language(spec, game, d, settings))
+
+
+def _language(spec: GameSpec, game: Any, name: str, settings: CheckSettings) -> str:
+    cls = spec.language(name)
+    dsl = cls.default_dsl()
+    rng = random.Random(f"{settings.seed}:{name}")
+    players = []
+    for index in range(settings.programs):
+        tree = dsl.random_program(rng)
+        players.append(_program_player(cls, dsl, tree, index))
+    if not players:
+        return "no program asked for"
+    if spec.engine != "python":
+        if not settings.engine_matches:
+            return f"{len(players)} random programs read back, build players and pickle"
+        _engine_match(spec, game, players[0], settings)
+        return (f"{len(players)} random programs read back, build players and pickle; "
+                f"one plays a match on the game's engine")
+    forfeits = _play_programs(game, players[:min(len(players), 5)], settings)
+    note = f", {forfeits} of them forfeited (a broken program loses)" if forfeits else ""
+    return (f"{len(players)} random programs read back, build players and pickle; "
+            f"{min(len(players), 5)} played a match against random{note}")
+
+
+def _program_player(cls: type, dsl: Any, tree: Sequence, index: int) -> Any:
+    where = f"program {index}"
+    text = dsl.to_text(tree)
+    try:
+        back = dsl.parse(text, source=where)
+    except ValueError as err:
+        raise AssertionError(f"{where} does not parse back ({_one_line(err)}): "
+                             f"{_short(text)}") from None
+    if dsl.to_text(back) != text:
+        raise AssertionError(f"{where}: to_text(parse(text)) != text for {_short(text)}")
+    canonical = getattr(dsl, "canonical", None)
+    if back != tree and (canonical is None or canonical(tree) != back):
+        raise AssertionError(f"{where}: parse(to_text(p)) != p for {_short(text)} (two "
+                             "primitives print the same)")
+    if cls.parse_program(text, source=where) != back:
+        raise AssertionError(f"{where}: {cls.__name__}.parse_program differs from parse")
+    try:
+        player = cls(tree, name=f"check-{index}")
+    except TypeError as err:
+        raise AssertionError(f"{cls.__name__}(tree, name=...) refused: {err}") from None
+    if getattr(player, "text", None) != text:
+        raise AssertionError(f"{where}: player.text is not the program's text")
+    if str(player) != text:
+        raise AssertionError(f"{where}: str(player) is not the program's text")
+    try:
+        copy = pickle.loads(pickle.dumps(player))
+    except Exception as err:  # noqa: BLE001
+        raise AssertionError(f"{where}: the player does not pickle ({_one_line(err)}); "
+                             "pickle it by its text (__getstate__/__setstate__)") from None
+    if type(copy) is not type(player) or copy.text != text:
+        raise AssertionError(f"{where}: the unpickled player is not the same program")
+    return player
+
+
+def _short(text: str) -> str:
+    flat = " / ".join(line.strip() for line in text.splitlines())
+    return repr(flat if len(flat) <= 100 else flat[:97] + "...")
+
+
+def _play_programs(game: Any, players: Sequence[Any], settings: CheckSettings) -> int:
+    from .match import play_match
+
+    forfeits = 0
+    for index, player in enumerate(players):
+        result = play_match(game, (player, RandomStrategy()), settings.seed, index)
+        forfeits += result.forfeit == 0
+    return forfeits
+
+
+# ---- the fast engine ---------------------------------------------------------------------
+def check_fast_engine(spec: GameSpec, game: Any, settings: CheckSettings) -> Iterator[Check]:
+    """The fast engine gives the states' results: the same matches, played both ways."""
+    yield _attempt("fast engine", lambda: _fast_same(spec, game, settings))
+
+
+def _fast_same(spec: GameSpec, game: Any, settings: CheckSettings) -> str:
+    from .match import play_matches
+
+    players = resolve(spec.players)
+    pairings = [(players[spec.default_target](), RandomStrategy())]
+    for name in spec.languages:
+        dsl = spec.language(name).default_dsl()
+        rng = random.Random(f"{settings.seed}:{name}:fast")
+        program = spec.language(name)(dsl.random_program(rng), name=f"{name}-program")
+        pairings.append((program, players[spec.default_target]()))
+    matches = 20
+    for pair in pairings:
+        reference = play_matches(game, pair, matches, settings.seed)
+        fast = play_matches(game, pair, matches, settings.seed, fast=True)
+        seen = [(s.wins, s.draws, s.capped, s.forfeits, s.total_moves)
+                for s in (reference, fast)]
+        if seen[0] != seen[1]:
+            raise AssertionError(f"{pair[0]!r} vs {pair[1]!r}: (wins, draws, capped, "
+                                 f"forfeits, moves) {seen[0]} on the states, {seen[1]} fast")
+    return (f"{len(pairings)} pairings x {matches} matches: the same results as the states "
+            "(the default target, and a random program of each language)")
+
+
+# ---- the features ------------------------------------------------------------------------
+def check_features(spec: GameSpec, game: Any, settings: CheckSettings) -> Iterator[Check]:
+    """Each feature is finite and within its declared range where matches end."""
+    try:
+        table = spec.feature_table()
+    except Exception:  # noqa: BLE001 - reported by check_spec
+        return
+    yield _attempt("features", lambda: _features(spec, game, table, settings))
+
+
+def _features(spec: GameSpec, game: Any, table: Mapping, settings: CheckSettings) -> str:
+    if spec.engine != "python":
+        if not settings.engine_matches:
+            return "skipped: engine matches not asked for"
+        player = resolve(spec.players)[spec.default_target]()
+        summary = _engine_match(spec, game, player, settings, behavior=table)
+        values = [(name, seat, summary.behavior(seat).get(name)) for name in table
+                  for seat in (0, 1)]
+        _in_ranges(table, values, "the engine's match")
+        return f"{len(table)} features in range on one match of the game's engine"
+    rng = random.Random(settings.seed)
+    ends = max(1, min(settings.playouts, 50))
+    for playout in range(ends):
+        state = game.new_initial_state(random.Random(rng.getrandbits(64)))
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        values = [(name, seat, function(state, seat)) for name, (function, _) in table.items()
+                  for seat in (0, 1)]
+        _in_ranges(table, values, f"the final state of playout {playout}")
+    return f"{len(table)} features in range on the final states of {ends} random playouts"
+
+
+def _in_ranges(table: Mapping, values: Sequence[tuple[str, int, Any]], where: str) -> None:
+    for name, seat, value in values:
+        low, high = table[name][1]
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise AssertionError(f"feature '{name}' of seat {seat} is {value!r} on {where}, "
+                                 "not a number") from None
+        if not (math.isfinite(number) and low <= number <= high):
+            raise AssertionError(f"feature '{name}' of seat {seat} is {number} on {where}, "
+                                 f"outside its range ({low}, {high})")
+
+
+__all__ = ["Check", "CheckSettings", "check_fast_engine", "check_features", "check_game",
+           "check_languages", "check_players", "check_rules", "check_spec"]

@@ -1,0 +1,76 @@
+"""A tic-tac-toe plug-in that breaks its contract on purpose, for ``check-game``'s tests.
+
+Each part breaks one promise: a player answers an illegal action, another plays on
+the state it is shown, a language has two terminals that print the same (so one of
+them never reads back), a feature leaves its declared range, a reference names
+nothing.
+"""
+
+from __future__ import annotations
+
+from deap import gp
+
+from games.api import RandomStrategy
+from gp.dsl import DSL, ProgramPlayer, Syntax
+
+
+class Illegal:
+    def __call__(self, state):
+        return 99
+
+
+class Meddler:
+    def __call__(self, state):
+        legal = state.legal_actions()
+        state.apply_action(legal[0])
+        return state.legal_actions()[0]
+
+
+PLAYERS = {"random": RandomStrategy, "illegal": Illegal, "meddler": Meddler}
+
+
+class Cell:
+    pass
+
+
+def _cell(index):
+    return lambda: (lambda state: index)
+
+
+def _first_free(a, b):
+    def choose(state):
+        legal = state.legal_actions()
+        return a(state) if a(state) in legal else b(state) if b(state) in legal else legal[0]
+    return choose
+
+
+AMBIGUOUS = DSL("ambiguous", Cell, max_height=3, max_size=15)
+AMBIGUOUS.terminal("corner", Cell, Syntax("lit", "corner"), _cell(0))
+AMBIGUOUS.terminal("corner_too", Cell, Syntax("lit", "corner"), _cell(8))
+AMBIGUOUS.primitive("first_free", [Cell, Cell], Cell, Syntax("call", "first_free"), _first_free)
+
+
+class AmbiguousPlayer(ProgramPlayer):
+    LANGUAGE = AMBIGUOUS
+
+    def __init__(self, program, name: str | None = None) -> None:
+        self.tree = gp.PrimitiveTree(program)
+        self.text = self.LANGUAGE.to_text(self.tree)
+        self.name = name or "program"
+        self._choose = self.LANGUAGE.compile(self.tree)
+
+    def __call__(self, state):
+        return self._choose(state)
+
+    def __getstate__(self):
+        return {"text": self.text, "name": self.name}
+
+    def __setstate__(self, data):
+        self.__init__(AMBIGUOUS.parse(data["text"]), data["name"])
+
+
+def _moves(state, seat):
+    return state.move_number()
+
+
+FEATURES = {"moves": (_moves, (0.0, 4.0))}
