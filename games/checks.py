@@ -396,10 +396,14 @@ def _program_player(cls: type, dsl: Any, tree: Sequence, index: int) -> Any:
     if str(player) != text:
         raise AssertionError(f"{where}: str(player) is not the program's text")
     try:
-        copy = pickle.loads(pickle.dumps(player))
+        payload = pickle.dumps(player)
+        copy = pickle.loads(payload)
     except Exception as err:  # noqa: BLE001
         raise AssertionError(f"{where}: the player does not pickle ({_one_line(err)}); "
                              "pickle it by its text (__getstate__/__setstate__)") from None
+    if text.encode("utf-8") not in payload:
+        raise AssertionError(f"{where}: the player pickles without its text; pickle it by "
+                             "its text (__getstate__/__setstate__), which every version reads")
     if type(copy) is not type(player) or copy.text != text:
         raise AssertionError(f"{where}: the unpickled player is not the same program")
     return player

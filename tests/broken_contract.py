@@ -74,3 +74,14 @@ def _moves(state, seat):
 
 
 FEATURES = {"moves": (_moves, (0.0, 4.0))}
+
+
+class NodeNamesPlayer(AmbiguousPlayer):
+    """Pickles its tree as node names instead of its text."""
+
+    def __getstate__(self):
+        return {"nodes": [node.name for node in self.tree], "name": self.name}
+
+    def __setstate__(self, data):
+        mapping = AMBIGUOUS.pset.mapping
+        self.__init__([mapping[n] for n in data["nodes"]], data["name"])

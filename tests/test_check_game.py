@@ -80,3 +80,13 @@ def test_bad_input_exits_2(capsys):
     assert main(["check-game", "nosuchgame"]) == 2
     assert "unknown game 'nosuchgame'" in capsys.readouterr().err
     assert main(["check-game", "tictactoe", "--game-param", "size=4"]) == 2
+
+
+def test_a_player_that_pickles_without_its_text_is_caught():
+    from games.checks import _program_player
+    from tests.broken_contract import AMBIGUOUS, AmbiguousPlayer, NodeNamesPlayer
+
+    tree = AMBIGUOUS.parse("first_free(corner, first_free(corner, corner))")
+    assert _program_player(AmbiguousPlayer, AMBIGUOUS, tree, 0).text.startswith("first_free")
+    with pytest.raises(AssertionError, match="pickles without its text"):
+        _program_player(NodeNamesPlayer, AMBIGUOUS, tree, 0)
