@@ -6,7 +6,7 @@ failed, 2 for bad input (an unknown game, a bad game parameter).
 
 from __future__ import annotations
 
-from games import game_spec, load_game
+from games import GameLoadError, game_spec, load_game
 
 from .options import add_game, add_seed, game_params, non_negative, positive
 
@@ -14,12 +14,25 @@ from .options import add_game, add_seed, game_params, non_negative, positive
 def cmd_check_game(args) -> int:
     from games.checks import CheckSettings, check_game
 
-    spec = game_spec(args.game)
-    game = load_game(args.game, **game_params(args))
     settings = CheckSettings(seed=args.seed, playouts=args.playouts, programs=args.programs,
                              decisions=args.decisions, engine_matches=not args.no_engine)
-    print(f"check-game {args.game}: seed {settings.seed}, {settings.playouts} playouts, "
-          f"{settings.programs} programs per language", flush=True)
+    header = (f"check-game {args.game}: seed {settings.seed}, {settings.playouts} playouts, "
+              f"{settings.programs} programs per language")
+    try:
+        spec = game_spec(args.game)
+    except GameLoadError as err:  # the package under check fails to import: a failed check
+        print(header)
+        return _failed("import", str(err).split(": ", 1)[1], args.game)
+    params = game_params(args)
+    try:
+        game = load_game(args.game, **params)
+    except ValueError:
+        raise  # a bad game parameter: bad input
+    except Exception as err:  # noqa: BLE001 - a factory that breaks is a failed check
+        print(header)
+        return _failed("spec factory", f"{spec.factory}(...) raised {type(err).__name__}: "
+                       f"{err}", args.game)
+    print(header, flush=True)
     failed = passed = 0
     for check in check_game(spec, game, settings):
         mark = "ok  " if check.passed else "FAIL"
@@ -29,6 +42,12 @@ def cmd_check_game(args) -> int:
     verdict = "all passed" if not failed else f"{failed} failed"
     print(f"{args.game}: {passed + failed} checks, {verdict}")
     return 1 if failed else 0
+
+
+def _failed(name: str, detail: str, game: str) -> int:
+    print(f"  FAIL  {name:<28}  {detail.strip().splitlines()[0]}")
+    print(f"{game}: 1 check, 1 failed")
+    return 1
 
 
 def add_parsers(sub) -> None:

@@ -8,8 +8,9 @@ raising, so one report shows every problem at once:
 * the spec: every reference it holds resolves to what the tools expect;
 * the rules: seeded random playouts keep the State API's invariants
   (``games.conformance``), actions and states survive JSON (match records);
-* the players: every built-in player picks legal actions from both seats and
-  leaves the state it is shown unchanged;
+* the players: every built-in player pickles (players travel to worker
+  processes), picks legal actions from both seats and leaves the state it is
+  shown unchanged;
 * the languages: random programs read back from their text, build players with
   ``cls(tree, name=...)`` whose ``.text`` is that text, pickle by text and play;
 * the features: finite and within their declared range on final states.
@@ -290,6 +291,11 @@ def _player(spec: GameSpec, game: Any, factory: Callable[[], Any], settings: Che
     player = factory()
     if _interactive(player):
         return "skipped: reads the terminal"
+    try:
+        pickle.loads(pickle.dumps(player))
+    except Exception as err:  # noqa: BLE001
+        raise AssertionError(f"the player does not pickle ({_one_line(err)}): players are "
+                             "shipped to worker processes") from None
     if spec.engine != "python":
         if not settings.engine_matches:
             return "built; matches skipped"

@@ -90,3 +90,11 @@ def test_a_player_that_pickles_without_its_text_is_caught():
     assert _program_player(AmbiguousPlayer, AMBIGUOUS, tree, 0).text.startswith("first_free")
     with pytest.raises(AssertionError, match="pickles without its text"):
         _program_player(NodeNamesPlayer, AMBIGUOUS, tree, 0)
+
+
+def test_bad_input_writes_nothing_before_its_one_line(capsys):
+    assert main(["check-game", "hexapawn", "--game-param", "size=2"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().splitlines() == [
+        "stratsynth: error: hexapawn needs a board of at least 3x3, got 2"]

@@ -50,6 +50,12 @@ def test_broken_installed_game_leaves_every_other_game_working(tmp_path):
         "stratsynth: error: game 'broken' failed to load: module broken_game raised "
         "RuntimeError: the rules file is missing"]
 
+    checked = _cli(tmp_path, "check-game", "broken")
+    assert checked.returncode == 1
+    assert checked.stdout.splitlines()[1:] == [
+        "  FAIL  import                        module broken_game raised RuntimeError: the "
+        "rules file is missing", "broken: 1 check, 1 failed"]
+
 
 def test_failed_games_lists_the_cause(tmp_path):
     _install_broken_game(tmp_path)
