@@ -85,3 +85,24 @@ class NodeNamesPlayer(AmbiguousPlayer):
     def __setstate__(self, data):
         mapping = AMBIGUOUS.pset.mapping
         self.__init__([mapping[n] for n in data["nodes"]], data["name"])
+
+
+class ForgetfulTicTacToe:
+    """Tic-tac-toe whose restored states forget how many moves were played."""
+
+    def __init__(self) -> None:
+        from games.tictactoe import TicTacToe
+
+        self._game = TicTacToe()
+        self.name, self.num_players = "forgetful", 2
+
+    def new_initial_state(self, rng=None):
+        return self._game.new_initial_state(rng)
+
+    def state_from_dict(self, data, rng=None):
+        state = self._game.state_from_dict(data, rng)
+        state.moves = 0
+        return state
+
+    def action_from_json(self, value):
+        return self._game.action_from_json(value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -98,3 +99,15 @@ def test_bad_input_writes_nothing_before_its_one_line(capsys):
     assert captured.out == ""
     assert captured.err.strip().splitlines() == [
         "stratsynth: error: hexapawn needs a board of at least 3x3, got 2"]
+
+
+def test_a_broken_rule_is_reported_with_its_playout_and_move(monkeypatch, capsys):
+    spec = GameSpec(name="forgetful", summary="restores states without their move count",
+                    factory="tests.broken_contract:ForgetfulTicTacToe",
+                    players="games.tictactoe:PLAYERS", default_target="minimax", move_cap=None)
+    monkeypatch.setitem(_REGISTRY, spec.name, spec)
+    assert main(["check-game", "forgetful", "--playouts", "50"]) == 1
+    failed = [line for line in capsys.readouterr().out.splitlines() if "FAIL" in line]
+    assert len(failed) == 1
+    assert re.fullmatch(r"  FAIL  rules +playout \d+, move 7: state_from_dict\(to_dict\(\)\) "
+                        r"is another state", failed[0])
