@@ -336,8 +336,10 @@ def _decisions(game: Any, player: Any, seat: int, settings: CheckSettings) -> in
 def _engine_match(spec: GameSpec, game: Any, player: Any, settings: CheckSettings,
                   behavior: dict | None = None):
     """One match of ``player`` against the default target on the game's own engine."""
+    from .match import play_matches
+
     target = resolve(spec.players)[spec.default_target]()
-    summary = game.play_matches([player, target], 1, settings.seed, behavior=behavior)
+    summary = play_matches(game, [player, target], 1, settings.seed, behavior=behavior)
     if summary.matches != 1:
         raise AssertionError(f"the engine reported {summary.matches} matches for 1")
     if summary.forfeits[0]:
