@@ -1,8 +1,9 @@
 """The Python API: what the ``stratsynth`` command line does, for notebooks and scripts.
 
 Every function takes the same settings as its command (the keys a run's
-``config.json`` and a TOML config use), so a notebook cell and a config file
-say the same thing::
+``config.json`` and a TOML config use, checked by the same loader,
+``experiments.config.load``) and returns objects, so a notebook cell and a
+config file say the same thing::
 
     from experiments.api import play, synthesize, resume, run_qd
 
@@ -13,33 +14,38 @@ say the same thing::
     archive = run_qd(GAME, features=[FEATURE_1, FEATURE_2], dims=[8, 8],
                      evaluations=200, matches=100, out="runs/qd1")
 
-(the README's quickstart runs it on a real game).
+(the README's quickstart runs it on a real game). The run objects behind them
+(``SynthesisRun``, ``QDRun``, ``SelfPlayRun``, ``Tournament``, ``PoolMatrix``,
+``RegretRun``) can be used directly too.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from games.match import MatchSummary
 
+from .config import (
+    PoolConfig,
+    QDConfig,
+    RegretConfig,
+    SelfPlayConfig,
+    SynthesisConfig,
+    TournamentConfig,
+)
+from .loader import load
+from .pool import PoolMatrix
+from .quality_diversity import QDRun
+from .resume import open_run
+from .selfplay import SelfPlayRun
+from .synthesis import SynthesisResult, SynthesisRun
+from .tournament import Tournament
 
-@dataclass(frozen=True)
-class SynthesisResult:
-    """What a synthesis run leaves: its best program, that program's Ψ and the log."""
-
-    run_dir: Path
-    best_program: str | None
-    best_psi: float
-    evaluations: int
-
-    @property
-    def log(self) -> Path:
-        """One row per evaluation (``gp.evaluator.read_log`` reads it)."""
-        return self.run_dir / "log.csv"
+__all__ = ["PoolMatrix", "QDRun", "SelfPlayRun", "SynthesisResult", "SynthesisRun",
+           "Tournament", "play", "pool", "regret", "resume", "run_qd", "selfplay",
+           "synthesize", "tournament"]
 
 
 def play(game: str, p0: str, p1: str, matches: int = 100, seed: int = 0, workers: int = 1,
@@ -83,60 +89,78 @@ def synthesize(game: str, *, out: str | Path, method: str = "sa",
         seed: seed of the whole run.
         workers: 0 = all cores, 1 = serial.
         backend: ``serial``, ``pool`` or ``dask`` (default by ``workers``).
-        **settings: any other run setting: ``target``, ``matches``, ``dsl``,
-            ``game_params``, ``data``, ``score``, ``initial``, ``sketch_share``,
-            ``rollout_evaluations``, ``population``, ``scheduler``, ``paired``,
-            ``margin_weight``, ``stop_at`` (also stop once a program's Ψ reaches it).
+        **settings: any other field of ``experiments.config.SynthesisConfig``:
+            ``target``, ``matches``, ``dsl``, ``game_params``, ``data``, ``score``,
+            ``initial``, ``scheduler``, ``paired``, ``margin_weight``, ``stop_at``,
+            ``engine`` and the method's own settings.
     """
-    from .synth import start_run
+    where = "synthesize()"
+    config = load(SynthesisConfig, {
+        **settings, "game": game, "method": method, "fitness": _fitness_name(fitness),
+        "budget": budget, "evaluations": evaluations, "seed": seed, "workers": workers,
+        "backend": backend}, where)
+    return SynthesisRun.new(out, config, where).run()
 
-    config = {**settings, "game": game, "method": method, "fitness": _fitness_name(fitness),
-              "budget": budget, "evaluations": evaluations, "seed": seed, "workers": workers,
-              "backend": backend}
-    run_dir = Path(out)
-    return _result(run_dir, start_run(run_dir, config, where="synthesize()"))
 
-
-def resume(run_dir: str | Path) -> SynthesisResult | Any:
+def resume(run_dir: str | Path, *, budget: str | None = None,
+           evaluations: int | None = None):
     """Continue a killed run from its log (``stratsynth resume``): a synthesis run gives
-    a ``SynthesisResult``, a QD run its archive."""
-    from .config import DEFAULTS, kind_of, read_run_config
-    from .synth import resume_run
-
-    run_dir = Path(run_dir)
-    config = read_run_config(run_dir)
-    if kind_of(config) == "qd":
-        settings = {key: config.get(key) for key in DEFAULTS["qd"]}
-        return _run_qd(argparse.Namespace(**settings), run_dir, resume=True)
-    return _result(run_dir, resume_run(run_dir))
+    a ``SynthesisResult``, a QD run its archive (``budget``/``evaluations`` extend it)."""
+    return open_run(run_dir, budget=budget, evaluations=evaluations).run()
 
 
-def _result(run_dir: Path, evaluator) -> SynthesisResult:
-    return SynthesisResult(run_dir, evaluator.best_psi_program, evaluator.best_psi,
-                           evaluator.budget.used)
-
-
-def run_qd(game: str, *, features: Sequence[str], out: str | Path,
-           dims: Sequence[int] | None = None, evaluations: int | None = None,
-           budget: str | None = None, matches: int | None = None, target: str | None = None,
-           batch: int | None = None, cells: int | None = None, seed: int = 0,
-           workers: int = 0, dsl: str | None = None, game_params: dict | None = None):
+def run_qd(game: str, *, features: Sequence[str] | None, out: str | Path, **settings: Any):
     """A MAP-Elites archive of programs (``stratsynth qd``); returns the archive
     (``qd.archive.ProgramArchive``; ``.stats()``, ``.corner_elites()``, ``.heatmap()``).
-    Settings left out take their defaults from ``experiments.config.DEFAULTS["qd"]``."""
-    args = argparse.Namespace(
-        kind="qd", game=game, game_params=game_params or {}, dsl=dsl,
-        features=",".join(features), dims=",".join(map(str, dims)) if dims else None,
-        cells=cells, target=target, matches=matches, batch=batch, budget=budget,
-        evaluations=evaluations, seed=seed, workers=workers)
-    return _run_qd(args, Path(out), resume=False)
+
+    Args:
+        game: a registered game name.
+        features: behaviour features of the game (None: all of them).
+        out: the run directory (must not hold another run).
+        **settings: any other field of ``experiments.config.QDConfig``: ``dims`` (a
+            list or ``"8,8"``), ``evaluations``, ``budget``, ``matches``, ``target``,
+            ``batch``, ``cells``, ``seed``, ``workers``, ``dsl``, ``game_params``.
+    """
+    where = "run_qd()"
+    dims = settings.get("dims")
+    if isinstance(dims, (list, tuple)):
+        settings["dims"] = ",".join(map(str, dims))
+    if isinstance(features, (list, tuple)):
+        features = ",".join(features)
+    config = load(QDConfig, {**settings, "game": game, "features": features}, where)
+    return QDRun.new(out, config, where).run()
 
 
-def _run_qd(args: argparse.Namespace, out: Path, resume: bool):
-    from qd.archive import ProgramArchive
+def selfplay(game: str, *, out: str | Path, **settings: Any) -> list[str]:
+    """Iterated best response or fictitious play (``stratsynth selfplay``); the
+    programs, oldest first. ``settings``: fields of ``experiments.config.SelfPlayConfig``."""
+    config = load(SelfPlayConfig, {**settings, "game": game, "out": str(out)}, "selfplay()")
+    return SelfPlayRun(config, "selfplay()").run()
 
-    from .qd_cli import cmd_qd
 
-    args.out, args.quiet = str(out), True
-    cmd_qd(args, resume=resume)
-    return ProgramArchive.load(out / "archive.json")
+def tournament(game: str, players: Sequence[str], **settings: Any):
+    """A round robin among player specs (``stratsynth tournament``); the
+    ``qd.tournament.TournamentResult``. ``settings``: fields of ``TournamentConfig``."""
+    config = load(TournamentConfig, {**settings, "game": game, "players": ",".join(players)},
+                  "tournament()")
+    return Tournament(config, "tournament()").run()
+
+
+def pool(game: str, players: Sequence[str], opponents: Sequence[str], *, out: str | Path,
+         **settings: Any) -> dict:
+    """Each player against each opponent, both seats (``stratsynth pool``); the matrix.
+    ``settings``: fields of ``PoolConfig``."""
+    config = load(PoolConfig, {**settings, "game": game, "players": ",".join(players),
+                               "pool": ",".join(opponents), "out": str(out)}, "pool()")
+    return PoolMatrix(config, "experiments.api.pool()", "pool()").run()
+
+
+def regret(game: str, learners: Sequence[str], *, out: str | Path, **settings: Any) -> dict:
+    """Cumulative minimax regret of learners (``stratsynth regret``): learner -> (curves
+    of shape runs x games, its run-0 rules, what it was taught). ``settings``: fields of
+    ``RegretConfig``."""
+    from .regret.experiment import RegretRun
+
+    config = load(RegretConfig, {**settings, "game": game, "learners": ",".join(learners),
+                                 "out": str(out)}, "regret()")
+    return RegretRun(config, "regret()").run("experiments.api.regret()")

@@ -1,23 +1,26 @@
-"""The options every ``stratsynth`` command shares, defined once.
+"""Command-line options, made from the run configurations (``experiments.config``).
 
-Each shared option has one meaning and one default wherever it appears:
-``GAME`` with ``--game-param KEY=VALUE`` (plus ``--map`` and ``--max-moves`` as
-short forms of the game's map and move-cap parameters), ``--dsl``, ``--target``
-(default: the game's own, from its ``GameSpec``), ``--seed`` (0), ``--workers``
-(0 = all cores; more than the machine has is refused). This module imports
-nothing heavy, so ``--help`` answers at once.
+A run kind's flags come from its config class (``add_config``): one flag per field,
+its help and default from the field, its value read as text by the field's type and
+then checked by the same loader as a TOML or ``config.json`` value (``config_from``).
+``GAME`` with ``--game-param KEY=VALUE`` (plus ``--map`` and ``--max-moves`` as short
+forms of the game's map and move-cap parameters) is shared by every game command.
+This module imports nothing heavy, so ``--help`` answers at once.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-from typing import Any
+import types
+import typing
+from dataclasses import MISSING, fields
+from typing import Any, Literal
 
 from games import game_names, game_spec
 
-from .config import COMMON
+from .config import cores, workers_check
+from .loader import hints, load
 
 
 class UsageError(Exception):
@@ -41,17 +44,26 @@ def positive(text: str) -> int:
     return value
 
 
-def cores() -> int:
-    return os.cpu_count() or 1
+def whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+
+
+def number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
 
 
 def workers(text: str) -> int:
     """0 = all cores, 1 = serial, n = a pool of n processes (at most the core count)."""
     value = non_negative(text)
-    if value > cores():
-        raise argparse.ArgumentTypeError(
-            f"{value} workers on a machine with {cores()} cores would only slow every one "
-            f"down; use at most {cores()} (0 = all cores)")
+    problem = workers_check(value)
+    if problem:
+        raise argparse.ArgumentTypeError(f"workers {problem}")
     return value
 
 
@@ -71,29 +83,106 @@ def add_game(parser: argparse.ArgumentParser, dsl: bool = False) -> None:
 
 
 def add_seed(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=non_negative, default=COMMON["seed"],
-                        help=f"seed of everything random in the command (default {COMMON['seed']})")
+    parser.add_argument("--seed", type=non_negative, default=0,
+                        help="seed of everything random in the command (default 0)")
 
 
 def add_workers(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--workers", type=workers, default=COMMON["workers"],
+    parser.add_argument("--workers", type=workers, default=0,
                         help=f"0 = all cores (default), 1 = serial, n <= {cores()} processes")
 
 
-def add_target(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--target", default=None,
-                        help="opponent spec of the win rate Ψ, or a comma-separated pool (Ψ = mean "
-                        "score against them; default: the game's own, "
-                        "see its GameSpec)")
+def _reader(hint: Any) -> tuple[dict[str, Any], bool]:
+    """argparse keywords reading a field of type ``hint`` from text, and whether it is a
+    switch (``store_true``)."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(args) == 1:
+        hint = args[0]
+    if hint is bool:
+        return {"action": "store_true"}, True
+    if typing.get_origin(hint) is Literal:
+        return {"choices": typing.get_args(hint)}, False
+    return {"type": {int: whole, float: number}.get(hint, str)}, False
 
 
-def parse_game_params(items: list[str] | None) -> dict[str, Any]:
+def add_config(parser: argparse.ArgumentParser | Any, cls: type,
+               skip: tuple[str, ...] = ()) -> None:
+    """One flag per command-line field of ``cls``; a value not given stays ``None``
+    (the loader fills the field's default)."""
+    types_ = hints(cls)
+    for f in fields(cls):
+        meta = f.metadata
+        if not meta.get("cli", True) or f.name in skip or f.name in ("dsl",):
+            continue
+        keywords, switch = _reader(types_[f.name])
+        shown = "" if switch or f.default in (None, MISSING) else f" (default {f.default})"
+        required = f.default is None and not typing.get_args(types_[f.name]) \
+            and types_[f.name] is not dict
+        parser.add_argument(*(meta.get("flags") or ("--" + f.name.replace("_", "-"),)),
+                            dest=f.name, default=None, help=(meta.get("help") or "") + shown,
+                            required=required, **keywords)
+
+
+def add_method_settings(parser: argparse.ArgumentParser, skip: set[str]) -> None:
+    """Every registered synthesizer's settings as flags, one group per method (a setting
+    several methods share is one flag, in the first one's group); a plug-in that cannot
+    be loaded is listed with its cause."""
+    from gp.synthesis import setting_fields, synthesizer_class, synthesizer_names
+
+    seen: dict[str, list[str]] = {}
+    keys: list[str] = []
+    broken = []
+    for name in synthesizer_names():
+        try:
+            method = synthesizer_class(name)
+        except ValueError as err:
+            broken.append(str(err))
+            continue
+        own = [f for f in setting_fields(method.Settings) if f.name not in skip]
+        group = parser.add_argument_group(f"--method {name}", method.summary)
+        types_ = hints(method.Settings)
+        shared = [f for f in own if f.name in seen]
+        if shared:
+            group.description += "; also " + ", ".join(
+                f"--{f.name.replace('_', '-')} (see --method {seen[f.name][0]})"
+                for f in shared)
+        for f in own:
+            if f.name in seen:
+                seen[f.name].append(name)
+                continue
+            seen[f.name] = [name]
+            keywords, switch = _reader(types_[f.name])
+            if switch and f.default is True:
+                keywords = {"action": argparse.BooleanOptionalAction}
+            shown = "" if switch or f.default is None else f" (default {f.default})"
+            group.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None,
+                               help=f.metadata.get("help", "") + shown, **keywords)
+            keys.append(f.name)
+    if broken:
+        parser.epilog = ((parser.epilog or "") + " Methods that cannot be loaded: "
+                         + "; ".join(broken)).strip()
+    parser.set_defaults(method_setting_keys=tuple(keys))
+
+
+def config_from(cls: type, args: argparse.Namespace, where: str = "command line",
+                **extra: Any):
+    """The config a command line gives, through the one loader (with the method
+    settings ``add_method_settings`` added, where the parser has them)."""
+    names = [f.name for f in fields(cls)] + list(getattr(args, "method_setting_keys", ()))
+    values = {name: getattr(args, name, None) for name in names}
+    if "game_params" in values and values["game_params"] is None:
+        values["game_params"] = game_params(args) or None
+    values.update(extra)
+    return load(cls, {k: v for k, v in values.items() if v is not None}, where)
+
+
+def parse_game_params(items: list[str] | None, flag: str = "--game-param") -> dict[str, Any]:
     """``KEY=VALUE`` pairs (values read as JSON when they parse, else as text)."""
     params: dict[str, Any] = {}
     for item in items or ():
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise UsageError(f"--game-param '{item}' is not KEY=VALUE")
+            raise UsageError(f"{flag} '{item}' is not KEY=VALUE")
         try:
             params[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -107,14 +196,9 @@ def game_params(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "map", None) is not None:
         params["map"] = args.map
     if getattr(args, "max_moves", None) is not None:
-        cap = game_spec(args.game).move_cap
+        cap = game_spec(args.game).cli.move_cap
         if cap is None:
             raise UsageError(f"--max-moves: {args.game} has no move cap (its matches always "
                              "end by themselves)")
         params[cap] = args.max_moves
     return params
-
-
-def target_of(game: str, target: str | None) -> str:
-    """The opponent Ψ is measured against: the one given, else the game's default."""
-    return target or game_spec(game).default_target

@@ -49,13 +49,8 @@ def make_targets(game_name: str, text: str, dsl: str | None = None) -> list[Any]
     return [make_player(game_name, spec, dsl=dsl) for spec in split_specs(text, "target")]
 
 
-def default_target(game_name: str) -> str:
-    """The opponent Ψ is measured against unless a run names one (seed 000: GA, COAC)."""
-    return game_spec(game_name).default_target
-
-
 def _prefixes(game_name: str) -> list[str]:
-    return ["program", *game_spec(game_name).player_prefixes]
+    return ["program", *game_spec(game_name).cli.player_prefixes]
 
 
 def make_player(game_name: str, spec: str, dsl: str | None = None) -> Any:
@@ -66,12 +61,12 @@ def make_player(game_name: str, spec: str, dsl: str | None = None) -> Any:
         path, options = split_options(argument)
         if prefix == "program":
             return load_program_player(game_name, path, dsl=dsl, **options)
-        if prefix not in game.player_prefixes:
+        if prefix not in game.cli.player_prefixes:
             known = ", ".join(f"{p}:..." for p in _prefixes(game_name))
             raise SpecError(f"unknown player spec prefix '{prefix}:' for {game_name} "
                             f"(known: {known})")
         try:
-            return resolve(game.player_prefixes[prefix])(path, **options)
+            return resolve(game.cli.player_prefixes[prefix])(path, **options)
         except TypeError:
             raise SpecError(f"{spec}: unknown option(s) {sorted(options)}") from None
     players = game_players(game_name)

@@ -1,6 +1,7 @@
 """``stratsynth report DIR``: the seed-000 Fig. 2-style plot and a Markdown table.
 
-For every method (``DIR/runs/LABEL/seedN``): best Ψ over time, the median and
+For every method (``DIR/runs/LABEL/seedN``): the best objective value (Ψ, or a user
+fitness under its own name) over time, the median and
 interquartile band over seeds on a common time grid (seed 000's Fig. 2); the
 final best program of each seed re-measured on fresh matches (default 10,000,
 seeds never used in the search), reported as mean ± std over seeds with a
@@ -27,57 +28,80 @@ from games import load_game
 from games.backends import make_map
 from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
-from gp.fitness import fast_by_default
+from gp.metrics import PSI
 from gp.programs import strategy_class
 
-from .options import add_workers
-from .players import default_target, make_player
+from .config import default_target
+from .options import add_workers, positive
+from .players import make_player
 
 REMEASURE_SEED = 10_007
 
 
-def load_run(run_dir: Path) -> dict:
-    """A run's best-Ψ curve, evaluations and best program, from its log or its summary.
+def metric_label(name: str) -> str:
+    """How a report names a metric: Ψ for the built-in objective, else its own name."""
+    return "Ψ" if name == PSI else name
 
-    The report leaves ``curve.csv`` (the improvements of best Ψ) and ``summary.json``
-    beside each log, so a comparison can be reported again without the full logs.
+
+def load_run(run_dir: Path) -> dict:
+    """A run's best-objective curve, evaluations and best program, from its log or its
+    summary. The objective is the log's first metric column (``psi`` for Ψ, a user
+    fitness's own name).
+
+    The report leaves ``curve.csv`` (the improvements of the best objective value) and
+    ``summary.json`` beside each log, so a comparison can be reported again without the
+    full logs.
     """
     config = json.loads((run_dir / "config.json").read_text())
     times, best, evals_at, programs = [], [], [], []
     evaluations, seconds = 0, 0.0
+    objective = PSI
     log = run_dir / "log.csv"
     if log.exists():
-        best_psi = -math.inf
+        best_value = -math.inf
+        objective = log_objective(log)
         for row in read_log(log):
             evaluations, seconds = int(row["evaluations"]), float(row["seconds"])
-            if row["psi"] and float(row["psi"]) > best_psi:
-                best_psi = float(row["psi"])
+            if row[objective] and float(row[objective]) > best_value:
+                best_value = float(row[objective])
                 times.append(seconds)
-                best.append(best_psi)
+                best.append(best_value)
                 evals_at.append(evaluations)
                 programs.append(row["program"])
         with (run_dir / "curve.csv").open("w", newline="") as fh:
             writer = csv.writer(fh, lineterminator="\n")
-            writer.writerow(("seconds", "evaluations", "best_psi", "program"))
+            writer.writerow(("seconds", "evaluations", f"best_{objective}", "program"))
             writer.writerows(zip(times, evals_at, best, programs))
         (run_dir / "summary.json").write_text(json.dumps(
             {"evaluations": evaluations, "seconds": seconds}) + "\n")
     elif (run_dir / "curve.csv").exists():
         with (run_dir / "curve.csv").open(newline="") as fh:
-            for row in csv.DictReader(fh):
+            reader = csv.DictReader(fh)
+            objective = (reader.fieldnames or ["", "", "best_psi"])[2].removeprefix("best_")
+            for row in reader:
                 times.append(float(row["seconds"]))
-                best.append(float(row["best_psi"]))
+                best.append(float(row[f"best_{objective}"]))
                 programs.append(row["program"])
         summary = json.loads((run_dir / "summary.json").read_text())
         evaluations, seconds = summary["evaluations"], summary["seconds"]
     return {"config": config, "times": times, "best": best, "evaluations": evaluations,
-            "seconds": seconds,
-            "best_psi": best[-1] if best else -math.inf,
+            "seconds": seconds, "objective": objective,
+            "best_value": best[-1] if best else -math.inf,
             "program": programs[-1] if programs else None, "dir": run_dir}
 
 
+def log_objective(log: Path) -> str:
+    """The objective's name in a run log: its first metric column (after ``value``)."""
+    with log.open(newline="") as fh:
+        header = next(csv.reader(fh), None)
+    if not header or len(header) < 5 or header[3] != "value":
+        raise ValueError(f"{log}: not a run log (no seconds, evaluations, metric, value, "
+                         "objective columns)")
+    return header[4]
+
+
 def curve(run: dict, grid: np.ndarray) -> np.ndarray:
-    """Best Ψ found by each grid time (NaN before the first Ψ evaluation)."""
+    """Best objective value found by each grid time (NaN before the first one)."""
     out = np.full(len(grid), np.nan)
     times, best = run["times"], run["best"]
     for i, t in enumerate(grid):
@@ -90,7 +114,7 @@ def curve(run: dict, grid: np.ndarray) -> np.ndarray:
 def run_setting(config: dict) -> tuple:
     """A run's game, program class, target spec and target player, from its config."""
     game = load_game(config["game"], **(config.get("game_params") or {}))
-    target_spec = config.get("target") or default_target(config["game"])
+    target_spec = default_target(config["game"], config.get("target"))
     return (game, strategy_class(config["game"], config.get("dsl")), target_spec,
             make_player(config["game"], target_spec))
 
@@ -112,7 +136,7 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
     player = cls(run["program"])
     with make_map(workers) as backend:
         summary = play_matches(game, (player, target), matches, seed, map=backend,
-                               fast=fast_by_default())  # same matches, faster
+                               engine=config.get("engine") or "fast")  # same results
     cache.write_text(json.dumps({**key, "wins": summary.wins[0]}) + "\n")
     return summary.wins[0], summary.matches
 
@@ -140,7 +164,7 @@ def seed_interval(rates: np.ndarray, confidence: float = 0.95) -> tuple[float, f
 
 
 def time_to_threshold(run: dict, threshold: float) -> tuple[float, bool]:
-    """When the run's best Ψ first reached ``threshold``, or its last logged time
+    """When the run's best objective value first reached ``threshold``, or its last logged time
     (censored) if it never did."""
     for t, value in zip(run["times"], run["best"]):
         if value >= threshold:
@@ -177,7 +201,8 @@ def holm(pvalues: list[float]) -> list[float]:
 
 
 def pairwise_tests(labels: list[str], rates: dict[str, np.ndarray],
-                   times: dict[float, dict[str, list[tuple[float, bool]]]]) -> list[str]:
+                   times: dict[float, dict[str, list[tuple[float, bool]]]],
+                   label: str = "Ψ") -> list[str]:
     """Markdown rows: for each pair of methods, Mann–Whitney U on the re-measured final
     win rates over seeds and, per threshold, the log-rank test on the time to reach it."""
     from itertools import combinations
@@ -198,7 +223,7 @@ def pairwise_tests(labels: list[str], rates: dict[str, np.ndarray],
                                             _censored(by_label[b])).pvalue))
             else:
                 column.append(1.0)  # no run of either reached it: nothing to tell apart
-        columns[f"time to Ψ ≥ {threshold}: log-rank p (Holm)"] = column
+        columns[f"time to {label} ≥ {threshold}: log-rank p (Holm)"] = column
     adjusted = {name: holm(values) for name, values in columns.items()}
     rows = ["| pair | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
     for k, (a, b) in enumerate(pairs):
@@ -248,16 +273,21 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
         best_run = max(zip(rates, runs), key=lambda x: x[0])
         rows.append((label, len(runs), rates.mean(), rates.std(), seed_interval(rates), lo, hi,
                      np.mean([r["evaluations"] for r in runs]),
-                     np.mean([r["best_psi"] for r in runs]), best_run[0], best_run[1]))
+                     np.mean([r["best_value"] for r in runs]), best_run[0], best_run[1]))
+    objectives = sorted({r["objective"] for runs in methods.values() for r in runs})
+    shown = "/".join(metric_label(name) for name in objectives)
     first = next(iter(methods.values()))[0]["config"]
-    target = first.get("target") or default_target(first["game"])
+    target = default_target(first["game"], first.get("target"))
     clocks = {r["config"].get("clock") or "wall" for runs in methods.values() for r in runs}
     unit = "CPU minutes" if clocks == {"cpu"} else "minutes"
     ax.set_xlabel(f"time ({unit})")
     for threshold in thresholds:
         ax.axhline(threshold, color="grey", linestyle=":", linewidth=1)
-    ax.set_ylabel(f"win rate against {target} (best so far;\nmedian, quartiles)")
-    ax.set_ylim(0, 1)
+    if objectives == [PSI]:
+        ax.set_ylabel(f"win rate against {target} (best so far;\nmedian, quartiles)")
+        ax.set_ylim(0, 1)
+    else:
+        ax.set_ylabel(f"{shown} (best so far;\nmedian, quartiles)")
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
@@ -274,18 +304,18 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
         "95% Wilson interval of all those matches pooled (the noise of the re-measurement).",
         "",
         "| method | seeds | final win rate (re-measured) | 95% CI over seeds | "
-        "pooled 95% CI | Ψ during search | evaluations |",
+        f"pooled 95% CI | {shown} during search | evaluations |",
         "|---|---|---|---|---|---|---|",
     ]
     for label, n, mean, std, spread, lo, hi, evals, psi, _, _ in rows:
         over_seeds = "—" if spread is None else f"{spread[0]:.3f}–{spread[1]:.3f}"
         lines.append(f"| {label} | {n} | {mean:.3f} ± {std:.3f} | {over_seeds} | "
                      f"{lo:.3f}–{hi:.3f} | {psi:.3f} | {evals:.0f} |")
-    lines += ["", f"![win rate over time](winrate.png) (best Ψ found so far, over {unit}: "
+    lines += ["", f"![win rate over time](winrate.png) (best {shown} found so far, over {unit}: "
               "median of the seeds and the band between the first and third quartiles)"]
     for threshold, by_label in all_times.items():
-        lines += ["", f"## Time to reach Ψ ≥ {threshold}", "",
-                  f"The first time (in {unit}) each run's best Ψ during the search reached "
+        lines += ["", f"## Time to reach {shown} ≥ {threshold}", "",
+                  f"The first time (in {unit}) each run's best {shown} during the search reached "
                   f"{threshold}; runs that never did are censored at the end of their budget. "
                   "Median by Kaplan–Meier.", "",
                   "| method | reached | median time | times of the runs that reached it |",
@@ -296,7 +326,7 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
             lines.append(f"| {label} | {sum(1 for _, h in times if h)}/{len(times)} | "
                          f"{'not reached by half' if med is None else f'{med / 60:.2f}'} | "
                          f"{', '.join(f'{t:.2f}' for t in hits) or '—'} |")
-    tests = pairwise_tests(list(all_rates), all_rates, all_times)
+    tests = pairwise_tests(list(all_rates), all_rates, all_times, shown)
     if tests:
         lines += ["", "## Differences between methods", "",
                   "Two-sided tests over seeds; Holm-adjusted p-values in brackets.", ""] + tests
@@ -315,7 +345,7 @@ def cmd_report(args) -> int:
     return 0
 
 
-def add_parsers(sub, positive) -> None:
+def add_parsers(sub) -> None:
     report = sub.add_parser("report", help="plot and table of a comparison directory")
     report.add_argument("dir")
     report.add_argument("--matches", type=positive, default=10_000,
@@ -325,3 +355,4 @@ def add_parsers(sub, positive) -> None:
                         "(censored if never) and log-rank tests between methods "
                         "(repeatable)")
     add_workers(report)
+    report.set_defaults(handler=cmd_report)

@@ -19,7 +19,6 @@ from pathlib import Path
 from games.backends import make_map
 from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
-from gp.fitness import fast_by_default
 from gp.programs import strategy_class
 
 from .options import UsageError, add_workers, positive
@@ -31,7 +30,7 @@ A search's matches are seeded by a hash of (run seed, program text) (``program_s
 so neither set was played in the search."""
 STAGE2_SEED = 30_011
 
-_NOT_FLAGS = {"kind", "game", "game_params", "label", "backend", "scheduler", "out"}
+_NOT_FLAGS = {"kind", "game", "game_params", "label", "backend", "scheduler", "out", "identity"}
 
 
 def command_of(config: dict, out: str = "RUN") -> str:
@@ -87,16 +86,16 @@ def select(run_dir: Path, top: int = 20, matches: int = 10_000, workers: int = 1
     config = json.loads(config_path.read_text())
     game, cls, target_spec, target = run_setting(config)
     seed = int(config["seed"])
-    fast = fast_by_default()
+    engine = config.get("engine") or "fast"  # every engine gives the same results
     pool = candidates(run_dir, top)
     with make_map(workers) as backend:
         for cand in pool:
             summary = play_matches(game, (cls(cand["program"]), target), matches,
-                                   STAGE1_SEED + seed, map=backend, fast=fast)
+                                   STAGE1_SEED + seed, map=backend, engine=engine)
             cand["stage1_wins"] = summary.wins[0]
         chosen = max(pool, key=lambda c: (c["stage1_wins"], c["psi"]))
         summary = play_matches(game, (cls(chosen["program"]), target), matches,
-                               STAGE2_SEED + seed, map=backend, fast=fast)
+                               STAGE2_SEED + seed, map=backend, engine=engine)
     low, high = wilson_interval(summary.wins[0], matches)
     evaluations, seconds = run_length(run_dir)
     result = {"run": str(run_dir), "game": config["game"], "target": target_spec,
@@ -142,6 +141,9 @@ def cmd_select(args) -> int:
     from gp.simplify import simplified_text
 
     run_dir = Path(args.run)
+    if args.out and (Path(args.out).is_dir() or not Path(args.out).parent.is_dir()):
+        raise UsageError(f"--out {args.out}: give a file in an existing directory "
+                         "(the chosen program is written there)")
     result = select(run_dir, args.top, args.matches, args.workers)
     chosen = result["chosen"]
     print(f"{len(result['candidates'])} candidates; stage 1 ({args.matches} matches each):")
@@ -173,3 +175,4 @@ def add_parsers(sub) -> None:
                         help="write the chosen program here, with a header saying how it "
                         "was found and the command that re-checks it")
     add_workers(parser)
+    parser.set_defaults(handler=cmd_select)

@@ -11,7 +11,7 @@ integer seed and keeps the hot loop free of chance nodes.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 Action = Hashable
@@ -80,7 +80,82 @@ class Strategy(Protocol):
     def __call__(self, state: State) -> Action: ...
 
 
-class RandomStrategy:
+class GameBase:
+    """Declared defaults of a game object's optional attributes.
+
+    Subclass it, or declare the attributes on your own class: generic code reads
+    them through ``declared``, which falls back to these values."""
+
+    __slots__ = ()
+    name: str = ""
+    num_players: int = 2
+    draw_value: float = 0.0
+    """What a draw or a capped match scores in Ψ (microRTS and Expendibots ½)."""
+    margin: Callable[[Any, int], float] | None = None
+    """``margin(state, seat)`` in [-1, 1]: how far ahead the seat is at the end (a
+    tie-break among equal Ψ, ``WinRate``'s ``margin_weight``), or None."""
+
+
+class StateBase:
+    """Declared defaults of a state's optional methods (see ``GameBase``)."""
+
+    __slots__ = ()
+
+    def describe_transition(self, before: Any) -> list[str]:
+        """Lines that say what happened since ``before`` beyond the action (dice
+        rolled, a bust), for ``stratsynth play --human``; none by default."""
+        return []
+
+
+class StrategyBase:
+    """Declared defaults of a player's optional attributes (see ``GameBase``)."""
+
+    __slots__ = ()
+
+    failure_scores_zero: bool = False
+    """True if the player's language scores a program that fails in a match 0 (its
+    Ψ evaluation counts it as failed), as seed 000's reference code does."""
+
+    def reset(self, seed: int) -> None:
+        """Reseed before a match (randomised players); nothing by default."""
+
+
+def declared(obj: Any, name: str, base: type) -> Any:
+    """``obj``'s attribute ``name``, or the default ``base`` declares for it: objects
+    that do not subclass ``GameBase`` / ``StrategyBase`` still work where they
+    declare the attribute themselves."""
+    return getattr(obj, name, getattr(base, name))
+
+
+def draw_value(game: Game) -> float:
+    """What a draw or a capped match of ``game`` scores (``GameBase.draw_value``)."""
+    return declared(game, "draw_value", GameBase)
+
+
+def margin_of(game: Game) -> Callable[[Any, int], float] | None:
+    """The game's ``margin(state, seat)`` hook, or None (``GameBase.margin``)."""
+    return declared(game, "margin", GameBase)
+
+
+def reset_player(player: Strategy, seed: int) -> None:
+    """Reseed a player before a match where it declares ``reset`` (``StrategyBase``)."""
+    reset = declared(player, "reset", StrategyBase)
+    if reset is not StrategyBase.reset:
+        reset(seed)
+
+
+def describe_transition(state: State, before: State) -> list[str]:
+    """``state.describe_transition(before)`` where the state has it (``StateBase``)."""
+    describe = declared(state, "describe_transition", StateBase)
+    return [] if describe is StateBase.describe_transition else describe(before)
+
+
+def failure_scores_zero(player: Any) -> bool:
+    """Whether a player (or player class) scores its failures 0 (``StrategyBase``)."""
+    return bool(declared(player, "failure_scores_zero", StrategyBase))
+
+
+class RandomStrategy(StrategyBase):
     """Uniformly random legal action: the weakest baseline of every game."""
 
     name = "random"

@@ -21,6 +21,26 @@ class MapBackend(Protocol):
     def close(self) -> None: ...
 
 
+class MapDefaults:
+    """Declared defaults of a ``map`` backend's optional attributes: any callable
+    ``map(func, jobs)`` works; these are what generic code assumes where it says
+    nothing."""
+
+    workers: int = 1
+    chunks_per_worker: int = 8
+    """Jobs a batch is cut into per worker (``games.match.play_many``)."""
+
+
+def workers_of(map) -> int:
+    """Worker processes behind ``map`` (1 for none or a plain callable)."""
+    return 1 if map is None else getattr(map, "workers", MapDefaults.workers)
+
+
+def chunks_per_worker(map) -> int:
+    """Jobs per worker a batch is cut into on ``map`` (``MapDefaults``)."""
+    return getattr(map, "chunks_per_worker", MapDefaults.chunks_per_worker)
+
+
 class WorkerDied(RuntimeError):
     """A worker process died mid-batch; the batch may be retried."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .api import two_player_returns
+from .api import GameBase, two_player_returns
 
 
 class BoardState:
@@ -110,7 +110,7 @@ class BoardState:
         return f"{type(self.rules).__name__}State({self.to_dict()!r})"
 
 
-class BoardGame:
+class BoardGame(GameBase):
     """Game object over a rules object (``moves``, ``play``, ``outcome``, ``render``)."""
 
     num_players = 2

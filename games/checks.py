@@ -13,10 +13,12 @@ raising, so one report shows every problem at once:
   shown unchanged;
 * the languages: random programs read back from their text, build players with
   ``cls(tree, name=...)`` whose ``.text`` is that text, pickle by text and play;
+* the engines: each fast engine gives the reference engine's results;
 * the features: finite and within their declared range on final states.
 
-Games played by an engine of their own (``engine="jvm"``, no per-move states) are
-checked through whole matches of that engine (``play_matches``).
+Games whose engine plays whole matches (``EngineSpec(kind="jvm")``, no per-move
+states) are checked through matches on that engine; the fast engines a game
+declares (``EngineSpec.fast``) must give the reference engine's results.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .api import RandomStrategy
+from .api import GameBase, RandomStrategy, declared, reset_player
 from .conformance import check_random_playouts
 from .spec import GameSpec, resolve
 
@@ -69,16 +71,16 @@ def check_game(spec: GameSpec, game: Any, settings: CheckSettings | None = None
     """Every check of ``game`` (built from ``spec``'s factory), in report order."""
     settings = settings or CheckSettings()
     yield from check_spec(spec, game)
-    if spec.engine == "python":
+    if spec.engines.kind == "python":
         yield from check_rules(game, settings)
     else:
-        yield Check("rules", True, f"per move: not applicable (the '{spec.engine}' engine "
-                    "plays whole matches); checked through the matches below")
+        yield Check("rules", True, f"per move: not applicable (the '{spec.engines.kind}' "
+                    "engine plays whole matches); checked through its matches")
     yield from check_players(spec, game, settings)
     yield from check_languages(spec, game, settings)
-    if spec.fast_engine is not None:
-        yield from check_fast_engine(spec, game, settings)
-    if spec.features is not None:
+    if spec.engines.fast and spec.engines.kind == "python":
+        yield from check_fast_engines(spec, game, settings)
+    if spec.qd.features is not None:
         yield from check_features(spec, game, settings)
 
 
@@ -108,50 +110,55 @@ def _callable(reference: str) -> str:
 
 def check_spec(spec: GameSpec, game: Any) -> Iterator[Check]:
     """Every reference of the spec resolves, and the game object speaks the Game API."""
+    synthesis, qd, cli, engines = spec.synthesis, spec.qd, spec.cli, spec.engines
     yield _attempt("spec factory", lambda: _factory(spec, game))
     yield _attempt("spec players", lambda: _players_table(spec))
     yield _attempt("spec default target", lambda: _default_target(spec))
-    for dsl, reference in spec.languages.items():
+    for dsl, reference in synthesis.languages.items():
         yield _attempt(f"spec language {dsl}", lambda r=reference: _language_class(r))
-    if spec.features is not None:
-        yield _attempt("spec features", lambda: _feature_table(spec))
-    if spec.levels is not None:
-        yield _attempt("spec levels", lambda: _levels(spec))
-    for letter, reference in spec.cloning.items():
+    for letter, reference in synthesis.cloning.items():
         yield _attempt(f"spec cloning {letter}", lambda r=reference, x=letter: _cloning(x, r))
-    for prefix, reference in spec.player_prefixes.items():
+    if qd.features is not None:
+        yield _attempt("spec features", lambda: _feature_table(spec))
+    if qd.levels is not None:
+        yield _attempt("spec levels", lambda: _levels(spec))
+    if qd.space is not None:
+        yield _attempt("spec qd space", lambda: _resolves(qd.space))
+    for prefix, reference in cli.player_prefixes.items():
         yield _attempt(f"spec player prefix {prefix}:", lambda r=reference: _callable(r))
-    for command, reference in spec.commands.items():
+    for command, reference in cli.commands.items():
         yield _attempt(f"spec command {command}", lambda r=reference: _callable(r))
-    for field, reference in (("recorder", spec.recorder), ("qd_space", spec.qd_space)):
-        if reference is not None:
-            yield _attempt(f"spec {field}", lambda r=reference: _resolves(r))
-    if spec.notes is not None:
+    if cli.recorder is not None:
+        yield _attempt("spec recorder", lambda: _callable(cli.recorder))
+    if cli.notes is not None:
         yield _attempt("spec notes", lambda: _notes(spec))
-    if spec.fast_engine is not None:
-        yield _attempt("spec fast engine", lambda: _fast_engine(spec))
+    if engines.reference is not None:
+        yield _attempt("spec engine reference", lambda: _engine(engines.reference))
+    for choice, reference in engines.fast.items():
+        yield _attempt(f"spec engine {choice}", lambda r=reference: _engine(r))
     yield _attempt("spec settings", lambda: _settings(spec))
 
 
 def _factory(spec: GameSpec, game: Any) -> str:
     factory = resolve(spec.factory)
     parameters = [p for p in inspect.signature(factory).parameters if p != "self"]
-    if spec.move_cap is not None and spec.move_cap not in parameters:
-        raise ValueError(f"move_cap '{spec.move_cap}' is not a parameter of {spec.factory} "
+    move_cap = spec.cli.move_cap
+    if move_cap is not None and move_cap not in parameters:
+        raise ValueError(f"move_cap '{move_cap}' is not a parameter of {spec.factory} "
                          f"({', '.join(parameters) or 'none'})")
-    if not isinstance(getattr(game, "name", None), str):
+    if not isinstance(getattr(game, "name", None), str) or not game.name:
         raise TypeError("the game object has no 'name' (a str)")
-    if spec.engine == "python":
-        if getattr(game, "num_players", None) != 2:
-            raise ValueError(f"num_players is {getattr(game, 'num_players', None)!r}; "
-                             "the tools play two-player games")
+    if declared(game, "num_players", GameBase) != 2:
+        raise ValueError(f"num_players is {game.num_players!r}; the tools play two-player "
+                         "games")
+    if spec.engines.kind == "python":
         missing = [m for m in ("new_initial_state", "state_from_dict", "action_from_json")
                    if not callable(getattr(game, m, None))]
         if missing:
             raise TypeError(f"the game object lacks {', '.join(missing)} (games.api.Game)")
-    elif not callable(getattr(game, "play_matches", None)):
-        raise TypeError(f"an '{spec.engine}' game plays whole matches: it needs "
-                        "play_matches(players, n, seed, map=None, behavior=None)")
+    elif spec.engines.reference is None:
+        raise TypeError(f"a '{spec.engines.kind}' game has no states: EngineSpec.reference "
+                        "must name the engine that plays its matches")
     return f"{spec.factory} (parameters: {', '.join(parameters) or 'none'})"
 
 
@@ -169,10 +176,11 @@ def _players_table(spec: GameSpec) -> str:
 
 def _default_target(spec: GameSpec) -> str:
     players = resolve(spec.players)
-    prefix, sep, _ = spec.default_target.partition(":")
-    if spec.default_target in players or (sep and prefix in spec.player_prefixes):
-        return spec.default_target
-    raise ValueError(f"default target '{spec.default_target}' is not a built-in player "
+    target = spec.synthesis.default_target
+    prefix, sep, _ = target.partition(":")
+    if target in players or (sep and prefix in spec.cli.player_prefixes):
+        return target
+    raise ValueError(f"default target '{target}' is not a built-in player "
                      f"({', '.join(players)})")
 
 
@@ -191,7 +199,7 @@ def _language_class(reference: str) -> str:
 def _feature_table(spec: GameSpec) -> str:
     table = spec.feature_table()
     if not isinstance(table, Mapping) or not table:
-        raise TypeError(f"{spec.features} must be a non-empty dict: "
+        raise TypeError(f"{spec.qd.features} must be a non-empty dict: "
                         "name -> (function(state, seat) or None, (low, high))")
     for name, entry in table.items():
         try:
@@ -211,8 +219,9 @@ def _levels(spec: GameSpec) -> str:
     for seq in values:
         numbers = list(seq)
         if not numbers or numbers != sorted(numbers):
-            raise ValueError(f"{spec.levels}: levels must be increasing numbers, got {numbers}")
-    return f"{spec.levels}"
+            raise ValueError(f"{spec.qd.levels}: levels must be increasing numbers, "
+                             f"got {numbers}")
+    return spec.qd.levels
 
 
 def _cloning(letter: str, reference: str) -> str:
@@ -227,33 +236,40 @@ def _resolves(reference: str) -> str:
 
 
 def _notes(spec: GameSpec) -> str:
-    text = resolve(spec.notes)()
+    text = resolve(spec.cli.notes)()
     if not isinstance(text, str) or not text.strip():
-        raise TypeError(f"{spec.notes}() must return the help text (a str)")
-    return spec.notes
+        raise TypeError(f"{spec.cli.notes}() must return the help text (a str)")
+    return spec.cli.notes
 
 
-def _fast_engine(spec: GameSpec) -> str:
-    import importlib
+def _engine(reference: str) -> str:
+    from .engines import Engine
 
-    module = importlib.import_module(spec.fast_engine)
-    missing = [f for f in ("play_chunk", "play_chunks") if not callable(getattr(module, f, None))]
-    if missing:
-        raise TypeError(f"fast engine {spec.fast_engine} lacks {', '.join(missing)}")
-    return spec.fast_engine
+    engine = resolve(reference)()
+    if not isinstance(engine, Engine):
+        raise TypeError(f"{reference}() is not a games.engines.Engine")
+    pickle.loads(pickle.dumps(engine))  # it travels to workers with the jobs
+    return reference
 
 
 def _settings(spec: GameSpec) -> str:
-    if spec.engine not in ("python", "jvm"):
-        raise ValueError(f"engine '{spec.engine}' is neither python nor jvm")
-    if not isinstance(spec.default_matches, int) or spec.default_matches < 1:
-        raise ValueError(f"default_matches must be a positive whole number, "
-                         f"got {spec.default_matches!r}")
-    dsl = spec.paper_settings.get("dsl")
-    if dsl is not None and dsl not in spec.languages:
+    from .engines import ENGINES
+
+    kind, matches = spec.engines.kind, spec.synthesis.default_matches
+    if kind not in ("python", "jvm"):
+        raise ValueError(f"engine kind '{kind}' is neither python nor jvm")
+    unknown = sorted(set(spec.engines.fast) - set(ENGINES))
+    if unknown:
+        raise ValueError(f"fast engine choice(s) {', '.join(unknown)} not among "
+                         f"{', '.join(ENGINES)}")
+    if not isinstance(matches, int) or matches < 1:
+        raise ValueError(f"default_matches must be a positive whole number, got {matches!r}")
+    languages = spec.synthesis.languages
+    dsl = spec.synthesis.paper_settings.get("dsl")
+    if dsl is not None and dsl not in languages:
         raise ValueError(f"paper_settings names language '{dsl}', which the game does not "
-                         f"declare ({', '.join(spec.languages) or 'none'})")
-    return f"engine {spec.engine}, {spec.default_matches} matches per evaluation"
+                         f"declare ({', '.join(languages) or 'none'})")
+    return f"engine {kind}, {matches} matches per evaluation"
 
 
 # ---- the rules ---------------------------------------------------------------------------
@@ -296,9 +312,9 @@ def _player(spec: GameSpec, game: Any, factory: Callable[[], Any], settings: Che
     except Exception as err:  # noqa: BLE001
         raise AssertionError(f"the player does not pickle ({_one_line(err)}): players are "
                              "shipped to worker processes") from None
-    if spec.engine != "python":
+    if spec.engines.kind != "python":
         if not settings.engine_matches:
-            return "built; matches skipped"
+            return "built and pickled; matches skipped"
         return _engine_match(spec, game, player, settings)
     decisions = [_decisions(game, player, seat, settings) for seat in (0, 1)]
     return f"{decisions[0]} + {decisions[1]} legal decisions from seats 0 and 1"
@@ -310,9 +326,7 @@ def _decisions(game: Any, player: Any, seat: int, settings: CheckSettings) -> in
 
     chance, own, other = match_seeds(settings.seed, seat)
     opponent = RandomStrategy(other)
-    reset = getattr(player, "reset", None)
-    if reset is not None:
-        reset(own)
+    reset_player(player, own)
     state = game.new_initial_state(random.Random(chance))
     made = 0
     while not state.is_terminal() and made < settings.decisions:
@@ -338,22 +352,22 @@ def _engine_match(spec: GameSpec, game: Any, player: Any, settings: CheckSetting
     """One match of ``player`` against the default target on the game's own engine."""
     from .match import play_matches
 
-    target = resolve(spec.players)[spec.default_target]()
+    target = resolve(spec.players)[spec.synthesis.default_target]()
     summary = play_matches(game, [player, target], 1, settings.seed, behavior=behavior)
     if summary.matches != 1:
         raise AssertionError(f"the engine reported {summary.matches} matches for 1")
     if summary.forfeits[0]:
-        raise AssertionError(f"forfeited against {spec.default_target}: "
+        raise AssertionError(f"forfeited against {spec.synthesis.default_target}: "
                              f"{summary.first_error[0]}")
     if behavior is not None:
         return summary
-    return f"1 match against {spec.default_target} on the game's engine, no forfeit"
+    return f"1 match against {spec.synthesis.default_target} on the game's engine, no forfeit"
 
 
 # ---- the languages -----------------------------------------------------------------------
 def check_languages(spec: GameSpec, game: Any, settings: CheckSettings) -> Iterator[Check]:
     """Random programs of every language: text, players, pickling, play."""
-    for dsl in spec.languages:
+    for dsl in spec.synthesis.languages:
         yield _attempt(f"language {dsl}", lambda d=dsl: _language(spec, game, d, settings))
 
 
@@ -367,7 +381,7 @@ def _language(spec: GameSpec, game: Any, name: str, settings: CheckSettings) -> 
         players.append(_program_player(cls, dsl, tree, index))
     if not players:
         return "no program asked for"
-    if spec.engine != "python":
+    if spec.engines.kind != "python":
         if not settings.engine_matches:
             return f"{len(players)} random programs read back, build players and pickle"
         _engine_match(spec, game, players[0], settings)
@@ -432,32 +446,36 @@ def _play_programs(game: Any, players: Sequence[Any], settings: CheckSettings) -
     return forfeits
 
 
-# ---- the fast engine ---------------------------------------------------------------------
-def check_fast_engine(spec: GameSpec, game: Any, settings: CheckSettings) -> Iterator[Check]:
-    """The fast engine gives the states' results: the same matches, played both ways."""
-    yield _attempt("fast engine", lambda: _fast_same(spec, game, settings))
+# ---- the fast engines --------------------------------------------------------------------
+def check_fast_engines(spec: GameSpec, game: Any, settings: CheckSettings) -> Iterator[Check]:
+    """Every engine choice gives the reference engine's results on the same matches."""
+    for choice in spec.engines.fast:
+        yield _attempt(f"engine {choice}", lambda c=choice: _same_results(spec, game, c,
+                                                                           settings))
 
 
-def _fast_same(spec: GameSpec, game: Any, settings: CheckSettings) -> str:
+def _same_results(spec: GameSpec, game: Any, choice: str, settings: CheckSettings) -> str:
     from .match import play_matches
 
     players = resolve(spec.players)
-    pairings = [(players[spec.default_target](), RandomStrategy())]
-    for name in spec.languages:
-        dsl = spec.language(name).default_dsl()
-        rng = random.Random(f"{settings.seed}:{name}:fast")
-        program = spec.language(name)(dsl.random_program(rng), name=f"{name}-program")
-        pairings.append((program, players[spec.default_target]()))
+    target = spec.synthesis.default_target
+    pairings = [(players[target](), RandomStrategy())]
+    for name in spec.synthesis.languages:
+        cls = spec.language(name)
+        rng = random.Random(f"{settings.seed}:{name}:{choice}")
+        pairings.append((cls(cls.default_dsl().random_program(rng), name=f"{name}-program"),
+                         players[target]()))
     matches = 20
     for pair in pairings:
-        reference = play_matches(game, pair, matches, settings.seed)
-        fast = play_matches(game, pair, matches, settings.seed, fast=True)
+        reference = play_matches(game, pair, matches, settings.seed, engine="reference")
+        fast = play_matches(game, pair, matches, settings.seed, engine=choice)
         seen = [(s.wins, s.draws, s.capped, s.forfeits, s.total_moves)
                 for s in (reference, fast)]
         if seen[0] != seen[1]:
             raise AssertionError(f"{pair[0]!r} vs {pair[1]!r}: (wins, draws, capped, "
-                                 f"forfeits, moves) {seen[0]} on the states, {seen[1]} fast")
-    return (f"{len(pairings)} pairings x {matches} matches: the same results as the states "
+                                 f"forfeits, moves) {seen[0]} on the reference engine, "
+                                 f"{seen[1]} with engine={choice}")
+    return (f"{len(pairings)} pairings x {matches} matches: the reference engine's results "
             "(the default target, and a random program of each language)")
 
 
@@ -472,10 +490,10 @@ def check_features(spec: GameSpec, game: Any, settings: CheckSettings) -> Iterat
 
 
 def _features(spec: GameSpec, game: Any, table: Mapping, settings: CheckSettings) -> str:
-    if spec.engine != "python":
+    if spec.engines.kind != "python":
         if not settings.engine_matches:
             return "skipped: engine matches not asked for"
-        player = resolve(spec.players)[spec.default_target]()
+        player = resolve(spec.players)[spec.synthesis.default_target]()
         summary = _engine_match(spec, game, player, settings, behavior=table)
         values = [(name, seat, summary.behavior(seat).get(name)) for name in table
                   for seat in (0, 1)]
@@ -507,5 +525,5 @@ def _in_ranges(table: Mapping, values: Sequence[tuple[str, int, Any]], where: st
                                  f"outside its range ({low}, {high})")
 
 
-__all__ = ["Check", "CheckSettings", "check_fast_engine", "check_features", "check_game",
+__all__ = ["Check", "CheckSettings", "check_fast_engines", "check_features", "check_game",
            "check_languages", "check_players", "check_rules", "check_spec"]

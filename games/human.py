@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .api import Action, Game, State, Strategy
+from .api import Action, Game, State, Strategy, describe_transition, reset_player
 from .match import MatchSummary, match_seeds, seats_for
 
 
@@ -81,9 +81,7 @@ def play_with_human(game: Game, players: Sequence[Strategy], specs: Sequence[str
         names = [specs[order[0]], specs[order[1]]]
         chance, *player_seeds = match_seeds(seed, index)
         for player, player_seed in zip(seated, player_seeds):
-            reset = getattr(player, "reset", None)
-            if reset is not None:
-                reset(player_seed)
+            reset_player(player, player_seed)
         state = game.new_initial_state(random.Random(chance))
         write(f"\n=== match {index + 1} of {n}: seat 0 {names[0]}, seat 1 {names[1]} ===")
         for seat, player in enumerate(seated):
@@ -105,8 +103,7 @@ def play_with_human(game: Game, players: Sequence[Strategy], specs: Sequence[str
                     forfeit = seat
                     break
                 write(f"seat {seat} ({names[seat]}) plays {text}")
-            describe = getattr(state, "describe_transition", None)
-            for line in (describe(before) if describe is not None else ()):
+            for line in describe_transition(state, before):
                 write(line)
         write("\nfinal position:")
         write(str(state))

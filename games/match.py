@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .api import Game, Strategy
+from .api import Game, Strategy, failure_scores_zero, reset_player
 
 log = logging.getLogger("stratsynth.match")
 
@@ -62,12 +62,6 @@ class MatchResult:
     behavior: list[dict[str, float]] | None = None
 
 
-def _reset(player: Strategy, seed: int) -> None:
-    reset = getattr(player, "reset", None)
-    if reset is not None:
-        reset(seed)
-
-
 def play_match(game: Game, seats: Sequence[Strategy], seed: int, index: int = 0,
                record: bool = False, behavior: dict | None = None,
                paired: bool = False) -> MatchResult:
@@ -75,8 +69,8 @@ def play_match(game: Game, seats: Sequence[Strategy], seed: int, index: int = 0,
     ``behavior`` (name -> function(state, seat)) reads features off the final state;
     ``paired``: match ``index`` plays on the seeds of ``index // 2``."""
     chance_seed, seed0, seed1 = match_seeds(seed, opening_index(index, paired))
-    _reset(seats[0], seed0)
-    _reset(seats[1], seed1)
+    reset_player(seats[0], seed0)
+    reset_player(seats[1], seed1)
     state = game.new_initial_state(random.Random(chance_seed))
     pairs: list[tuple[int, Any, Any]] | None = [] if record else None
     while True:
@@ -90,7 +84,7 @@ def play_match(game: Game, seats: Sequence[Strategy], seed: int, index: int = 0,
             state.apply_action(action)
         except Exception as err:  # a broken strategy loses, the run goes on
             message = f"{type(err).__name__}: {err}"
-            level = logging.DEBUG if getattr(seats[player], "failure_scores_zero", False) \
+            level = logging.DEBUG if failure_scores_zero(seats[player]) \
                 else logging.WARNING  # such a failure is reported once per evaluation
             log.log(level, "seat %d (%r) forfeits match %d: %s", player, seats[player], index,
                     message)
@@ -170,18 +164,33 @@ def seats_for(index: int) -> tuple[int, int]:
     return (1, 0) if index % 2 else (0, 1)
 
 
-def job_paired(job: tuple) -> bool:
-    """Whether a ``_play_chunk`` job plays paired matches (its optional 7th field)."""
-    return len(job) > 6 and bool(job[6])
+@dataclass(frozen=True)
+class MatchJob:
+    """Matches ``start..stop-1`` of the batch seeded ``seed`` between ``players[0]`` and
+    ``players[1]``, seats alternating (``seats_for``); ``behavior`` (a game's
+    ``FEATURES``) averages features per player; ``paired``: colour-swapped pairs on
+    shared seeds (``opening_index``). The unit of work an engine plays."""
+
+    game: Game
+    players: tuple[Strategy, Strategy]
+    seed: int
+    start: int
+    stop: int
+    behavior: dict | None = None
+    paired: bool = False
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
 
 
-def _play_chunk(job: tuple) -> MatchSummary:
-    """Matches ``start..stop-1`` of a job ``(game, players, seed, start, stop, behavior[,
-    paired])``, summarised per player."""
-    game, players, seed, start, stop, behavior = job[:6]
-    paired = job_paired(job)
+def play_job(job: MatchJob) -> MatchSummary:
+    """A job's matches played on the game's states (the reference engine), summarised
+    per player."""
+    game, players, seed, behavior, paired = job.game, job.players, job.seed, job.behavior, \
+        job.paired
     summary = MatchSummary()
-    for index in range(start, stop):
+    for index in range(job.start, job.stop):
         order = seats_for(index)
         result = play_match(game, (players[order[0]], players[order[1]]), seed, index,
                             behavior=behavior, paired=paired)
@@ -208,7 +217,7 @@ def _play_chunk(job: tuple) -> MatchSummary:
 def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
                  map: Callable[[Callable, list], list] | None = None,
                  chunks: int | None = None, behavior: dict | None = None,
-                 fast: bool = False, paired: bool = False) -> MatchSummary:
+                 engine: str = "reference", paired: bool = False) -> MatchSummary:
     """Play ``n`` matches between ``players[0]`` and ``players[1]``, alternating seats.
 
     ``map`` is any ``map(func, jobs)`` (see ``games.backends``); the matches are cut
@@ -216,18 +225,18 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
     ``chunks_per_worker`` (else 8) per worker, shrinking towards the end
     (``guided_bounds``), so that players are shipped to a worker once per chunk,
     not once per match. ``behavior`` (a game's ``FEATURES``) averages behaviour
-    features per player over the same matches. ``fast`` plays on the game's fast
-    engine where it has one (``GameSpec.fast_engine``), with the same results.
-    ``paired`` plays colour-swapped pairs on shared seeds (``opening_index``); ``n``
-    must then be even.
+    features per player over the same matches. ``engine`` (``games.engines.ENGINES``:
+    ``fast``, ``numpy``, ``reference``) picks among the engines the game declares
+    (``EngineSpec``); every engine gives the same results. ``paired`` plays
+    colour-swapped pairs on shared seeds (``opening_index``); ``n`` must then be even.
     """
-    return play_many(game, [players], n, [seed], map, chunks, behavior, fast, paired)[0]
+    return play_many(game, [players], n, [seed], map, chunks, behavior, engine, paired)[0]
 
 
 def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
               seeds: Sequence[int], map: Callable[[Callable, list], list] | None = None,
               chunks: int | None = None, behavior: dict | None = None,
-              fast: bool = False, paired: bool = False) -> list[MatchSummary]:
+              engine: str = "reference", paired: bool = False) -> list[MatchSummary]:
     """``play_matches`` for several pairings at once, through one ``map`` call.
 
     Why: one call per pairing ends in a barrier where workers wait for the last
@@ -236,6 +245,9 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     gives it alone (match seeds do not depend on chunking). ``chunks`` is the
     total for the batch; each pairing gets at least one.
     """
+    from .backends import chunks_per_worker, workers_of
+    from .engines import engines_for, play_jobs
+
     if n < 0:
         raise ValueError(f"number of matches must be >= 0, got {n}")
     check_paired(n, paired)
@@ -244,16 +256,13 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     for players in pairings:
         if len(players) != 2:
             raise ValueError(f"two players needed, got {len(players)}")
-    runner = getattr(game, "play_matches", None)
-    if runner is not None:  # a game with its own engine (microRTS)
-        if paired:
-            raise ValueError(f"game '{getattr(game, 'name', game)}' plays whole matches on its "
-                             "own engine, which has no paired (colour-swapped) matches")
-        return [runner(players, n, seed, map=map, behavior=behavior)
-                for players, seed in zip(pairings, seeds)]
+    engines = engines_for(game, engine)
+    if paired and not all(e.plays_paired for e in engines):
+        raise ValueError(f"game '{game.name}' plays whole matches on its "
+                         "own engine, which has no paired (colour-swapped) matches")
     started = time.perf_counter()
-    workers = getattr(map, "workers", 1) if map is not None else 1
-    total = chunks or getattr(map, "chunks_per_worker", 8) * workers
+    workers = workers_of(map)
+    total = chunks or chunks_per_worker(map) * workers
     if chunks is None and len(pairings) == 1 and workers > 1:
         bounds = guided_bounds(n, total, workers)
     else:
@@ -263,15 +272,10 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     for k, (players, seed) in enumerate(zip(pairings, seeds)):
         for start, stop in zip(bounds, bounds[1:]):
             if start < stop:
-                jobs.append((game, tuple(players), seed, start, stop, behavior, paired))
+                jobs.append(MatchJob(game, (players[0], players[1]), seed, start, stop,
+                                     behavior, paired))
                 owners.append(k)
-    engine = fast_engine(game) if fast else None
-    if engine is None:
-        parts = (map or _serial)(_play_chunk, jobs)
-    elif map is None or isinstance(map, _serial_map_class()):
-        parts = engine.play_chunks(jobs)  # in process: all the chunks stepped together
-    else:
-        parts = map(engine.play_chunk, jobs)
+    parts = play_jobs(jobs, engines, map)
     summaries = [MatchSummary() for _ in pairings]
     for owner, part in zip(owners, parts):
         summaries[owner].add(part)
@@ -279,28 +283,6 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     for summary in summaries:
         summary.seconds = seconds
     return summaries
-
-
-def _serial_map_class() -> type:
-    from .backends import SerialMap
-
-    return SerialMap
-
-
-def fast_engine(game: Game):
-    """The module of the game's fast engine (``GameSpec.fast_engine``), or None.
-
-    A fast engine gives the reference engine's results: it has ``play_chunk(job)``
-    (``_play_chunk``'s job and summary, paired jobs included: ``job_paired``) and
-    ``play_chunks(jobs)``, and hands back to ``_play_chunk`` the players it cannot run."""
-    import importlib
-
-    from .spec import _REGISTRY
-
-    spec = _REGISTRY.get(getattr(game, "name", ""))
-    if spec is None or spec.fast_engine is None:
-        return None
-    return importlib.import_module(spec.fast_engine)
 
 
 def guided_bounds(n: int, chunks: int, workers: int) -> list[int]:
@@ -317,10 +299,6 @@ def guided_bounds(n: int, chunks: int, workers: int) -> list[int]:
         left = n - bounds[-1]
         bounds.append(bounds[-1] + min(left, max(smallest, -(-left // (2 * workers)))))
     return bounds
-
-
-def _serial(func, jobs):
-    return [func(job) for job in jobs]
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:

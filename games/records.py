@@ -111,7 +111,7 @@ def load_records(path: str | Path, game: Game) -> tuple[dict[str, Any], list[Mat
                 if data.get("version") != VERSION:
                     raise ValueError(f"{path}:{lineno}: version {data.get('version')} "
                                      f"unsupported (expected {VERSION})")
-                if data.get("game") != getattr(game, "name", None):
+                if data.get("game") != game.name:
                     raise ValueError(f"{path}:{lineno}: records game '{data.get('game')}', "
                                      f"not '{game.name}'")
                 header = data

@@ -3,7 +3,7 @@
 ``ActionCloning``: the fraction of recorded (state, action) pairs on which the
 program picks the recorded action. Game-specific scores (e.g. observation scores, which
 replay turns on a board of the program's own) live with their game and are
-named in its ``GameSpec.cloning``.
+named in its ``SynthesisSpec.cloning``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from games.api import failure_scores_zero
 from games.records import MatchRecord, load_records
 
 
@@ -25,7 +26,7 @@ class ActionCloning:
 
     def __call__(self, program) -> float:
         player = self.strategy_class(program)
-        strict = getattr(self.strategy_class, "failure_scores_zero", False)
+        strict = failure_scores_zero(self.strategy_class)
         hits = 0
         for state, action in self.pairs:
             try:
@@ -37,6 +38,6 @@ class ActionCloning:
 
 
 def action_cloning(data: str, game: Any, strategy_class: Any, psi: Any = None) -> ActionCloning:
-    """``GameSpec.cloning`` factory: C_A over a record file of ``stratsynth record``."""
+    """``SynthesisSpec.cloning`` factory: C_A over a record file of ``stratsynth record``."""
     _, matches = load_records(data, game)
     return ActionCloning(matches, strategy_class)

@@ -13,10 +13,13 @@ interpreter's context.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
 
 from deap import gp
+
+from games.api import StrategyBase
+from games.spec import resolve
 
 from .syntax import ProgramSyntaxError, ProgramText, Syntax
 
@@ -27,6 +30,10 @@ Builder = Callable[..., Closure]
 class DSL(ProgramText):
     """A typed primitive set with syntax, builders and a size limit; prints and parses
     its programs through ``ProgramText``."""
+
+    programs_may_fail = False
+    """True for a language whose values are untyped, so that a subtree may fail at
+    run time (``gp.simplify`` then keeps such subtrees)."""
 
     def __init__(self, name: str, root_type: type, max_height: int = 12,
                  max_size: int = 80) -> None:
@@ -197,15 +204,26 @@ def _named(name: str) -> Callable:
     return primitive
 
 
-class ProgramPlayer:
+class ProgramPlayer(StrategyBase):
     """Shared plumbing of players that run a program of one DSL.
 
     Subclasses set ``LANGUAGE`` (their default DSL); ``parse_program`` and
     ``default_dsl`` let generic code (program files, synthesis runs) handle them,
-    and ``str(player)`` is the program text.
+    and ``str(player)`` is the program text. A class may declare ``lowerings``:
+    engine form name (e.g. ``cantstop.kernel``) -> ``"module:function"`` compiling a
+    player into that engine's form (``function(player) -> form or None``), imported
+    on first use; an engine asks the player for it (``lowering``).
     """
 
     LANGUAGE: DSL
+    lowerings: ClassVar[Mapping[str, str]] = {}
+
+    def lowering(self, target: str) -> Any:
+        """This program in the form of the engine ``target``, or None. Only the
+        lowerings declared on the player's own class count: a subclass that changes
+        how programs play declares its own."""
+        reference = vars(type(self)).get("lowerings", {}).get(target)
+        return None if reference is None else resolve(reference)(self)
 
     @classmethod
     def default_dsl(cls) -> DSL:

@@ -3,8 +3,10 @@
 It owns the budget, the run log, the best programs and resumption:
 
 * every call is one evaluation, appended to ``log.csv`` (seconds, evaluations,
-  metric, value, Ψ, C, best Ψ, best C, behaviour measures, program) and flushed at
-  once; values are written exactly (``repr``), so a replay sees the same floats;
+  metric, value, a value and a best column per logged metric — Ψ and C in a
+  built-in run: ``psi, c, best_psi, best_c`` — behaviour measures, program) and
+  flushed at once; values are written exactly (``repr``), so a replay sees the same
+  floats; metrics are named (``gp.metrics.Metrics``: one objective, extra metrics);
 * a metric returns a value, or ``(value, measures)`` for a QD search (the
   measures are logged and replayed with it);
 * a call after the budget is spent raises ``BudgetSpent``, which the
@@ -28,8 +30,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .metrics import Metrics, as_metrics
+
 LOG_FIELDS = ("seconds", "evaluations", "metric", "value", "psi", "c", "best_psi", "best_c",
               "measures", "program")
+"""The columns of a built-in run's log (objective Ψ, extra column C)."""
+
+
+def log_fields(logged: tuple[str, ...]) -> tuple[str, ...]:
+    """Log columns for these logged metric names: a value column each, then a best each."""
+    return ("seconds", "evaluations", "metric", "value", *logged,
+            *(f"best_{name}" for name in logged), "measures", "program")
 
 
 class BudgetSpent(Exception):
@@ -48,8 +59,9 @@ a loaded machine; serial evaluation only, since worker processes' time is not co
 @dataclass
 class Budget:
     """Stop after ``seconds`` of (resumable) time on ``clock`` or ``evaluations`` calls,
-    or once a program's Ψ reaches ``stop_at`` (a search against a strong target can
-    stop at the first program that wins every match instead of using all its time)."""
+    or once a program's objective reaches ``stop_at`` (a search against a strong target
+    can stop at the first program that wins every match instead of using all its
+    time), or when the ``parent`` budget (``child``) is spent."""
 
     seconds: float | None = None
     evaluations: int | None = None
@@ -59,6 +71,7 @@ class Budget:
     started: float | None = None
     stop_at: float | None = None
     reached: bool = False
+    parent: Budget | None = None
 
     def __post_init__(self) -> None:
         if self.clock not in CLOCKS:
@@ -79,23 +92,57 @@ class Budget:
             return True
         if self.evaluations is not None and self.used >= self.evaluations:
             return True
-        return self.seconds is not None and self.elapsed() >= self.seconds
+        if self.seconds is not None and self.elapsed() >= self.seconds:
+            return True
+        return self.parent is not None and self.parent.spent()
+
+    def count(self, evaluations: int = 1) -> None:
+        """Count evaluations here and in every enclosing budget."""
+        self.used += evaluations
+        if self.parent is not None:
+            self.parent.count(evaluations)
+
+    def child(self, *, evaluations: int | None = None, seconds: float | None = None) -> Budget:
+        """A budget inside this one (an inner search's): it counts into this one too and
+        is spent when either is. Its clock is this budget's."""
+        return Budget(seconds=seconds, evaluations=evaluations, clock=self.clock, parent=self)
 
 
 @dataclass
 class Scored:
-    """What one evaluation produced."""
+    """What one evaluation produced: ``values`` and ``bests`` by logged metric name
+    (a value is None where this evaluation did not measure that metric)."""
 
     seconds: float
     evaluations: int
     metric: str
     value: float
-    psi: float | None
-    c: float | None
-    best_psi: float
-    best_c: float
+    values: dict[str, float | None]
+    bests: dict[str, float]
     program: str
+    objective: str
     measures: list[float] | None = None
+
+    @property
+    def best(self) -> float:
+        """The best objective value so far."""
+        return self.bests[self.objective]
+
+    @property
+    def psi(self) -> float | None:
+        return self.values.get("psi")
+
+    @property
+    def c(self) -> float | None:
+        return self.values.get("c")
+
+    @property
+    def best_psi(self) -> float:
+        return self.bests.get("psi", -math.inf)
+
+    @property
+    def best_c(self) -> float:
+        return self.bests.get("c", -math.inf)
 
 
 def encode_program(text: str) -> str:
@@ -123,19 +170,28 @@ def read_log(path: Path) -> list[dict[str, str]]:
 
 
 class Evaluator:
-    """Scores programs by named metrics, logs every call, tracks the best, replays logs."""
+    """Scores programs by named metrics, logs every call, tracks the best, replays logs.
 
-    def __init__(self, metrics: dict[str, Callable[[Any], Any]], to_text: Callable[[Any], str],
-                 budget: Budget, run_dir: Path | None = None, resume: bool = False,
-                 on_score: Callable[[Scored], None] | None = None,
+    Args:
+        metrics: a ``Metrics`` (objective, extra metrics, logged columns), or a plain
+            ``{name: function}`` (objective ``psi`` if there is one).
+        to_text: a program's text (the log's and the replay's key).
+        budget: when to stop.
+        run_dir: where ``log.csv``, ``best.txt`` go (None: nothing written).
+        resume: replay ``run_dir``'s log first.
+        on_score: called with every ``Scored``.
+        present: how ``best.txt`` shows a program (e.g. simplified).
+    """
+
+    def __init__(self, metrics: Metrics | dict[str, Callable[[Any], Any]],
+                 to_text: Callable[[Any], str], budget: Budget, run_dir: Path | None = None,
+                 resume: bool = False, on_score: Callable[[Scored], None] | None = None,
                  present: Callable[[str], str] | None = None) -> None:
-        self.metrics = metrics
+        self.metrics = as_metrics(metrics)
         self.to_text = to_text
-        self.present = present or str  # how best.txt shows a program (e.g. simplified)
+        self.present = present or str
         self.budget = budget
         self.on_score = on_score
-        self.best_psi, self.best_psi_program, self.best_psi_tree = -math.inf, None, None
-        self.best_c, self.best_c_program = -math.inf, None
         self.history: list[Scored] = []
         self._replay: list[dict[str, str]] = []
         self._file = None
@@ -143,27 +199,78 @@ class Evaluator:
             path = Path(run_dir) / "log.csv"
             if resume:
                 self._replay = read_log(path)
+                self._adopt_log_names(path)
                 self._file = path.open("a", newline="")
             else:
                 self._file = path.open("w", newline="")
             self._csv = csv.writer(self._file, lineterminator="\n")
             if not self._replay:
                 if not resume or path.stat().st_size == 0:
-                    self._csv.writerow(LOG_FIELDS)
+                    self._csv.writerow(log_fields(self.metrics.logged))
                     self._file.flush()
+        self.best = {name: -math.inf for name in self.metrics.logged}
+        self.best_programs: dict[str, str | None] = {name: None for name in self.metrics.logged}
+        self.best_tree = None
         self.run_dir = Path(run_dir) if run_dir is not None else None
         self._replay.reverse()  # pop from the end
+
+    def _adopt_log_names(self, path: Path) -> None:
+        """A log written under other names for the same layout (e.g. a user fitness
+        logged as ``psi`` before fitnesses had names) keeps its names."""
+        if not path.exists() or not path.stat().st_size:
+            return
+        with path.open(newline="") as file:
+            header = next(csv.reader(file), None)
+        if not header or tuple(header) == log_fields(self.metrics.logged):
+            return
+        logged = self.metrics.logged
+        if len(header) == len(log_fields(logged)) and tuple(header[5:4 + len(logged)]) == \
+                logged[1:]:
+            self.metrics = self.metrics.renamed(header[4])
+            return
+        raise ResumeMismatch(f"{path}: its columns ({', '.join(header)}) are not this run's "
+                             f"({', '.join(log_fields(logged))})")
+
+    @property
+    def objective(self) -> str:
+        return self.metrics.objective
+
+    @property
+    def best_value(self) -> float:
+        """The best objective value so far."""
+        return self.best[self.objective]
+
+    @property
+    def best_program(self) -> str | None:
+        """Text of the best program by the objective."""
+        return self.best_programs[self.objective]
+
+    # the built-in runs' names for the objective's best
+    best_psi = best_value
+    best_psi_program = best_program
+
+    @property
+    def best_psi_tree(self):
+        return self.best_tree
+
+    @property
+    def best_c(self) -> float:
+        return self.best.get("c", -math.inf)
+
+    @property
+    def best_c_program(self) -> str | None:
+        return self.best_programs.get("c")
 
     @property
     def replaying(self) -> bool:
         return bool(self._replay)
 
-    def score(self, tree: Any, metric: str = "psi") -> Any:
-        """Value of ``tree`` under ``metric`` (``psi``, ``c`` or a combined metric), or
+    def score(self, tree: Any, metric: str | None = None) -> Any:
+        """Value of ``tree`` under ``metric`` (default: the objective), or
         ``(value, measures)`` for a metric that returns behaviour measures too."""
         return self.score_many([tree], metric)[0]
 
-    def score_many(self, trees: list, metric: str = "psi") -> list[Any]:
+    def score_many(self, trees: list, metric: str | None = None) -> list[Any]:
         """Values of several programs, computed together where the metric has ``many``.
 
         Why: a population scored as one batch keeps every worker busy across
@@ -173,6 +280,10 @@ class Evaluator:
         ``BudgetSpent`` after the ones within it are logged), a time budget checked
         before the batch.
         """
+        metric = self.objective if metric is None else metric
+        if metric not in self.metrics:
+            raise KeyError(f"metric '{metric}' is not among this run's metrics "
+                           f"({', '.join(self.metrics.names)})")
         trees = list(trees)
         values = [self._replayed(tree, metric) for tree in trees[:len(self._replay)]]
         left = trees[len(values):]
@@ -184,7 +295,7 @@ class Evaluator:
         if self.budget.evaluations is not None:
             fresh = left[: self.budget.evaluations - self.budget.used]
         for tree, value in zip(fresh, self._compute(fresh, metric)):
-            values.append(self._record(tree, metric, value, self.to_text(tree), False))
+            values.append(self._record(tree, metric, value, self.to_text(tree), None))
         if len(fresh) < len(left):
             raise BudgetSpent()
         return values
@@ -210,43 +321,48 @@ class Evaluator:
         remember = getattr(self.metrics[metric], "remember", None)
         if remember is not None:  # a metric that caches answers a later repeat as it did
             remember(text, value)
-        return self._record(tree, metric, value, text, True,
-                            psi=float(row["psi"]) if row["psi"] else None,
-                            c=float(row["c"]) if row["c"] else None)
+        return self._record(tree, metric, value, text,
+                            {n: float(row[n]) if row[n] else None for n in self.metrics.logged})
 
-    def _record(self, tree: Any, metric: str, result: Any, text: str, logged: bool,
-                psi: float | None = None, c: float | None = None) -> Any:
+    def _record(self, tree: Any, metric: str, result: Any, text: str,
+                logged: dict[str, float | None] | None) -> Any:
         """Count, track the best, log (unless replayed) and report one evaluation."""
         value, measures = (result[0], list(result[1])) if isinstance(result, tuple) \
             else (result, None)
         value = float(value)
-        if not logged:
-            psi = value if metric == "psi" else None
-            c = value if metric == "c" else None
-        self.budget.used += 1
-        if psi is not None and self.budget.stop_at is not None and psi >= self.budget.stop_at:
+        values = logged if logged is not None else \
+            {n: (value if n == metric else None) for n in self.metrics.logged}
+        self.budget.count()
+        objective = values[self.objective]
+        if objective is not None and self.budget.stop_at is not None and \
+                objective >= self.budget.stop_at:
             self.budget.reached = True
-        if psi is not None and psi > self.best_psi:
-            self.best_psi, self.best_psi_program, self.best_psi_tree = psi, text, tree
-            if self.run_dir is not None and not self._replay:
-                (self.run_dir / "best.txt").write_text(
-                    f"# best psi {psi:.4f} after {self.budget.used} evaluations\n"
-                    f"{self.present(text)}\n")
-        if c is not None and c > self.best_c:
-            self.best_c, self.best_c_program = c, text
-        scored = Scored(self.budget.elapsed(), self.budget.used, metric, value, psi, c,
-                        self.best_psi, self.best_c, text, measures)
+        for name, v in values.items():
+            if v is not None and v > self.best[name]:
+                self.best[name], self.best_programs[name] = v, text
+                if name == self.objective:
+                    self.best_tree = tree
+                    if self.run_dir is not None and not self._replay:
+                        (self.run_dir / "best.txt").write_text(
+                            f"# best {name} {v:.4f} after {self.budget.used} evaluations\n"
+                            f"{self.present(text)}\n")
+        scored = Scored(self.budget.elapsed(), self.budget.used, metric, value, values,
+                        dict(self.best), text, self.objective, measures)
         self.history.append(scored)
-        if self._file is not None and not logged:
+        if self._file is not None and logged is None:
             self._csv.writerow((f"{scored.seconds:.3f}", scored.evaluations, metric,
-                                repr(value), _fmt(psi), _fmt(c), _fmt(self.best_psi),
-                                _fmt(self.best_c),
+                                repr(value), *(_fmt(values[n]) for n in self.metrics.logged),
+                                *(_fmt(self.best[n]) for n in self.metrics.logged),
                                 "" if measures is None else json.dumps(measures),
                                 encode_program(text)))
             self._file.flush()
         if self.on_score is not None:
             self.on_score(scored)
         return value if measures is None else (value, measures)
+
+    def until(self, stop: Callable[[], bool]) -> EvaluatorView:
+        """A view of this evaluator that raises ``BudgetSpent`` once ``stop()`` holds."""
+        return EvaluatorView(self, stop)
 
     def logged_seconds(self) -> float:
         """Time of the last evaluation as the log holds it: decisions that depend on
@@ -259,9 +375,10 @@ class Evaluator:
         if self._file is not None:
             self._file.close()
             self._file = None
-        if self.run_dir is not None and self.best_psi_program is not None:
+        if self.run_dir is not None and self.best_program is not None:
             (self.run_dir / "best.txt").write_text(
-                f"# best psi {self.best_psi:.4f}\n{self.present(self.best_psi_program)}\n")
+                f"# best {self.objective} {self.best_value:.4f}\n"
+                f"{self.present(self.best_program)}\n")
 
 
 def _fmt(value: float | None) -> str:
@@ -269,3 +386,36 @@ def _fmt(value: float | None) -> str:
         return ""
     return repr(float(value))
 
+
+class EvaluatorView:
+    """An evaluator whose budget ends early, once ``stop()`` holds (``Evaluator.until``).
+
+    Why: a phase of a method (a sketch search given a share of the budget) is built
+    over this view and ends where the share does, by the same ``BudgetSpent`` that ends
+    the whole run; the parent evaluator logs and counts every call as usual.
+    """
+
+    def __init__(self, evaluator: Evaluator | EvaluatorView, stop: Callable[[], bool]) -> None:
+        self.parent = evaluator
+        self.stop = stop
+
+    @property
+    def budget(self) -> Budget:
+        return self.parent.budget
+
+    def spent(self) -> bool:
+        return self.stop() or self.parent.budget.spent()
+
+    def score(self, tree: Any, metric: str | None = None) -> Any:
+        return self.score_many([tree], metric)[0]
+
+    def score_many(self, trees: list, metric: str | None = None) -> list[Any]:
+        if self.stop():
+            raise BudgetSpent()
+        return self.parent.score_many(trees, metric)
+
+    def until(self, stop: Callable[[], bool]) -> EvaluatorView:
+        return EvaluatorView(self, stop)
+
+    def __getattr__(self, name: str) -> Any:  # the parent's bests, history, clock
+        return getattr(self.parent, name)

@@ -52,7 +52,7 @@ def _score_population(evaluator: Evaluator, evaluate, individuals) -> list[tuple
     DEAP's stream."""
     state = random.getstate()
     try:
-        return [(value,) for value in evaluator.score_many(list(individuals), "psi")]
+        return [(value,) for value in evaluator.score_many(list(individuals))]
     finally:
         random.setstate(state)
 
@@ -84,7 +84,15 @@ def make_toolbox(dsl: DSL, evaluator: Evaluator, settings: GPSettings) -> base.T
 
 def run_gp(dsl: DSL, evaluator: Evaluator, seed: int, settings: GPSettings,
            initial=None) -> tools.HallOfFame:
+    """Seed ``random`` with ``seed`` and ``evolve``."""
     random.seed(seed)
+    return evolve(dsl, evaluator, settings, initial)
+
+
+def evolve(dsl: DSL, evaluator: Evaluator, settings: GPSettings,
+           initial=None) -> tools.HallOfFame:
+    """Evolve on the evaluator's objective until the budget is spent, drawing from
+    ``random`` as it stands (the caller seeds it)."""
     toolbox = make_toolbox(dsl, evaluator, settings)
     population = toolbox.population(n=settings.mu)
     if initial is not None:

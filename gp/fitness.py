@@ -28,26 +28,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 from collections.abc import Callable
 from typing import Any
 
+from games.api import draw_value, failure_scores_zero, margin_of
+from games.engines import check_engine
 from games.match import MatchSummary, check_paired, play_many
 
 log = logging.getLogger("stratsynth.fitness")
-
-ENGINES = ("fast", "numpy", "reference")
-"""Values of ``STRATSYNTH_ENGINE``: a game's fastest exact engine (default), its
-numpy array engine where it has a faster one too (Can't Stop: the compiled kernel
-otherwise), the scalar reference engine. Results are the same on all three."""
-
-
-def fast_by_default() -> bool:
-    """Ψ plays on a game's fast engine (same results) unless ``STRATSYNTH_ENGINE=reference``."""
-    engine = os.environ.get("STRATSYNTH_ENGINE", "fast")
-    if engine not in ENGINES:
-        raise ValueError(f"STRATSYNTH_ENGINE must be one of {', '.join(ENGINES)}, got {engine!r}")
-    return engine != "reference"
 
 
 def program_seed(run_seed: int, text: str) -> int:
@@ -63,13 +51,15 @@ MARGIN = "_margin"
 class WinRate:
     """Ψ: wins of the program (seat-alternating) over ``matches`` against ``target``;
     ``paired``: in colour-swapped pairs on one opening each; ``margin_weight``: plus
-    that times the mean final ``game.margin`` (a tie-break below Ψ's step)."""
+    that times the mean final ``game.margin`` (a tie-break below Ψ's step); ``engine``:
+    which of the game's engines plays (``games.engines.ENGINES``; same results on
+    each, ``fast`` the fastest)."""
 
     name = "psi"
 
     def __init__(self, game, target, strategy_class, matches: int = 1000, seed: int = 0,
                  map: Callable | None = None, behavior: dict | None = None,
-                 fast: bool | None = None, failure_log: Any = None, paired: bool = False,
+                 engine: str = "fast", failure_log: Any = None, paired: bool = False,
                  margin_weight: float = 0.0, common_openings: bool = False) -> None:
         if matches < 1:
             raise ValueError(f"matches must be >= 1, got {matches}")
@@ -83,7 +73,7 @@ class WinRate:
         self.seed = seed
         self.map = map
         self.behavior = behavior  # features to average over the matches (``play_many``)
-        self.fast = fast_by_default() if fast is None else fast  # GameSpec.fast_engine
+        self.engine = check_engine(engine)
         self.cache: dict[str, MatchSummary] = {}
         self.evaluations = 0
         self.failure_log = failure_log  # a file to append failing programs to, or None
@@ -95,7 +85,7 @@ class WinRate:
     @property
     def resolution(self) -> float:
         """Smallest step of Ψ: 1/matches, half that where a draw scores ½."""
-        return (0.5 if getattr(self.game, "draw_value", 0.0) else 1.0) / self.matches
+        return (0.5 if draw_value(self.game) else 1.0) / self.matches
 
     def features(self) -> dict | None:
         """Behaviour features the matches average: the caller's, and the game's margin
@@ -114,7 +104,7 @@ class WinRate:
         """Each player's matches against the target on its own batch seed, through one
         ``map`` call, paired and with the margin as configured."""
         return play_many(self.game, [(p, self.target) for p in players], self.matches, seeds,
-                         map=self.map, behavior=self.features(), fast=self.fast,
+                         map=self.map, behavior=self.features(), engine=self.engine,
                          paired=self.paired)
 
     def play(self, program: Any) -> MatchSummary:
@@ -140,7 +130,7 @@ class WinRate:
 
     @property
     def failure_scores_zero(self) -> bool:
-        return bool(getattr(self.strategy_class, "failure_scores_zero", False))
+        return failure_scores_zero(self.strategy_class)
 
     def value(self, summary: MatchSummary) -> float:
         """Ψ of a program's matches: 0 if it failed in any (where its language says so)."""
@@ -197,7 +187,7 @@ class PoolWinRate(WinRate):
         k = len(self.targets)
         parts = play_many(self.game, [(p, t) for p in players for t in self.targets],
                           self.matches, [s for s in seeds for _ in range(k)], map=self.map,
-                          behavior=self.features(), fast=self.fast, paired=self.paired)
+                          behavior=self.features(), engine=self.engine, paired=self.paired)
         summaries = []
         for i in range(len(players)):
             total = MatchSummary()
@@ -211,8 +201,8 @@ class PoolWinRate(WinRate):
 def check_margin_weight(game, weight: float, resolution: float) -> None:
     """A margin tie-break needs the game's ``margin`` hook and a weight below half
     of Ψ's step (the margin is in [-1, 1]: two programs' tie-breaks differ by < step)."""
-    if not callable(getattr(game, "margin", None)):
-        raise ValueError(f"margin_weight: game '{getattr(game, 'name', game)}' has no "
+    if not callable(margin_of(game)):
+        raise ValueError(f"margin_weight: game '{game.name}' has no "
                          "margin(state, seat) to break ties with")
     if not 0 < weight < resolution / 2:
         raise ValueError(f"margin_weight must be in (0, {resolution / 2:g}) (half of Ψ's step "
@@ -224,7 +214,7 @@ def score_of(game, summary) -> float:
     object's ``draw_value``: ½ for draws and capped matches in seed 000's Ψ of the
     real-time strategy game, 0 by default)."""
     even = summary.matches - summary.wins[0] - summary.wins[1]
-    return (summary.wins[0] + getattr(game, "draw_value", 0.0) * even) / summary.matches
+    return (summary.wins[0] + draw_value(game) * even) / summary.matches
 
 
 class FreshWinRate:
@@ -280,53 +270,3 @@ class WithTieBreak:
     def many(self, programs: list) -> list[float]:
         return [psi + self.cloning(program) * self.resolution / (1 + self.resolution)
                 for psi, program in zip(self.psi.many(programs), programs)]
-
-
-USER_FITNESS_SIGNATURE = "function(strategy, *, game, seed) -> float"
-
-
-class UserFitness:
-    """A user's fitness function named ``package.module:function``.
-
-    It is called as ``function(strategy, game=game, seed=seed)``: ``strategy`` is
-    the program as a player (callable ``state -> action``, ``.text`` its program
-    text), ``game`` the game object, ``seed`` derived from the run seed and the
-    program text. Higher is better. Values are cached by program text.
-    """
-
-    name = "user"
-
-    def __init__(self, spec: str, game, strategy_class, seed: int = 0) -> None:
-        self.spec = spec
-        self.function = load_function(spec)
-        self.game = game
-        self.strategy_class = strategy_class
-        self.seed = seed
-        self.cache: dict[str, float] = {}
-
-    def __call__(self, program: Any) -> float:
-        player = self.strategy_class(program)
-        if player.text not in self.cache:
-            value = self.function(player, game=self.game, seed=program_seed(self.seed, player.text))
-            try:
-                self.cache[player.text] = float(value)
-            except (TypeError, ValueError):
-                raise TypeError(f"fitness {self.spec} returned {value!r}, not a number") from None
-        return self.cache[player.text]
-
-
-def load_function(spec: str) -> Callable:
-    """Import ``package.module:function``; errors say which part is wrong."""
-    import importlib
-
-    module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise ValueError(f"fitness '{spec}' must look like package.module:function")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as err:
-        raise ValueError(f"fitness '{spec}': cannot import {module_name} ({err})") from None
-    function = getattr(module, attr, None)
-    if not callable(function):
-        raise ValueError(f"fitness '{spec}': {module_name} has no function {attr}")
-    return function

@@ -1,15 +1,19 @@
-"""Simulated annealing over program trees, exactly as seed 000 describes it.
+"""Simulated annealing over program trees.
 
 Start from a random program (or a given one); a neighbour regrows a uniformly
 chosen subtree; accept with min(1, exp(β(v(p') − v(p)) / T_j)), T_j = T1 / (1 + α·j);
-when T < ε, restart from the best program while the budget lasts.
-Defaults α = 0.9, β = 200, T1 = 100, ε = 1. Two behaviours of seed 000's
-reference code, each a switch: with ``restart_metric`` (e.g. ``psi-fresh``) the
-program a schedule restarts from is first measured again on fresh matches, and the
-schedule starts from that value (the best stays the best value ever measured, as
-there); with ``restart_fresh`` a schedule restarts from a new random program
-while the best value is still 0 (in the reference's grammar most programs fail
-and score 0).
+when T < ε, a restart rule picks where the next schedule starts, while the budget
+lasts. Defaults α = 0.9, β = 200, T1 = 100, ε = 1.
+
+Restart rules (``restart=``) are small objects, so that variants compose instead of
+switching inside the loop:
+
+* ``RestartFromBest``: the next schedule starts from the best program and its value;
+* ``RestartRemeasured(metric)``: from the best program, measured again by ``metric``
+  (e.g. Ψ on matches never played before: a best kept among noisy values is biased
+  upwards), optionally measuring the very first start program that way too;
+* ``RestartRandomWhileZero(then)``: from a new random program while the best value is
+  still 0 (a grammar where most programs fail and score 0), else as ``then``.
 
 Candidates need not be bare trees: UCT's rollouts anneal only the holes of a
 partial program, so the neighbour function and ``tree_of`` are parameters.
@@ -20,9 +24,63 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from .evaluator import BudgetSpent, Evaluator
+
+Score = Callable[..., float]
+"""``score(candidate, metric=None)``: the annealer's scoring (tracks the best)."""
+
+
+class RestartRule(Protocol):
+    def start(self, initial: Any, score: Score) -> float:
+        """Value of the first schedule's start program."""
+
+    def __call__(self, best: Any, best_value: float, score: Score,
+                 rng: random.Random) -> tuple[Any, float]:
+        """Start program and value of the next schedule."""
+
+
+@dataclass(frozen=True)
+class RestartFromBest:
+    def start(self, initial: Any, score: Score) -> float:
+        return score(initial)
+
+    def __call__(self, best, best_value, score, rng):
+        return best, best_value
+
+
+@dataclass(frozen=True)
+class RestartRemeasured:
+    """From the best program, measured again by ``metric`` (the best stays the best
+    value ever measured); ``measure_start``: the first start program too."""
+
+    metric: str
+    measure_start: bool = False
+
+    def start(self, initial: Any, score: Score) -> float:
+        return score(initial, self.metric if self.measure_start else None)
+
+    def __call__(self, best, best_value, score, rng):
+        return best, score(best, self.metric)
+
+
+@dataclass(frozen=True)
+class RestartRandomWhileZero:
+    """From ``program(rng)`` (a new random program) while the best value is <= 0."""
+
+    program: Callable[[random.Random], Any]
+    then: RestartRule = field(default_factory=RestartFromBest)
+
+    def start(self, initial: Any, score: Score) -> float:
+        return self.then.start(initial, score)
+
+    def __call__(self, best, best_value, score, rng):
+        if best_value <= 0:
+            current = self.program(rng)
+            return current, score(current)
+        return self.then(best, best_value, score, rng)
 
 
 def _identity(candidate: Any) -> Any:
@@ -30,15 +88,24 @@ def _identity(candidate: Any) -> Any:
 
 
 class SimulatedAnnealing:
-    def __init__(self, evaluator: Evaluator, rng: random.Random, metric: str = "psi",
-                 alpha: float = 0.9, beta: float = 200.0, t1: float = 100.0,
-                 epsilon: float = 1.0, restart_metric: str | None = None,
-                 restart_fresh: Callable[[random.Random], Any] | None = None) -> None:
+    """The annealer.
+
+    Args:
+        evaluator: scores candidates (``tree_of(candidate)``).
+        rng: the search's random stream.
+        metric: what to maximise; None is the evaluator's objective.
+        alpha, beta, t1, epsilon: the cooling schedule and acceptance scale.
+        restart: where each schedule after the first starts (``RestartFromBest``).
+    """
+
+    def __init__(self, evaluator: Evaluator | None, rng: random.Random | None, *,
+                 metric: str | None = None, alpha: float = 0.9, beta: float = 200.0,
+                 t1: float = 100.0, epsilon: float = 1.0,
+                 restart: RestartRule | None = None) -> None:
         self.evaluator = evaluator
         self.rng = rng
         self.metric = metric
-        self.restart_metric = restart_metric
-        self.restart_fresh = restart_fresh
+        self.restart = restart or RestartFromBest()
         self.alpha, self.beta, self.t1, self.epsilon = alpha, beta, t1, epsilon
 
     def temperature(self, j: int) -> float:
@@ -47,14 +114,11 @@ class SimulatedAnnealing:
     def run(self, initial: Any, neighbour: Callable[[Any, random.Random], Any],
             until: Callable[[], bool] | None = None, restart: bool = True,
             tree_of: Callable[[Any], Any] = _identity,
-            on_improve: Callable[[Any, float], None] | None = None,
-            initial_metric: str | None = None) -> tuple[Any, float]:
+            on_improve: Callable[[Any, float], None] | None = None) -> tuple[Any, float]:
         """Anneal from ``initial``; returns the best candidate and its value.
 
         Ends when the evaluator's budget is spent, ``until()`` turns true, or (with
-        ``restart=False``) after one cooling schedule. ``initial_metric`` measures
-        ``initial`` by another metric (e.g. ``psi-fresh``: the reference's
-        best-response search measures its start program again).
+        ``restart=False``) after one cooling schedule.
         """
         best, best_value = initial, -math.inf
         stop = until or (lambda: False)
@@ -69,7 +133,7 @@ class SimulatedAnnealing:
             return value
 
         try:
-            current, current_value = initial, score(initial, initial_metric)
+            current, current_value = initial, self.restart.start(initial, score)
             while not stop():
                 j = 1
                 temperature = self.t1
@@ -83,13 +147,7 @@ class SimulatedAnnealing:
                     j += 1
                 if not restart:
                     break
-                if self.restart_fresh is not None and best_value <= 0:
-                    current = self.restart_fresh(self.rng)
-                    current_value = score(current)
-                elif self.restart_metric is not None:  # the best, on fresh matches
-                    current, current_value = best, score(best, self.restart_metric)
-                else:
-                    current, current_value = best, best_value
+                current, current_value = self.restart(best, best_value, score, self.rng)
         except BudgetSpent:
             pass
         return best, best_value

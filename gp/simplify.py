@@ -111,7 +111,7 @@ def _simplify(dsl: DSL, nodes: list, i: int) -> tuple[list, int | None, int]:
     for _ in range(node.arity):
         sub, value, j = _simplify(dsl, nodes, j)
         children.append((sub, value))
-    strict = getattr(dsl, "programs_may_fail", False)
+    strict = dsl.programs_may_fail
     statement = _statement(dsl, syntax.kind, children, j, root=i == 0)
     if statement is not None:
         return statement

@@ -48,8 +48,8 @@ class Node:
 
 
 class UCT:
-    def __init__(self, dsl: DSL, evaluator: Evaluator, rng: random.Random, metric: str = "psi",
-                 k: float = 10.0, rollout_evaluations: int | None = None,
+    def __init__(self, dsl: DSL, evaluator: Evaluator, rng: random.Random,
+                 metric: str | None = None, k: float = 10.0, rollout_evaluations: int | None = None,
                  on_improve=None) -> None:
         self.dsl = dsl
         self.evaluator = evaluator
@@ -162,7 +162,7 @@ class UCT:
 
         sa.run(fills, neighbour, until=until, restart=False,
                tree_of=lambda f: self._assemble(partial, f), on_improve=track)
-        if sa_best == -math.inf:
+        if self.evaluator.budget.used == used_before:  # not one evaluation: budget spent
             raise BudgetSpent()
         return sa_best
 

@@ -25,6 +25,7 @@ class ProgramArchive:
         self.features = list(features)
         self.ranges = [tuple(map(float, r)) for r in ranges]
         self.seed = seed
+        self.cells: int | None = None  # a CVT archive's
         if len(features) <= 2:
             self.dims = list(dims or [10] * len(features))
             if len(self.dims) != len(features):
@@ -59,7 +60,7 @@ class ProgramArchive:
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps({
             "format": FORMAT, "version": 1, "features": self.features, "ranges": self.ranges,
-            "dims": self.dims, "cells": getattr(self, "cells", None), "seed": self.seed,
+            "dims": self.dims, "cells": self.cells, "seed": self.seed,
             "elites": self.elites()}, indent=1) + "\n")
 
     @classmethod

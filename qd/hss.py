@@ -100,7 +100,46 @@ def cooling_steps(sa: SimulatedAnnealing) -> int:
     return j
 
 
-VARIANTS = ("dissertation", "legacy")
+UTILITY = "utility"
+"""The local search's objective: U plus the tie-break by similarity to V."""
+
+SCHEDULE_EVALUATIONS = cooling_steps(SimulatedAnnealing(None, None))
+"""One cooling schedule of SA with its default constants: 112 evaluations."""
+
+@dataclass(frozen=True)
+class HSSVariant:
+    """How an HSS implementation differs, as named parts.
+
+    Args:
+        name: the variant's name (``hss_variant`` in configs).
+        bandit: makes the level-1 bandit from the levels and the seed.
+        local_evaluations: the local search's length when no other is given (None:
+            one full cooling schedule).
+        update_as_it_goes: level 1 and the library learn from every evaluation as it
+            happens (else from all of a local search's programs after it, lines 8-9).
+    """
+
+    name: str
+    bandit: Callable[[list, int], NaiveSampling]
+    local_evaluations: int | None = None
+    update_as_it_goes: bool = False
+
+
+def _dissertation_bandit(levels: list, seed: int) -> NaiveSampling:
+    return NaiveSampling(levels, seed)
+
+
+def _legacy_bandit(levels: list, seed: int) -> NaiveSampling:
+    return NaiveSampling(levels, seed, *LEGACY_PHASES, switch_after=50, decay="weights")
+
+
+DISSERTATION = HSSVariant("dissertation", _dissertation_bandit)
+"""Algorithm 1 as published."""
+
+LEGACY = HSSVariant("legacy", _legacy_bandit, local_evaluations=20, update_as_it_goes=True)
+"""The earlier implementation (see ``HSS``)."""
+
+VARIANTS = {variant.name: variant for variant in (DISSERTATION, LEGACY)}
 
 
 class HSS:
@@ -116,7 +155,8 @@ class HSS:
     updates level 1 at its own snapped features F(p') with U(p'), and enters the
     library.
 
-    ``variant="legacy"`` is the earlier implementation: 20-evaluation local searches
+    ``variant`` (an ``HSSVariant`` or its name): ``"legacy"`` is the earlier
+    implementation: 20-evaluation local searches
     (T never falls below ≈5.5), ε values read as exploring probabilities
     (``LEGACY_PHASES``), a 50-step phase switch that short calls never reach, and γ as
     a discounted average (``decay="weights"``). ``bandit`` shares one level-1 bandit
@@ -128,25 +168,22 @@ class HSS:
                  levels: Sequence[Sequence[float]], seed: int = 0,
                  library: Library | None = None, local_evaluations: int | None = None,
                  local_seconds: float | None = None, tie_scale: float = 1e-3,
-                 variant: str = "dissertation", bandit: NaiveSampling | None = None,
-                 lookup: str = "distance") -> None:
-        if variant not in VARIANTS:
-            raise ValueError(f"HSS variant must be one of {VARIANTS}, got '{variant}'")
+                 variant: str | HSSVariant = "dissertation",
+                 bandit: NaiveSampling | None = None, lookup: str = "distance") -> None:
+        if isinstance(variant, str):
+            if variant not in VARIANTS:
+                raise ValueError(f"HSS variant must be one of {tuple(VARIANTS)}, "
+                                 f"got '{variant}'")
+            variant = VARIANTS[variant]
         self.dsl = dsl
         self.evaluate = evaluate
         self.levels = [list(v) for v in levels]
         self.rng = random.Random(seed)
         self.variant = variant
-        if bandit is not None:
-            self.bandit = bandit
-        elif variant == "legacy":
-            self.bandit = NaiveSampling(self.levels, seed, *LEGACY_PHASES, switch_after=50,
-                                        decay="weights")
-        else:
-            self.bandit = NaiveSampling(self.levels, seed)
+        self.bandit = bandit if bandit is not None else variant.bandit(self.levels, seed)
         self.library = library if library is not None else Library()
-        if variant == "legacy" and local_evaluations is None and local_seconds is None:
-            local_evaluations = 20
+        if local_evaluations is None and local_seconds is None:
+            local_evaluations = variant.local_evaluations
         self.local_evaluations = local_evaluations
         self.local_seconds = local_seconds
         self.tie_scale = tie_scale
@@ -164,7 +201,7 @@ class HSS:
             utility, features = self.evaluate(text)
             self.evaluations += 1
             evaluated.append((text, list(features), utility))
-            if self.variant == "legacy":  # level 1 and library updated as it goes
+            if self.variant.update_as_it_goes:
                 self.library.add(text, features, utility)
                 self.bandit.update(self.snap(features), utility)
             if self.best is None or utility > self.best[0]:
@@ -172,13 +209,14 @@ class HSS:
             return utility + self.tie_scale * similarity(features, target)
         return fitness
 
-    def _local_budget(self, sa: SimulatedAnnealing) -> tuple[Budget, bool]:
-        """The local search's own budget, and whether SA restarts within it."""
+    def _local_budget(self, budget: Budget) -> tuple[Budget, bool]:
+        """The local search's own budget inside ``budget``, and whether SA restarts
+        within it."""
         if self.local_seconds is not None:
-            return Budget(seconds=self.local_seconds), True
+            return budget.child(seconds=self.local_seconds), True
         if self.local_evaluations is not None:
-            return Budget(evaluations=self.local_evaluations), True
-        return Budget(evaluations=cooling_steps(sa)), False
+            return budget.child(evaluations=self.local_evaluations), True
+        return budget.child(evaluations=SCHEDULE_EVALUATIONS), False
 
     def measure_library(self, budget: Budget) -> None:
         """Library programs given without features are measured first, against this
@@ -188,7 +226,7 @@ class HSS:
             if budget.spent():
                 raise BudgetSpent
             utility, features = self.evaluate(entry.program)
-            budget.used += 1
+            budget.count()
             self.evaluations += 1
             entry.features, entry.utility = list(features), utility
             self.bandit.update(self.snap(features), utility)
@@ -205,21 +243,13 @@ class HSS:
         start = (self.dsl.parse(nearest.program) if nearest is not None
                  else self.dsl.random_program(self.rng))
         evaluated: list[tuple[str, list[float], float]] = []
-        sa = SimulatedAnnealing(None, self.rng)  # seed 000's α, β, T1, ε
-        local, restart = self._local_budget(sa)
-        sa.evaluator = Evaluator({"psi": self._score(target, evaluated)}, self.dsl.to_text,
-                                 local)
-        used = budget.used
-
-        def outer_spent() -> bool:
-            budget.used = used + local.used
-            return budget.spent()
-
+        local, restart = self._local_budget(budget)
+        evaluator = Evaluator({UTILITY: self._score(target, evaluated)}, self.dsl.to_text, local)
         try:
-            sa.run(start, self.dsl.neighbour, until=outer_spent, restart=restart)
+            SimulatedAnnealing(evaluator, self.rng).run(start, self.dsl.neighbour,
+                                                        restart=restart)
         finally:
-            budget.used = used + local.used
-            if self.variant != "legacy":
+            if not self.variant.update_as_it_goes:
                 for text, features, utility in evaluated:  # lines 8-9
                     self.bandit.update(self.snap(features), utility)
                     self.library.add(text, features, utility)

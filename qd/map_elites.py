@@ -23,6 +23,7 @@ from ribs.schedulers import Scheduler
 from gp.dsl import DSL
 from gp.evaluator import Budget, BudgetSpent, Evaluator
 from gp.fitness import PoolWinRate, WinRate, score_of
+from gp.metrics import PSI
 from gp.simplify import simplified_text
 from gp.variation import cxOnePoint, mutSubtree
 
@@ -61,16 +62,16 @@ class ProgramEmitter(EmitterBase):
 
 
 class BehaviourWinRate:
-    """(win rate against ``target``, behaviour features) from the same matches
+    """Ψ with behaviour: (win rate against ``target``, behaviour features) from the same matches
     (``WinRate``'s, with the features averaged over them). A list of targets is a
     pool: ``matches`` against each, the score their mean (``PoolWinRate``)."""
 
     def __init__(self, game, target, strategy_class, features: dict, names, matches: int,
-                 seed: int, map=None) -> None:
+                 seed: int, map=None, engine: str = "fast") -> None:
         self.names = list(names)
         rate = PoolWinRate if isinstance(target, list) else WinRate
         self.psi = rate(game, target, strategy_class, matches=matches, seed=seed, map=map,
-                        behavior={n: features[n] for n in names})
+                        behavior={n: features[n] for n in names}, engine=engine)
         self.cache: dict[str, tuple[float, list[float]]] = {}
 
     def __call__(self, text: str) -> tuple[float, list[float]]:
@@ -96,7 +97,7 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
                    out: Path, seconds: float | None = None, evaluations: int | None = None,
                    batch_size: int = 8, emitters: int = 2, progress=None,
                    resume: bool = False, emitter_list: list | None = None,
-                   present=None) -> ProgramArchive:
+                   present=None, objective: str = PSI) -> ProgramArchive:
     """Ask/evaluate/tell until the budget is spent.
 
     Every evaluation goes through ``gp.evaluator.Evaluator``, the one run log of
@@ -106,13 +107,14 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
     The last batch of an evaluation budget may be cut short; the programs of it that
     were evaluated still enter the archive. ``emitter_list`` replaces the program
     emitters (a ``qd.vectors`` search: its solutions are texts too, ``dsl`` unused)
-    and ``present`` how ``best.txt`` shows a solution.
+    and ``present`` how ``best.txt`` shows a solution. ``objective`` names the
+    archive's objective in the log and ``best.txt`` (Ψ, ``psi``, by default).
     """
     scheduler = Scheduler(archive.archive, emitter_list or [
         ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
     out.mkdir(parents=True, exist_ok=True)
     budget = Budget(seconds=seconds, evaluations=evaluations)
-    evaluator = Evaluator({"psi": evaluate}, str, budget, out, resume=resume,
+    evaluator = Evaluator({objective: evaluate}, str, budget, out, resume=resume,
                           present=present or partial(simplified_text, dsl))
     with (out / "stats.csv").open("w", newline="") as fh:
         log = csv.writer(fh, lineterminator="\n")
@@ -121,7 +123,7 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
             texts = [str(program) for program in scheduler.ask()]
             room = len(texts) if evaluations is None else evaluations - budget.used
             try:
-                results = evaluator.score_many(texts[:room], "psi")
+                results = evaluator.score_many(texts[:room])
             except BudgetSpent:
                 break
             objectives = [r[0] for r in results]

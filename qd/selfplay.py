@@ -22,9 +22,11 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
+from games.api import reset_player
 from games.files import write_atomically
 from gp.evaluator import Budget, Evaluator
 from gp.fitness import PoolWinRate, WinRate
+from gp.metrics import PSI
 from gp.sa import SimulatedAnnealing
 from gp.variation import mutSubtree
 
@@ -45,9 +47,7 @@ class MixtureStrategy:
 
     def reset(self, seed: int) -> None:
         self.current = self.players[random.Random(seed).randrange(len(self.players))]
-        reset = getattr(self.current, "reset", None)
-        if reset is not None:
-            reset(seed)
+        reset_player(self.current, seed)
 
     def __call__(self, state):
         return self.current(state)
@@ -110,23 +110,28 @@ def read_sequence(path: Path, driver: str, initial: str) -> list[str]:
     return programs
 
 
-def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None) -> Oracle:
+def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
+              engine: str = "fast") -> Oracle:
+    """SA as the oracle; ``engine`` plays Ψ's matches (``games.engines.ENGINES``)."""
     dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int) -> str:
         rate = PoolWinRate if isinstance(target, list) else WinRate  # a stratified mixture
-        fitness = rate(game, target, strategy_class, matches=matches, seed=seed, map=map)
-        ev = Evaluator({"psi": fitness}, dsl.to_text, Budget(evaluations=evaluations))
+        fitness = rate(game, target, strategy_class, matches=matches, seed=seed, map=map,
+                       engine=engine)
+        ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
         SimulatedAnnealing(ev, rng).run(dsl.random_program(rng), partial(mutSubtree, dsl=dsl))
-        return ev.best_psi_program
+        return ev.best_program
     return oracle
 
 
 def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
                levels: Sequence[Sequence[float]], matches: int, evaluations: int,
-               library: Library | None = None, map=None, **hss_options) -> Oracle:
-    """HSS as the oracle; one library shared by all calls (seed 001's transfer).
+               library: Library | None = None, map=None, engine: str = "fast",
+               **hss_options) -> Oracle:
+    """HSS as the oracle; one library shared by all calls (seed 001's transfer);
+    ``engine`` plays the matches (``games.engines.ENGINES``).
     ``hss_options`` go to ``HSS`` (``variant``, ``local_evaluations``, ``local_seconds``,
     ``lookup``, ``bandit``)."""
     shared = library if library is not None else Library()
@@ -134,7 +139,7 @@ def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
 
     def oracle(target, seed: int) -> str:
         evaluate = BehaviourWinRate(game, target, strategy_class, features, names, matches,
-                                    seed, map)
+                                    seed, map, engine=engine)
         search = HSS(dsl, evaluate, levels, seed, library=shared, **hss_options)
         # programs already in the library are re-scored against the new target lazily
         return search.run(Budget(evaluations=evaluations))[1]

@@ -1,8 +1,8 @@
 """MAP-Elites over vectors of discrete values instead of programs (seed 002, Algorithm 1).
 
 A game whose QD search is over a parameter vector (Tribes: the 11 Research and
-Spawn script weights of P-MCTS(PU)) declares a ``VectorSpace`` in its
-``GameSpec.qd_space``; ``stratsynth qd GAME`` then searches that space with the
+Spawn script weights of P-MCTS(PU)) declares a ``games.vectors.VectorSpace`` in its
+``QDSpec.space``; ``stratsynth qd GAME`` then searches that space with the
 same archive, evaluator log, resume and files as a program archive. A solution
 travels as text (``"0,0.25,1,..."``), so ``qd.archive.ProgramArchive``,
 ``gp.evaluator.Evaluator`` (``log.csv``, replay after a kill) and ``qd-check``
@@ -18,70 +18,20 @@ archive's contents only, so a run replayed from its log asks the same vectors.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 from ribs.emitters import EmitterBase
 
-from games.spec import resolve
+from games.vectors import VectorSpace, parse_vector, vector_text
 
 
-def vector_text(vector: Sequence[float]) -> str:
-    """A vector as its solution text: ``0,0.25,1`` (``repr``-exact for grid values)."""
-    return ",".join(f"{float(v):g}" for v in vector)
-
-
-def parse_vector(text: str, length: int | None = None) -> tuple[float, ...]:
-    try:
-        vector = tuple(float(v) for v in str(text).split(","))
-    except ValueError:
-        raise ValueError(f"'{text}' is not a comma-separated vector of numbers") from None
-    if length is not None and len(vector) != length:
-        raise ValueError(f"'{text}' has {len(vector)} values, {length} expected")
-    return vector
-
-
-@dataclass(frozen=True, kw_only=True)
-class VectorSpace:
-    """What ``stratsynth qd`` needs to search a game's parameter vectors.
-
-    Args:
-        names: one name per coordinate (shown with the elites).
-        values: the values every coordinate may take.
-        features: behaviour feature name -> (low, high) range of the archive.
-        scorer: reference to ``build(game_params, target, names, matches, seed, map,
-            out) -> metric``; the metric maps a solution text to ``(objective,
-            [feature values])`` and may have ``many(texts)`` and ``remember(text,
-            result)`` (``gp.evaluator.Evaluator`` uses both).
-        random_init: R_M, random vectors after the one-hot ones.
-        target: default opponent spec of the search (None: the game's default).
-        matches: default games per evaluation.
-        objective: what the objective is, for the heatmap's colour bar.
-        subject: what a solution parametrises, for the heatmap's title.
-    """
-
-    names: tuple[str, ...]
-    values: tuple[float, ...]
-    features: Mapping[str, tuple[float, float]]
-    scorer: str
-    random_init: int = 40
-    target: str | None = None
-    matches: int = 20
-    objective: str = "win rate"
-    subject: str = "weights"
-
-    def emitter(self, archive, seed: int, batch_size: int = 1) -> AlgorithmOneEmitter:
-        return AlgorithmOneEmitter(archive, len(self.names), self.values, self.random_init,
-                                   seed, batch_size)
-
-    def metric(self, game_params: dict, target: str, names: Sequence[str], matches: int,
-               seed: int, map, out) -> Callable:
-        return resolve(self.scorer)(game_params, target, list(names), matches, seed, map, out)
-
-    def present(self, text: str) -> str:
-        """A solution with its coordinate names, for ``best.txt``."""
-        return "\n".join(f"{n} = {v:g}" for n, v in zip(self.names, parse_vector(text)))
+def emitter(space: VectorSpace, archive, seed: int, batch_size: int = 1
+            ) -> AlgorithmOneEmitter:
+    """Algorithm 1 over a game's vector space (any object with ``names``, ``values``
+    and ``random_init``, as ``games.vectors.VectorSpace`` declares them)."""
+    return AlgorithmOneEmitter(archive, len(space.names), space.values, space.random_init,
+                               seed, batch_size)
 
 
 class AlgorithmOneEmitter(EmitterBase):
@@ -129,3 +79,6 @@ class AlgorithmOneEmitter(EmitterBase):
 
     def tell(self, solution, objective, measures, add_info, **fields) -> None:
         """Algorithm 1 learns nothing from the results beyond the archive itself."""
+
+
+__all__ = ["AlgorithmOneEmitter", "VectorSpace", "emitter", "parse_vector", "vector_text"]

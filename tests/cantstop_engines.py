@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.match import match_seeds, seats_for
+from games.match import MatchJob, match_seeds, seats_for
 
 
 def reference_states(game, players, seed: int, start: int, stop: int,
@@ -42,9 +42,9 @@ def snapshot(state, claims: bool = True) -> dict:
 
 
 def several_pairing_jobs(game, programs: list, ga, rnd, features) -> list:
-    """``_play_chunk`` jobs of several pairings, seeds, match ranges and a features dict:
-    the batch an engine's ``play_chunks`` must answer as ``_play_chunk`` does."""
-    jobs = [(game, (p, ga), 100 + k, 0, 70, features) for k, p in enumerate(programs)]
-    jobs += [(game, (rnd, ga), 7, 0, 70, features), (game, (programs[0], rnd), 8, 70, 140,
-                                                     features)]
+    """``MatchJob``s of several pairings, seeds, match ranges and a features dict:
+    the batch an engine's ``play_chunks`` must answer as ``play_job`` does."""
+    jobs = [MatchJob(game, (p, ga), 100 + k, 0, 70, features) for k, p in enumerate(programs)]
+    jobs += [MatchJob(game, (rnd, ga), 7, 0, 70, features),
+             MatchJob(game, (programs[0], rnd), 8, 70, 140, features)]
     return jobs

@@ -7,3 +7,25 @@ def brevity(strategy, *, game, seed):
     """Prefers short programs: a fitness a user could write without touching our code."""
     CALLS.append(seed)
     return 1.0 / len(strategy.text)
+
+
+def fails_on_long(strategy, *, game, seed):
+    """Fails (four ways) on some programs: raises, None, NaN, a text."""
+    n = len(strategy.text)
+    if n % 5 == 0:
+        raise ZeroDivisionError("no good")
+    return (None, None, float("nan"), "long", 1.0 / n)[n % 5]
+
+
+def with_weight(strategy, *, game, seed, weight):
+    """A fitness with a parameter, given as ``functools.partial(with_weight, weight=...)``."""
+    return weight / len(strategy.text)
+
+
+def slow(strategy, *, game, seed):
+    """Never returns within a short time limit on long programs."""
+    import time
+
+    if len(strategy.text) % 2:
+        time.sleep(30)
+    return 1.0

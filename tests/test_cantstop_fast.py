@@ -17,7 +17,7 @@ from games import load_game
 from games.api import RandomStrategy
 from games.cantstop import fast, glenn_aloi_player, rule_of_28_player
 from games.cantstop.features import FEATURES
-from games.match import _play_chunk, match_seeds, play_many, seats_for
+from games.match import match_seeds, play_job, play_many, seats_for
 from gp.fitness import WinRate
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 from gp.languages.cantstop_compile import array_program
@@ -82,23 +82,23 @@ def test_short_cap_matches_reference():
 
 
 def test_summaries_with_features_and_several_pairings():
-    """``play_chunks`` gives ``_play_chunk``'s summaries, behaviour sums included,
+    """``play_chunks`` gives ``play_job``'s summaries, behaviour sums included,
     for several pairings stepped as one batch."""
     ga, rnd = glenn_aloi_player(), RandomStrategy()
     programs = random_programs(3, seed=9) + [SketchStrategy(GA_TEXT)]
     jobs = several_pairing_jobs(GAME, programs, ga, rnd, FEATURES)
-    for expected, got in zip([_play_chunk(job) for job in jobs], fast.play_chunks(jobs)):
+    for expected, got in zip([play_job(job) for job in jobs], fast.play_chunks(jobs)):
         assert got == expected
 
 
 def test_winrate_fast_equals_reference():
     programs = [GA_TEXT] + [p.text for p in random_programs(2, seed=4)]
     values = {}
-    for fast_path in (False, True):
+    for engine in ("reference", "numpy"):
         psi = WinRate(GAME, glenn_aloi_player(), SketchStrategy, matches=60, seed=3,
-                      fast=fast_path)
-        values[fast_path] = psi.many(programs)
-    assert values[True] == values[False]
+                      engine=engine)
+        values[engine] = psi.many(programs)
+    assert values["numpy"] == values["reference"]
 
 
 def test_play_many_falls_back_for_other_players():
@@ -108,8 +108,8 @@ def test_play_many_falls_back_for_other_players():
             return state.legal_actions()[-1]
 
     pairings = [(Stubborn(), glenn_aloi_player())]
-    ref = play_many(GAME, pairings, 30, [2], fast=False)[0]
-    got = play_many(GAME, pairings, 30, [2], fast=True)[0]
+    ref = play_many(GAME, pairings, 30, [2], engine="reference")[0]
+    got = play_many(GAME, pairings, 30, [2], engine="numpy")[0]
     ref.seconds = got.seconds = 0.0
     assert got == ref
 
@@ -148,12 +148,12 @@ def test_equivalence_on_many_matches():
 
 
 def test_the_numpy_engine_refuses_the_reference_rules_and_fast_play_stays_exact():
-    # the numpy engine knows only the paper rules; fast=True plays the reference rules
+    # the numpy engine knows only the paper rules; engine="fast" plays the reference rules
     # on the compiled kernel (tests/test_cantstop_kernel_reference.py), match by match
     reference = load_game("cantstop", rules="reference")
     assert fast.strategies_for(reference, [glenn_aloi_player(), RandomStrategy()]) is None
     slow = play_many(reference, [[RandomStrategy(), glenn_aloi_player()]], 300, [4])[0]
     quick = play_many(reference, [[RandomStrategy(), glenn_aloi_player()]], 300, [4],
-                      fast=True)[0]
+                      engine="fast")[0]
     assert (slow.wins, slow.capped, slow.total_moves) == \
         (quick.wins, quick.capped, quick.total_moves)

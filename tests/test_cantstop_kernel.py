@@ -3,7 +3,7 @@
 Each match is compared on its winner, move count and whole final state (board,
 neutral order, dice, phase, per-seat counters), with seats alternating as in
 ``play_matches``; summaries (behaviour features included) against
-``_play_chunk``; Ψ against the reference and the numpy engine.
+``play_job``; Ψ against the reference and the numpy engine.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from games.cantstop import fast, glenn_aloi_player, kernel, rule_of_28_player
 from games.cantstop.features import FEATURES
 from games.cantstop.players import HeuristicParams, HeuristicPlayer
 from games.cantstop.reference_rules import ReferenceCantStopState
-from games.match import _play_chunk, play_many
+from games.engines import StateEngine, engines_for
+from games.match import MatchJob, play_job, play_many
 from gp.fitness import WinRate
 from gp.languages.cantstop import (
     APPENDIX_CONSTANTS_DSL,
@@ -147,25 +148,26 @@ def test_short_cap_matches_reference():
 
 
 def test_summaries_with_features_and_several_pairings():
-    """``play_chunks`` gives ``_play_chunk``'s summaries, behaviour sums included,
+    """``play_chunks`` gives ``play_job``'s summaries, behaviour sums included,
     for several pairings in one kernel call."""
     ga, rnd = glenn_aloi_player(), RandomStrategy()
     programs = random_programs(3, seed=9) + [SketchStrategy(GA_TEXT)]
     jobs = several_pairing_jobs(GAME, programs, ga, rnd, FEATURES)
     odd_feature = {"moves": (lambda state, seat: state.moves / (seat + 2), (0, 1))}
-    jobs += [(GAME, (programs[1], ga), 9, 3, 50, odd_feature), (GAME, (ga, rnd), 10, 0, 31, None)]
-    for expected, got in zip([_play_chunk(job) for job in jobs], kernel.play_chunks(jobs)):
+    jobs += [MatchJob(GAME, (programs[1], ga), 9, 3, 50, odd_feature),
+             MatchJob(GAME, (ga, rnd), 10, 0, 31, None)]
+    for expected, got in zip([play_job(job) for job in jobs], kernel.play_chunks(jobs)):
         assert got == expected
 
 
-def test_winrate_kernel_equals_numpy_and_reference(monkeypatch):
+def test_winrate_kernel_equals_numpy_and_reference():
     programs = [GA_TEXT] + [p.text for p in random_programs(2, seed=4)]
     values = {}
-    for engine, fast_path in (("reference", False), ("numpy", True), ("fast", True)):
-        monkeypatch.setenv("STRATSYNTH_ENGINE", engine)
-        assert kernel.engine() == ("numpy" if engine == "numpy" else "kernel")
-        psi = WinRate(GAME, glenn_aloi_player(), SketchStrategy, matches=60, seed=3)
-        assert psi.fast == fast_path
+    chains = {"reference": [StateEngine], "numpy": [fast.ArrayEngine, StateEngine],
+              "fast": [kernel.KernelEngine, fast.ArrayEngine, StateEngine]}
+    for engine, chain in chains.items():
+        assert [type(e) for e in engines_for(GAME, engine)] == chain
+        psi = WinRate(GAME, glenn_aloi_player(), SketchStrategy, matches=60, seed=3, engine=engine)
         values[engine] = psi.many(programs)
     assert values["fast"] == values["numpy"] == values["reference"]
 
@@ -189,8 +191,8 @@ def test_what_the_kernel_does_not_run_falls_back():
     ga = glenn_aloi_player()
     for pairing in ((Stubborn(), ga), (huge, ga), (other_dsl, ga), (giant, ga)):
         assert kernel.play_batch(GAME, pairing, 2, 0, 10) is None
-        ref = play_many(GAME, [pairing], 30, [2], fast=False)[0]
-        got = play_many(GAME, [pairing], 30, [2], fast=True)[0]
+        ref = play_many(GAME, [pairing], 30, [2], engine="reference")[0]
+        got = play_many(GAME, [pairing], 30, [2], engine="fast")[0]
         ref.seconds = got.seconds = 0.0
         assert got == ref
     variant = load_game("cantstop", rules="reference")  # a rule variant the kernel lacks
@@ -198,29 +200,33 @@ def test_what_the_kernel_does_not_run_falls_back():
     assert not kernel.runs(variant)
     assert kernel.play_batch(variant, (RandomStrategy(), ga), 4, 0, 10) is None
     slow = play_many(variant, [[RandomStrategy(), ga]], 40, [4])[0]
-    quick = play_many(variant, [[RandomStrategy(), ga]], 40, [4], fast=True)[0]
+    quick = play_many(variant, [[RandomStrategy(), ga]], 40, [4], engine="fast")[0]
     slow.seconds = quick.seconds = 0.0
     assert quick == slow
 
 
-def test_unknown_engine_is_an_error(monkeypatch):
-    monkeypatch.setenv("STRATSYNTH_ENGINE", "numba")
-    with pytest.raises(ValueError, match="STRATSYNTH_ENGINE must be one of fast, numpy"):
-        WinRate(GAME, glenn_aloi_player(), SketchStrategy)
+def test_unknown_engine_is_an_error():
+    with pytest.raises(ValueError, match="engine must be one of fast, numpy, reference"):
+        WinRate(GAME, glenn_aloi_player(), SketchStrategy, engine="numba")
+    with pytest.raises(ValueError, match="engine must be one of"):
+        play_many(GAME, [(glenn_aloi_player(), RandomStrategy())], 2, [0], engine="numba")
 
 
-def test_numpy_engine_on_request(monkeypatch):
-    monkeypatch.setenv("STRATSYNTH_ENGINE", "numpy")
-    assert kernel.play_batch(GAME, (glenn_aloi_player(), RandomStrategy()), 1, 0, 5) is None
-    job = (GAME, (SketchStrategy(GA_TEXT), glenn_aloi_player()), 3, 0, 20, None)
-    assert kernel.play_chunks([job]) == fast.play_chunks([job]) == [_play_chunk(job)]
+def test_numpy_engine_on_request():
+    """``engine="numpy"`` never calls the kernel; the numpy engine gives the same
+    summaries as the kernel and the reference engine."""
+    job = MatchJob(GAME, (SketchStrategy(GA_TEXT), glenn_aloi_player()), 3, 0, 20, None)
+    assert kernel.KernelEngine not in [type(e) for e in engines_for(GAME, "numpy")]
+    assert kernel.KernelEngine().play([job]) != [None]
+    assert kernel.play_chunks([job]) == fast.play_chunks([job]) == [play_job(job)]
 
 
 def test_without_numba_the_numpy_engine_plays(monkeypatch):
     monkeypatch.setattr(kernel, "_JIT", [None])  # as if numba failed to import
-    assert kernel.engine() == "numpy" and kernel.encode([glenn_aloi_player()]) is None
-    job = (GAME, (SketchStrategy(GA_TEXT), RandomStrategy()), 5, 0, 20, FEATURES)
-    assert kernel.play_chunks([job]) == [_play_chunk(job)]
+    assert kernel.encode([glenn_aloi_player()]) is None
+    job = MatchJob(GAME, (SketchStrategy(GA_TEXT), RandomStrategy()), 5, 0, 20, FEATURES)
+    assert kernel.KernelEngine().play([job]) == [None]
+    assert kernel.play_chunks([job]) == [play_job(job)]
 
 
 @pytest.mark.slow

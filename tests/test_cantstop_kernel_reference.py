@@ -23,7 +23,7 @@ from games.cantstop.features import FEATURES
 from games.cantstop.players import HeuristicParams, HeuristicPlayer
 from games.cantstop.reference_rules import ReferenceCantStopState
 from games.cantstop.rules import PHASE_COLUMN, ROLL_INDEX, ROLLS
-from games.match import _play_chunk
+from games.match import MatchJob, play_job
 from gp.fitness import WinRate
 from gp.languages.cantstop import (
     APPENDIX_CONSTANTS_DSL,
@@ -214,39 +214,35 @@ def test_short_cap_matches_scalar_engine():
 
 
 def test_summaries_with_features_and_paired_matches():
-    """``play_chunks`` gives ``_play_chunk``'s summaries under the reference rules,
+    """``play_chunks`` gives ``play_job``'s summaries under the reference rules,
     behaviour sums and paired (colour-swapped) jobs included, one kernel call."""
     ga, rnd = glenn_aloi_player(), RandomStrategy()
     programs = kernel_programs(2, 11, REFERENCE_SECURED_DSL, ReferenceSecuredSketch)
     programs.append(ReferenceSecuredSketch(GA01_TEXT))
     jobs = several_pairing_jobs(REFERENCE, programs, ga, rnd, FEATURES)
-    jobs += [(REFERENCE, (programs[0], ga), 12, 0, 60, FEATURES, True),
-             (REFERENCE, (rnd, rule_of_28_player()), 13, 10, 50, None)]
-    assert all(kernel.runs(job[0]) for job in jobs)
-    for expected, got in zip([_play_chunk(job) for job in jobs], kernel.play_chunks(jobs)):
+    jobs += [MatchJob(REFERENCE, (programs[0], ga), 12, 0, 60, FEATURES, True),
+             MatchJob(REFERENCE, (rnd, rule_of_28_player()), 13, 10, 50, None)]
+    assert all(kernel.runs(job.game) for job in jobs)
+    for expected, got in zip([play_job(job) for job in jobs], kernel.play_chunks(jobs)):
         assert got == expected
 
 
 def test_winrate_on_the_kernel_equals_the_scalar_engine(monkeypatch):
     """Ψ under the reference rules: the default engine plays on the kernel (nothing
-    falls back) and gives the scalar engine's values; ``STRATSYNTH_ENGINE=reference``
-    plays on the scalar engine (the kernel is never called)."""
+    falls back) and gives the scalar engine's values; ``engine="reference"`` plays on
+    the scalar engine (the kernel is never called)."""
     texts = [GA01_TEXT] + [p.text for p in kernel_programs(3, 12, REFERENCE_SECURED_DSL,
                                                            ReferenceSecuredSketch)]
     values = {}
     for engine in ("fast", "reference"):
         with monkeypatch.context() as patch:
-            patch.setenv("STRATSYNTH_ENGINE", engine)
-
             def refuse(*args, engine=engine, **kwargs):
                 raise AssertionError(f"{engine}: the wrong engine was called")
-            if engine == "fast":
-                patch.setattr(kernel.fast, "play_chunks", refuse)  # kernel's fallback
-            else:
-                patch.setattr(kernel, "play_chunks", refuse)
-                patch.setattr(kernel, "play_chunk", refuse)
+            patch.setattr(kernel.fast.ArrayEngine, "play", refuse)  # the kernel's fallback
+            if engine == "reference":
+                patch.setattr(kernel.KernelEngine, "play", refuse)
             psi = WinRate(REFERENCE, glenn_aloi_player(), ReferenceSecuredSketch, matches=200,
-                          seed=5, paired=True)
+                          seed=5, paired=True, engine=engine)
             values[engine] = psi.many(texts)
     assert values["fast"] == values["reference"]
 
@@ -260,5 +256,5 @@ def test_reference_rules_need_the_interpreters_set_order(monkeypatch):
     ga = glenn_aloi_player()
     assert not kernel.runs(REFERENCE) and kernel.runs(load_game("cantstop"))
     assert kernel.play_batch(REFERENCE, (RandomStrategy(), ga), 4, 0, 10) is None
-    job = (REFERENCE, (ReferenceSecuredSketch(GA01_TEXT), ga), 4, 0, 30, FEATURES)
-    assert kernel.play_chunks([job]) == [_play_chunk(job)]
+    job = MatchJob(REFERENCE, (ReferenceSecuredSketch(GA01_TEXT), ga), 4, 0, 30, FEATURES)
+    assert kernel.play_chunks([job]) == [play_job(job)]

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from experiments.config import run_config
-from experiments.runner import plan
+from experiments.comparison import plan
+from experiments.config import SynthesisConfig
+from experiments.loader import load, to_dict
 from games import game_names, game_spec, load_game
 from games.cantstop import glenn_aloi_player
 from games.cantstop.reference_rules import ReferenceCantStopState
@@ -28,12 +29,7 @@ from gp.evaluator import Budget, Evaluator, read_log
 from gp.fitness import WinRate, score_of
 from gp.languages.cantstop_paper import PAPER_DSL, Env, PaperSketch, paper_neutrals
 from gp.simplify import simplified_text
-from gp.synthesizers import (
-    REFERENCE_SKETCH_SCHEDULES,
-    REFERENCE_SKETCH_SEARCHES,
-    SynthesisJob,
-    run_sketch_sa,
-)
+from gp.sketch import REFERENCE_SKETCH_SCHEDULES, REFERENCE_SKETCH_SEARCHES, SketchSA
 
 from .cantstop_positions import position
 
@@ -172,8 +168,9 @@ def test_reference_schedule_measures_psi_only_on_each_searchs_best_c():
     budget = REFERENCE_SKETCH_SEARCHES * (per_search + 1) + 30
     ev = Evaluator({"c": _c_of, "psi": psi, "psi-fresh": fresh}, PAPER_DSL.to_text,
                    Budget(evaluations=budget))
-    run_sketch_sa(SynthesisJob(PAPER_DSL, ev, 7, None, {"sketch_schedule": "reference",
-                                                         "restart_metric": "psi-fresh"}))
+    SketchSA(language=PAPER_DSL, evaluator=ev, rng=random.Random(7),
+             settings=SketchSA.Settings(sketch_schedule="reference",
+                                        remeasure_restarts=True)).run()
     metrics = [s.metric for s in ev.history]
     first_br = metrics.index("psi-fresh")
     assert metrics[:first_br].count("psi") == REFERENCE_SKETCH_SEARCHES == 5
@@ -194,8 +191,9 @@ def test_reference_schedule_measures_psi_only_on_each_searchs_best_c():
 
 
 def test_text_schedule_is_the_default(tmp_path):
-    config = run_config({"game": "cantstop", "method": "sketch-sa"})
-    assert config["sketch_schedule"] == "text" and config["paper"] is False
+    config = load(SynthesisConfig, {"game": "cantstop", "method": "sketch-sa", "score": "A",
+                                    "data": str(RANDOM_DATA), "evaluations": 1})
+    assert to_dict(config)["sketch_schedule"] == "text" and config.paper is False
 
 
 def _paper_argv(out, *extra):
@@ -213,9 +211,10 @@ def test_paper_flag_records_its_settings_and_explicit_ones_win(tmp_path, capsys)
                             "text")) == 0
     config = json.loads((tmp_path / "mine" / "config.json").read_text())
     assert config["dsl"] == "sketch-01" and config["sketch_schedule"] == "text"
-    gp_config = run_config({"game": "cantstop", "method": "gp", "paper": True})
-    assert gp_config["dsl"] == "sketch-paper" and gp_config["remeasure_restarts"] is False
-    other = next(g for g in game_names() if not game_spec(g).paper_settings)
+    gp_config = load(SynthesisConfig, {"game": "cantstop", "method": "gp", "paper": True,
+                                       "evaluations": 1})
+    assert gp_config.dsl == "sketch-paper" and "remeasure_restarts" not in to_dict(gp_config)
+    other = next(g for g in game_names() if not game_spec(g).synthesis.paper_settings)
     capsys.readouterr()
     assert main(["synth", other, "--paper", "--evaluations", "5", "--out",
                  str(tmp_path / "none")]) == 2
@@ -249,7 +248,7 @@ paper = false
     configs = {c["label"]: c for _, c in plan(toml)}
     assert configs["SA"]["dsl"] == "sketch-paper" and configs["SA"]["remeasure_restarts"]
     assert configs["Sketch-SA"]["sketch_schedule"] == "reference"
-    assert configs["typed"]["dsl"] is None and configs["typed"]["sketch_schedule"] == "text"
+    assert configs["typed"]["dsl"] is None and configs["typed"]["remeasure_restarts"] is False
 
 
 def test_paper_runs_are_deterministic_across_processes(tmp_path):
@@ -337,9 +336,9 @@ SCALAR_ONLY = [
 def _both_engines(text: str, matches: int, seed: int):
     game = load_game("cantstop")
     out = []
-    for fast_engine in (True, False):
+    for engine in ("fast", "reference"):
         psi = WinRate(game, glenn_aloi_player(), PaperSketch, matches=matches, seed=seed,
-                      fast=fast_engine)
+                      engine=engine)
         summary = psi.play(text)
         out.append((psi.value(summary), summary.wins, summary.capped, summary.total_moves,
                     summary.forfeits))

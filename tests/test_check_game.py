@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from games import GameSpec
-from games.spec import _REGISTRY
+from games.spec import _REGISTRY, CLISpec, GameSpec, QDSpec, SynthesisSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,12 +52,15 @@ def test_microrts_passes_with_matches_on_its_engine():
 
 @pytest.fixture
 def broken(monkeypatch):
-    spec = GameSpec(name="broken-contract", summary="tic-tac-toe breaking its contract",
-                    factory="games.tictactoe:TicTacToe", players="tests.broken_contract:PLAYERS",
-                    default_target="minimax", move_cap=None,
-                    languages={"ambiguous": "tests.broken_contract:AmbiguousPlayer"},
-                    features="tests.broken_contract:FEATURES",
-                    cloning={"A": "tests.broken_contract:no_such_metric"})
+    spec = GameSpec(
+        name="broken-contract", summary="tic-tac-toe breaking its contract",
+        factory="games.tictactoe:TicTacToe", players="tests.broken_contract:PLAYERS",
+        synthesis=SynthesisSpec(
+            default_target="minimax",
+            languages={"ambiguous": "tests.broken_contract:AmbiguousPlayer"},
+            cloning={"A": "tests.broken_contract:no_such_metric"}),
+        qd=QDSpec(features="tests.broken_contract:FEATURES"),
+        cli=CLISpec(move_cap=None))
     monkeypatch.setitem(_REGISTRY, spec.name, spec)
     return spec
 
@@ -104,7 +106,8 @@ def test_bad_input_writes_nothing_before_its_one_line(capsys):
 def test_a_broken_rule_is_reported_with_its_playout_and_move(monkeypatch, capsys):
     spec = GameSpec(name="forgetful", summary="restores states without their move count",
                     factory="tests.broken_contract:ForgetfulTicTacToe",
-                    players="games.tictactoe:PLAYERS", default_target="minimax", move_cap=None)
+                    players="games.tictactoe:PLAYERS",
+                    synthesis=SynthesisSpec(default_target="minimax"), cli=CLISpec(move_cap=None))
     monkeypatch.setitem(_REGISTRY, spec.name, spec)
     assert main(["check-game", "forgetful", "--playouts", "50"]) == 1
     failed = [line for line in capsys.readouterr().out.splitlines() if "FAIL" in line]

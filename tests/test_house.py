@@ -10,7 +10,7 @@ import pytest
 from experiments.cli import main
 from games import game_names, game_parameters, game_spec, load_game
 from games.human import HumanPlayer, play_with_human
-from games.spec import GameSpec, register_game
+from games.spec import CLISpec, GameSpec, register_game
 
 ROOT = Path(__file__).parent.parent
 
@@ -33,13 +33,13 @@ def test_every_builtin_game_declares_itself_once():
     for name in game_names():
         spec = game_spec(name)
         assert spec.name == name
-        assert spec.default_target in __import__("games").game_players(name)
-        for dsl in spec.languages:
+        assert spec.synthesis.default_target in __import__("games").game_players(name)
+        for dsl in spec.synthesis.languages:
             assert hasattr(spec.language(dsl), "default_dsl")
 
 
 def test_a_game_registered_at_run_time_is_playable(capsys):
-    register_game(GameSpec(name="tictactoe-clone", summary="test", move_cap=None,
+    register_game(GameSpec(name="tictactoe-clone", summary="test", cli=CLISpec(move_cap=None),
                            players="games.tictactoe:PLAYERS", factory="games.tictactoe:TicTacToe"))
     code, out, _ = run(capsys, "play", "tictactoe-clone", "--p0", "minimax", "--p1", "random",
                        "-n", "4", "--workers", "1", "--json")
@@ -154,16 +154,19 @@ def test_cant_stop_narration_reports_busts():
 
 
 def test_one_config_schema_for_synthesis_and_qd(tmp_path):
-    from experiments.config import DEFAULTS, run_config
+    from experiments.config import QDConfig, SynthesisConfig
+    from experiments.loader import load, to_dict
 
-    assert run_config({"game": "cantstop"})["method"] == DEFAULTS["synth"]["method"]
-    with pytest.raises(ValueError, match="where: unknown setting.*features.*synth run"):
-        run_config({"game": "cantstop", "features": "bust_rate"}, "where")
+    assert load(SynthesisConfig, {"game": "cantstop", "evaluations": 1}).method == "sa"
+    with pytest.raises(ValueError, match="where: .*setting.*features"):
+        load(SynthesisConfig, {"game": "cantstop", "features": "bust_rate"}, "where")
     assert main(["qd", "cantstop", "--features", "bust_rate", "--evaluations", "4", "--workers",
                  "1", "--matches", "10", "--quiet", "--out", str(tmp_path / "qd")]) == 0
     saved = json.loads((tmp_path / "qd" / "config.json").read_text())
-    assert saved["kind"] == "qd" and saved["cells"] == DEFAULTS["qd"]["cells"]
-    assert run_config(saved) == saved  # a saved config is complete and reads back as is
+    assert saved["kind"] == "qd" and saved["cells"] == QDConfig().cells
+    identity = saved.pop("identity")  # fingerprints of the settings that shape the results
+    assert set(identity) <= set(saved)
+    assert to_dict(load(QDConfig, saved)) == saved  # complete, and reads back as is
 
 
 def test_a_failing_opponent_forfeits_in_human_play():

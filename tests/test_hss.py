@@ -145,7 +145,7 @@ def test_a_stratified_mixture_scores_the_mean_over_its_members():
 def test_selfplay_opponents_need_fictitious_play(tmp_path, capsys):
     assert _selfplay(tmp_path / "run", 1, "--driver", "ibr", "--opponents", "ga,random") == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--opponents" in err[0] and not (tmp_path / "run").exists()
+    assert len(err) == 1 and "opponents" in err[0] and not (tmp_path / "run").exists()
 
 
 def test_library_programs_without_features_are_measured_first_and_can_win():

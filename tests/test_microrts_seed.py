@@ -59,21 +59,23 @@ def _call(fn):
 def test_play_and_record_pass_the_seed(monkeypatch, tmp_path, capsys):
     seen = []
 
-    def fake(map_name, players, n, **kwargs):
+    def fake(jobs, engines, map=None):
         from games.match import MatchSummary
 
-        seen.append(kwargs["seed"])
-        summary = MatchSummary()
-        summary.matches = n
-        return summary
+        assert [type(e).__name__ for e in engines] == ["JVMEngine"]
+        seen.extend(job.seed for job in jobs)
+        summaries = [MatchSummary() for _ in jobs]
+        for job, summary in zip(jobs, summaries):
+            summary.matches = job.size
+        return summaries
 
-    monkeypatch.setattr("games.microrts.game.play_microrts_matches", fake)
+    monkeypatch.setattr("games.engines.play_jobs", fake)
     monkeypatch.setattr("games.microrts.counts.write_counts", lambda *a, **k: 0)
     assert main(["play", "microrts", "--p0", "coac", "--p1", "workerrush", "-n", "2",
                  "--seed", "17"]) == 0
     assert main(["record", "microrts", "--player", "coac", "--matches", "1", "--seed", "23",
                  "-o", str(tmp_path / "r.jsonl")]) == 0
-    assert seen == [17, 23]
+    assert set(seen) == {17, 23} and seen[0] == 17 and seen[-1] == 23
 
 
 def test_help_lists_maps_and_players(capsys):

@@ -21,7 +21,7 @@ from games.api import RandomStrategy
 from games.cantstop import fast, glenn_aloi_player, kernel
 from games.cantstop.features import FEATURES
 from games.expendibots.rules import Expendibots
-from games.match import _play_chunk, opening_index, play_many, play_match
+from games.match import MatchJob, opening_index, play_job, play_many, play_match
 from gp.fitness import FreshWinRate, WinRate
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 from gp.languages.expendibots import EXPENDIBOTS_DSL, EvaluationProgramPlayer
@@ -104,7 +104,7 @@ def test_cli_refuses_odd_matches_with_one_line(capsys, tmp_path):
     assert code == 2 and err.count("\n") == 1 and "has no margin" in err
 
 
-def test_cantstop_copy_of_ga_scores_one_half_on_every_engine(monkeypatch):
+def test_cantstop_copy_of_ga_scores_one_half_on_every_engine():
     """Dice are chance too: a pair shares them, so GA against GA scores exactly ½
     paired (the first player's edge and the dice cancel), on all three engines, and
     every engine gives the reference engine's paired Ψ of other programs."""
@@ -113,10 +113,10 @@ def test_cantstop_copy_of_ga_scores_one_half_on_every_engine(monkeypatch):
                             for _ in range(1)]
     values = {}
     for engine in ("reference", "numpy", "fast"):
-        monkeypatch.setenv("STRATSYNTH_ENGINE", engine)
         target = SketchStrategy(GA_TEXT)
-        paired = WinRate(CANTSTOP, target, SketchStrategy, matches=20, seed=9, paired=True)
-        unpaired = WinRate(CANTSTOP, target, SketchStrategy, matches=20, seed=9)
+        paired = WinRate(CANTSTOP, target, SketchStrategy, matches=20, seed=9, paired=True,
+                         engine=engine)
+        unpaired = WinRate(CANTSTOP, target, SketchStrategy, matches=20, seed=9, engine=engine)
         values[engine] = (paired.many(programs), unpaired.many(programs))
         assert values[engine][0][0] == 0.5
     assert values["reference"][1][0] != 0.5
@@ -126,14 +126,14 @@ def test_cantstop_copy_of_ga_scores_one_half_on_every_engine(monkeypatch):
 def test_cantstop_paired_chunks_match_the_reference():
     """Chunks that split a pair (odd bounds), with features, several pairings and
     paired and unpaired jobs in one batch: the numpy and compiled engines give
-    ``_play_chunk``'s summaries."""
+    ``play_job``'s summaries."""
     ga, rnd = glenn_aloi_player(), RandomStrategy()
     program = SketchStrategy(GA_TEXT)
-    jobs = [(CANTSTOP, (program, ga), 4, 0, 13, FEATURES, True),
-            (CANTSTOP, (program, ga), 4, 13, 30, FEATURES, True),
-            (CANTSTOP, (rnd, ga), 6, 3, 20, None, True),
-            (CANTSTOP, (program, ga), 4, 0, 13, FEATURES, False)]
-    expected = [_play_chunk(job) for job in jobs]
+    jobs = [MatchJob(CANTSTOP, (program, ga), 4, 0, 13, FEATURES, True),
+            MatchJob(CANTSTOP, (program, ga), 4, 13, 30, FEATURES, True),
+            MatchJob(CANTSTOP, (rnd, ga), 6, 3, 20, None, True),
+            MatchJob(CANTSTOP, (program, ga), 4, 0, 13, FEATURES, False)]
+    expected = [play_job(job) for job in jobs]
     assert expected[0] != expected[3]
     assert fast.play_chunks(jobs) == expected
     assert kernel.play_chunks(jobs) == expected
@@ -152,15 +152,16 @@ def test_paired_synthesis_is_the_same_in_two_processes(tmp_path):
 
 
 def test_a_toml_comparison_accepts_paired_and_the_margin_weight(tmp_path):
-    from experiments.runner import load_config
+    from experiments.comparison import Comparison
 
     path = tmp_path / "compare.toml"
     path.write_text('[experiment]\nout = "runs"\ngame = "expendibots"\npaired = true\n'
+                    'evaluations = 5\nmatches = 10\n'
                     '[[methods]]\nmethod = "sa"\nmargin_weight = 0.01\n'
                     '[[methods]]\nmethod = "gp"\npaired = false\n')
-    experiment, methods = load_config(path)
-    assert experiment["paired"] is True and methods[0]["margin_weight"] == 0.01
+    (_, sa), (_, gp) = Comparison(path).runs
+    assert sa.paired is True and sa.margin_weight == 0.01 and gp.paired is False
     path.write_text('[experiment]\nout = "runs"\ngame = "expendibots"\n'
                     '[[methods]]\nmethod = "sa"\npairs = true\n')
     with pytest.raises(ValueError, match="unknown field 'pairs'"):
-        load_config(path)
+        Comparison(path)

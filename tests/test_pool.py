@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main as cli_main
+from experiments.metrics import build_metrics
 from experiments.players import SpecError, make_targets, split_specs
-from experiments.pool_matrix import main as pool_main
-from experiments.synth import build_metrics
+from experiments.pool import main as pool_main
 from games import load_game
 from games.api import RandomStrategy
 from games.cantstop import glenn_aloi_player, rule_of_28_player
@@ -63,10 +63,12 @@ def test_make_targets_names_the_unknown_player():
 
 
 def test_a_run_with_a_comma_separated_target_maximises_the_pool_psi():
-    config = {"game": "cantstop", "target": "ga,random", "matches": 10, "seed": 0}
-    psi = build_metrics(config, None)["psi"]
+    config = {"game_name": "cantstop", "game": GAME, "language_class": SketchStrategy,
+              "target": "ga,random", "matches": 10, "seed": 0, "fitness": "psi", "data": None,
+              "score": None}
+    psi = build_metrics(**config).functions["psi"]
     assert isinstance(psi, PoolWinRate) and len(psi.targets) == 2
-    single = build_metrics({**config, "target": "ga"}, None)["psi"]
+    single = build_metrics(**{**config, "target": "ga"}).functions["psi"]
     assert type(single) is WinRate
 
 

@@ -153,7 +153,8 @@ fitness = "tests.fitness_plugin:brevity"
     for r in log:
         assert float(r["value"]) == pytest.approx(1 / len(SketchStrategy(r["program"]).text),
                                                   abs=1e-6)
-    assert float(log[-1]["best_psi"]) == max(float(r["value"]) for r in log)
+    assert {r["metric"] for r in log} == {"brevity"}  # logged under the function's name
+    assert float(log[-1]["best_brevity"]) == max(float(r["value"]) for r in log)
 
 
 @pytest.mark.parametrize("body, message", [
@@ -287,7 +288,7 @@ def test_report_reuses_a_re_measurement_only_for_the_same_program_matches_and_se
 
 
 def test_a_claimed_run_is_not_taken_twice(tmp_path):
-    from experiments.runner import claim
+    from experiments.lock import claim
 
     run = tmp_path / "runs" / "SA" / "seed1"
     with claim(run) as first:

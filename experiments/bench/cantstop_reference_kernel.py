@@ -7,7 +7,7 @@ program against GA under the seed-000 reference code's rules
 (``--game-param rules=reference``), on one core. The programs are GA written with
 the appendix's constants (``experiments/programs/cantstop_ga_constants01.txt``)
 and random ``sketch-reference`` programs that the kernel runs, each a fresh
-evaluation. The paths: the scalar engine (``STRATSYNTH_ENGINE=reference``), the
+evaluation. The paths: the scalar engine (``engine="reference"``), the
 kernel one program at a time (the default; SA, UCT) and the kernel scoring all
 programs in one call (``WinRate.many``, as GP scores a population). Every round
 measures the paths back to back in an order rotated from round to round and checks
@@ -29,14 +29,12 @@ from games import load_game
 from games.cantstop import glenn_aloi_player
 from gp.fitness import WinRate
 from gp.languages.cantstop import REFERENCE_SECURED_DSL, ReferenceSecuredSketch
-from gp.languages.cantstop_kernel import kernel_program
-
-from .fast_fitness import engine
+from gp.languages.cantstop.kernel import kernel_program
 
 GA01_PROGRAM = "experiments/programs/cantstop_ga_constants01.txt"
 PATHS = {"scalar engine": ("reference", False), "kernel": ("fast", False),
          "kernel, whole batch": ("fast", True)}
-"""Path name -> (``STRATSYNTH_ENGINE``, whole batch)."""
+"""Path name -> (``WinRate``'s ``engine``, whole batch)."""
 
 
 def bench_programs(random_programs: int = 5, seed: int = 0) -> list[str]:
@@ -54,12 +52,11 @@ def bench_programs(random_programs: int = 5, seed: int = 0) -> list[str]:
 def measure(programs: list[str], matches: int, engine_name: str,
             batch: bool = False) -> tuple[float, float, list[float]]:
     """(evaluations per wall second, per CPU second of this process, Ψ of each program)."""
-    with engine(engine_name):
-        psi = WinRate(load_game("cantstop", rules="reference"), glenn_aloi_player(),
-                      ReferenceSecuredSketch, matches=matches, seed=1)
-        wall, cpu = time.perf_counter(), time.process_time()
-        values = psi.many(programs) if batch else [psi(text) for text in programs]
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    psi = WinRate(load_game("cantstop", rules="reference"), glenn_aloi_player(),
+                  ReferenceSecuredSketch, matches=matches, seed=1, engine=engine_name)
+    wall, cpu = time.perf_counter(), time.process_time()
+    values = psi.many(programs) if batch else [psi(text) for text in programs]
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return len(programs) / wall, len(programs) / cpu, values
 
 

@@ -6,9 +6,9 @@ of a program against GA, seat-alternating, on one core, as SA and UCT score a
 program. Every path scores the same programs (the GA program of seed 000, the
 best programs of the 30-minute comparison and random programs), each a fresh
 evaluation, and must give the same Ψ (checked every round). The paths are the
-scalar reference engine (``STRATSYNTH_ENGINE=reference``), the numpy array engine
-(``games.cantstop.fast``, ``STRATSYNTH_ENGINE=numpy``) and the compiled kernel
-(``games.cantstop.kernel``, the default), the last two also scoring all programs
+scalar reference engine (``engine="reference"``), the numpy array engine
+(``games.cantstop.fast``, ``engine="numpy"``) and the compiled kernel
+(``games.cantstop.kernel``, ``engine="fast"``, the default), the last two also scoring all programs
 in one call (``WinRate.many``, as GP scores a population).
 
 Rounds: on a shared machine a rate drifts by tens of percent within a minute,
@@ -22,7 +22,6 @@ numba cache (in a child process), the first-call cost of a fresh install.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import glob
 import json
 import os
@@ -44,7 +43,7 @@ BEST_PROGRAMS = "experiments/results/cantstop-30min/runs/*/seed1/best.txt"
 PATHS = {"reference": ("reference", False), "numpy": ("numpy", False),
          "numpy, whole batch": ("numpy", True), "kernel": ("fast", False),
          "kernel, whole batch": ("fast", True)}
-"""Path name -> (``STRATSYNTH_ENGINE``, whole batch)."""
+"""Path name -> (``WinRate``'s ``engine``, whole batch)."""
 
 
 def bench_programs(random_programs: int = 6, seed: int = 0) -> list[str]:
@@ -58,31 +57,16 @@ def bench_programs(random_programs: int = 6, seed: int = 0) -> list[str]:
     return texts
 
 
-@contextlib.contextmanager
-def engine(name: str):
-    """``STRATSYNTH_ENGINE=name`` for the block (read by ``WinRate`` and the kernel)."""
-    old = os.environ.get("STRATSYNTH_ENGINE")
-    os.environ["STRATSYNTH_ENGINE"] = name
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["STRATSYNTH_ENGINE"]
-        else:
-            os.environ["STRATSYNTH_ENGINE"] = old
-
-
 def measure(programs: list[str], matches: int, engine_name: str,
             batch: bool = False) -> tuple[float, float, list[float]]:
     """(evaluations per wall second, per CPU second of this process, Ψ of each
     program), fresh cache, one core; ``batch`` scores all programs in one call
     (``WinRate.many``, as GP scores a population), else one at a time (SA, UCT)."""
-    with engine(engine_name):
-        psi = WinRate(load_game("cantstop"), glenn_aloi_player(), SketchStrategy,
-                      matches=matches, seed=1)
-        wall, cpu = time.perf_counter(), time.process_time()
-        values = psi.many(programs) if batch else [psi(text) for text in programs]
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    psi = WinRate(load_game("cantstop"), glenn_aloi_player(), SketchStrategy,
+                  matches=matches, seed=1, engine=engine_name)
+    wall, cpu = time.perf_counter(), time.process_time()
+    values = psi.many(programs) if batch else [psi(text) for text in programs]
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return len(programs) / wall, len(programs) / cpu, values
 
 

@@ -2,17 +2,23 @@
 
 Runs are independent (run r uses seed + r) and go through the pluggable map.
 Writes ``regret.png`` (mean cumulative regret ± std over runs), ``regret.md``
-(the table, the command, and the rules the rule learner ended with in run 0).
+(the table, the command, and the rules the rule learner ended with in run 0) and
+``curves.json`` (every finished learner's curves: a killed run goes on from it).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 
+from experiments.config import REGRET_LEARNERS, RegretConfig, open_game
+from experiments.loader import read_json, to_dict
+from experiments.lock import hold
 from games import load_game
 from games.backends import make_map
+from games.files import check_same_setting, write_atomically
 from games.solver import MinimaxSolver
 
 from .harness import regret_run
@@ -21,9 +27,7 @@ from .metarules import METARULES, SEED_METARULES
 from .mil import MILLearner
 from .rule_learner import RuleLearner
 
-LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-seed", "mil-pos",
-            "mil+transfer",
-            "menace", "her", "q", "dqn")
+LEARNERS = REGRET_LEARNERS
 TRANSFER = {"rule+transfer": "rule", "mil+transfer": "mil"}  # learner -> its teacher
 
 
@@ -94,10 +98,15 @@ def _one_run(job):
 
 
 def run_regret(game_name: str, params: dict, learners: list[str], runs: int, games: int,
-               seed: int, workers: int, source: tuple | None, draw_after: int):
-    results = {}
+               seed: int, workers: int, source: tuple | None, draw_after: int,
+               done: dict | None = None, after_learner=None):
+    """Every learner's curves (runs x games), its run-0 rules and what it was taught;
+    learners in ``done`` are kept, ``after_learner(results)`` runs after each other one."""
+    results = dict(done or {})
     with make_map(workers) as backend:
         for kind in learners:
+            if kind in results:
+                continue
             if kind not in LEARNERS:
                 raise ValueError(f"unknown learner '{kind}' (known: {', '.join(LEARNERS)})")
             if kind in TRANSFER and source is None:
@@ -106,7 +115,9 @@ def run_regret(game_name: str, params: dict, learners: list[str], runs: int, gam
                     for r in range(runs)]
             outs = backend(_one_run, jobs)
             results[kind] = (np.array([o[0] for o in outs]), outs[0][1], outs[0][2])
-    return results
+            if after_learner is not None:
+                after_learner(results)
+    return {kind: results[kind] for kind in learners}
 
 
 def _rule_line(label: str, text: str) -> str:
@@ -157,38 +168,85 @@ def write_report(out: Path, title: str, command: str, results: dict) -> str:
     return text
 
 
-def cmd_regret(args) -> int:
-    from experiments.options import parse_game_params
+class RegretRun:
+    """Cumulative-regret curves of some learners on one game; checked (game, learners,
+    transfer source) before any game is played. ``run()`` returns the curves per
+    learner and writes ``OUT/regret.md`` and ``regret.png``; it never prints."""
 
-    params = parse_game_params(args.game_param) or {}
-    learners = [s.strip() for s in args.learners.split(",") if s.strip()]
-    source = None
-    if args.transfer_from:
-        source = (args.transfer_from, parse_game_params(args.transfer_param) or {},
-                  args.transfer_games)
-    load_game(args.game, **params)  # fail early on a bad game or parameter
-    results = run_regret(args.game, params, learners, args.runs, args.games, args.seed,
-                         args.workers, source, args.draw_after)
-    command = "stratsynth regret " + " ".join(args.argv)
-    title = f"Minimax regret: {args.game} {params or ''}".strip()
-    print(write_report(Path(args.out), title, command, results))
+    def __init__(self, config: RegretConfig, where: str = "command line") -> None:
+        c = self.config = config
+        try:
+            games = [(c.game, open_game(c.game, c.game_params))]
+            if c.transfer_from:
+                games.append((c.transfer_from,
+                              open_game(c.transfer_from, c.transfer_params)))
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{where}: {err}") from None
+        for name, game in games:
+            if not (hasattr(game, "rules") and hasattr(game, "canonical")):
+                raise ValueError(f"{where}: regret needs a board game the minimax solver "
+                                 f"solves (e.g. tictactoe, hexapawn), not {name}")
+        self.source = None
+        if c.transfer_from:
+            self.source = (c.transfer_from, c.transfer_params or {}, c.transfer_games)
+
+    def _kept(self) -> dict:
+        """Learners a killed run of the same setting finished (``OUT/curves.json``)."""
+        path = Path(self.config.out) / "curves.json"
+        if not path.is_file():
+            return {}
+        kept = read_json(path)
+        if not isinstance(kept, dict) or not isinstance(kept.get("learners"), dict):
+            raise ValueError(f"{path}: not the curves of a regret run")
+        check_same_setting(path, kept.get("setting") or {}, self.setting())
+        return {kind: (np.array(entry["curves"]), entry["rules"], entry["transfer"])
+                for kind, entry in kept["learners"].items()}
+
+    def setting(self) -> dict:
+        """What a continued run must share with the run it continues."""
+        values = to_dict(self.config)
+        return {k: v for k, v in values.items() if k not in ("workers", "out", "learners")}
+
+    def _save(self, results: dict) -> None:
+        learners = {kind: {"curves": curves.tolist(), "rules": rules, "transfer": transfer}
+                    for kind, (curves, rules, transfer) in results.items()}
+        write_atomically(Path(self.config.out) / "curves.json",
+                         json.dumps({"setting": self.setting(), "learners": learners}) + "\n")
+
+    def run(self, command: str = "") -> dict:
+        """The curves per learner; a run killed part-way goes on from the learners it
+        finished (same settings; more learners may be asked for)."""
+        c = self.config
+        params = c.game_params or {}
+        self._kept()  # another setting's curves fail before the lock
+        with hold(Path(c.out)):
+            results = run_regret(c.game, params, c.learner_names(), c.runs, c.games, c.seed,
+                                 c.workers, self.source, c.draw_after, done=self._kept(),
+                                 after_learner=self._save)
+            title = f"Minimax regret: {c.game} {params or ''}".strip()
+            self.report = write_report(Path(c.out), title, command, results)
+        return results
+
+
+def cmd_regret(args) -> int:
+    from experiments.options import config_from, parse_game_params
+
+    config = config_from(RegretConfig, args, transfer_params=parse_game_params(
+        args.transfer_param, "--transfer-param") or None)
+    run = RegretRun(config)
+    run.run("stratsynth regret " + " ".join(args.argv))
+    print(run.report)
     return 0
 
 
-def add_parsers(sub, positive) -> None:
-    r = sub.add_parser("regret", help="cumulative minimax regret of learners (seed 004)")
-    r.add_argument("game", help="tictactoe or hexapawn")
-    r.add_argument("--game-param", action="append", default=None, metavar="KEY=VALUE")
-    r.add_argument("--learners", default="rule,menace,q",
-                   help=f"comma-separated: {', '.join(LEARNERS)}")
-    r.add_argument("--runs", type=positive, default=20)
-    r.add_argument("--games", type=positive, default=200)
-    r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--workers", type=int, default=0)
-    r.add_argument("--draw-after", dest="draw_after", type=int, default=10,
-                   help="games before draw rules are learned (seed 004: 10, Hexapawn 5)")
-    r.add_argument("--transfer-from", dest="transfer_from", default=None,
-                   help="source game for rule+transfer")
-    r.add_argument("--transfer-param", dest="transfer_param", action="append", default=None)
-    r.add_argument("--transfer-games", dest="transfer_games", type=positive, default=100)
-    r.add_argument("--out", required=True)
+def add_parsers(sub) -> None:
+    from experiments.options import add_config
+
+    r = sub.add_parser("regret", help="cumulative minimax regret of learners")
+    r.add_argument("game", help="a game a minimax solver can solve (tictactoe, hexapawn)")
+    r.add_argument("--game-param", dest="game_param", action="append", default=None,
+                   metavar="KEY=VALUE")
+    r.add_argument("--transfer-param", dest="transfer_param", action="append", default=None,
+                   metavar="KEY=VALUE", help="a parameter of the --transfer-from game")
+    add_config(r, RegretConfig)
+    r.set_defaults(handler=cmd_regret)

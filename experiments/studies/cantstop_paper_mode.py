@@ -123,7 +123,8 @@ def psi_cost(out: Path, matches: int = 1000, repeats: int = 3) -> str:
         cls = strategy_class("cantstop", dsl)
         times, value = [], 0.0
         for seed in range(1, repeats + 1):
-            psi = WinRate(game, glenn_aloi_player(), cls, matches=matches, seed=seed, fast=fast)
+            psi = WinRate(game, glenn_aloi_player(), cls, matches=matches, seed=seed,
+                         engine="fast" if fast else "reference")
             started = time.perf_counter()
             value = psi(text)
             times.append(time.perf_counter() - started)

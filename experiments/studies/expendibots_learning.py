@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import random
 import sys
 import time
 import zlib
@@ -109,9 +110,10 @@ def cmd_gp(args) -> int:
                           on_score=on_score)
     initial = EXPENDIBOTS_DSL.parse(Path(args.initial).read_text())
     if args.method == "sa":  # seed 000's simulated annealing from the initial program
-        from gp.synthesizers import SynthesisJob, run_sa
+        from gp.methods import SA
 
-        run_sa(SynthesisJob(EXPENDIBOTS_DSL, evaluator, args.seed, initial))
+        SA(language=EXPENDIBOTS_DSL, evaluator=evaluator, rng=random.Random(args.seed),
+           initial=initial).run()
         best = evaluator.best_psi_program
     else:
         hof = run_gp(EXPENDIBOTS_DSL, evaluator, args.seed, settings, initial=initial)

@@ -2,7 +2,7 @@
 
 from ..api import RandomStrategy
 from ..human import HumanPlayer
-from ..spec import GameSpec, register_game
+from ..spec import EngineSpec, GameSpec, QDSpec, SynthesisSpec, register_game
 from .players import (
                       GLENN_ALOI,
                       RULE_OF_28,
@@ -35,16 +35,20 @@ register_game(GameSpec(
     summary="Can't Stop, the dice game of seeds 000 and 001 (GA and Rule of 28 built in)",
     factory="games.cantstop.rules:CantStop",
     players="games.cantstop:PLAYERS",
-    default_target="ga",
-    languages={"sketch": "gp.languages.cantstop:SketchStrategy",
-               "sketch-01": "gp.languages.cantstop:AppendixConstantsSketch",
-               "sketch-reference": "gp.languages.cantstop:ReferenceSecuredSketch",
-               "sketch-paper": "gp.languages.cantstop_paper:PaperSketch"},
-    features="games.cantstop.features:FEATURES",
-    cloning={"A": "gp.cloning:action_cloning", "O": "games.cantstop.cloning:observation_cloning"},
-    fast_engine="games.cantstop.kernel",
-    paper_settings={"dsl": "sketch-paper", "sketch_schedule": "reference",
-                    "remeasure_restarts": True, "restart_random": True},
+    synthesis=SynthesisSpec(
+        languages={"sketch": "gp.languages.cantstop:SketchStrategy",
+                   "sketch-01": "gp.languages.cantstop:AppendixConstantsSketch",
+                   "sketch-reference": "gp.languages.cantstop:ReferenceSecuredSketch",
+                   "sketch-paper": "gp.languages.cantstop.paper:PaperSketch"},
+        default_target="ga",
+        cloning={"A": "gp.cloning:action_cloning",
+                 "O": "games.cantstop.cloning:observation_cloning"},
+        paper_settings={"dsl": "sketch-paper", "sketch_schedule": "reference",
+                        "remeasure_restarts": True, "restart_random": True},
+    ),
+    qd=QDSpec(features="games.cantstop.features:FEATURES"),
+    engines=EngineSpec(fast={"fast": "games.cantstop.kernel:KernelEngine",
+                             "numpy": "games.cantstop.fast:ArrayEngine"}),
 ))
 
 __all__ = [

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..api import failure_scores_zero
 from ..records import MatchRecord, load_records
 from .rules import HEIGHTS, PHASE_COLUMN, STOP
 
@@ -103,7 +104,7 @@ class CantStopObservationCloning:
                     else:
                         board.bust()
             except Exception:  # a crashing program keeps what it banked so far,
-                if getattr(self.strategy_class, "failure_scores_zero", False):
+                if failure_scores_zero(self.strategy_class):
                     return 0.0  # unless its language scores a failing program 0
             total += overlap(_without(board_cells(board.own, board.claimed, 0), lost), oracle)
         return total / len(self.trajectories)
@@ -125,6 +126,6 @@ def seed000_example() -> float:
 
 def observation_cloning(data: str, game: Any, strategy_class: Any,
                         psi: Any = None) -> CantStopObservationCloning:
-    """``GameSpec.cloning`` factory: C_O over a record file of ``stratsynth record``."""
+    """``SynthesisSpec.cloning`` factory: C_O over a record file of ``stratsynth record``."""
     _, matches = load_records(data, game)
     return CantStopObservationCloning(matches, strategy_class)

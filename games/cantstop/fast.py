@@ -13,13 +13,14 @@ same decision of every player (first maximum on ties) and the same final state
 and per-seat counters. ``tests/test_cantstop_fast.py`` checks this against the
 reference engine. The scalar engine stays the reference; this one only plays
 strategies it can run as arrays (``vectorize``) and otherwise hands the batch
-back to the reference (``play_chunk`` falls back to ``games.match._play_chunk``).
+back to the reference (``ArrayEngine`` declines the job; ``play_chunks`` then plays it
+with ``games.match.play_job``).
 
 Strategies as arrays: an object with ``columns(pos) -> slot index per row`` and
 ``stops(pos) -> bool per row`` (see ``Position``). Built in: the heuristic
-players (GA, Rule of 28) and the uniform random player; programs register a
-compiler in ``VECTORIZERS`` (``gp.languages.cantstop_compile`` does so for the sketch
-programs of seed 000).
+players (GA, Rule of 28) and the uniform random player; a program player gives its
+own array form as its lowering for ``LOWERING`` (``games.engines.lowering``; the
+sketch languages of ``gp.languages.cantstop`` declare theirs).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from ..api import RandomStrategy
-from ..match import MatchSummary, _play_chunk, job_paired, seats_for
+from ..engines import Engine, StateEngine, lowering, play_in_process
+from ..match import MatchJob, MatchSummary, seats_for
 from .players import HeuristicParams, HeuristicPlayer
 from .rules import (
     HEIGHTS,
@@ -346,21 +348,21 @@ class RandomArrays:
     """``RandomStrategy``: ``legal[int(random() * len(legal))]`` from the seat's stream."""
 
 
-VECTORIZERS: dict[type, Callable[[Any], Any]] = {
-    HeuristicPlayer: lambda player: HeuristicArrays(player.params),
-    RandomStrategy: lambda player: RandomArrays(),
-}
-"""Player class (exact type) -> function(player) -> array strategy, or None if it
-cannot run this player (the batch then runs on the reference engine). Register
-only players whose decisions depend on the state alone (the last few matches of
-a batch finish on the reference engine with the player object itself); the
-random player is the one exception, handled here."""
+LOWERING = "cantstop.numpy"
+"""The key under which a program player declares its array form
+(``function(player) -> array strategy or None``). Declare it only for players whose
+decisions depend on the state alone (the last few matches of a batch finish on the
+reference engine with the player object itself)."""
 
 
 def vectorize(player) -> Any:
-    """The player as an array strategy, or None."""
-    make = VECTORIZERS.get(type(player))
-    return make(player) if make is not None else None
+    """The player as an array strategy, or None (built-in players of exactly these
+    classes; programs by their lowering)."""
+    if type(player) is HeuristicPlayer:
+        return HeuristicArrays(player.params)
+    if type(player) is RandomStrategy:  # the one player whose decisions use a stream
+        return RandomArrays()
+    return lowering(player, LOWERING)
 
 
 # ---- the batch of matches ------------------------------------------------------------
@@ -764,7 +766,7 @@ class Batch(StateView):
 
     def summary(self, lo: int = 0, hi: int | None = None,
                 behavior: dict | None = None) -> MatchSummary:
-        """``games.match._play_chunk``'s summary of match offsets ``lo..hi-1``."""
+        """``games.match.play_job``'s summary of match offsets ``lo..hi-1``."""
         hi = len(self.winner) if hi is None else hi
         summary = MatchSummary()
         for i in range(lo, hi):
@@ -812,17 +814,13 @@ def play_batch(game, players: Sequence, seed: int, start: int, stop: int,
     return Batch(game, players, strategies, [((0, 1), seed, start, stop)], tail_rows).run()
 
 
-def play_chunk(job: tuple) -> MatchSummary:
-    """``games.match._play_chunk`` on the array engine (same job, same summary)."""
-    return play_chunks([job])[0]
+def _same_game_and_features(first: MatchJob, job: MatchJob) -> bool:
+    return job.game is first.game and job.behavior is first.behavior
 
 
-def _same_game_and_features(first: tuple, job: tuple) -> bool:
-    return job[0] is first[0] and job[5] is first[5]
-
-
-def next_batch(jobs: Sequence[tuple], pending: list[int],
-               fits: Callable[[tuple, tuple], bool]) -> tuple[list[int], list[int], list, list]:
+def next_batch(jobs: Sequence[MatchJob], pending: list[int],
+               fits: Callable[[MatchJob, MatchJob], bool]
+               ) -> tuple[list[int], list[int], list, list]:
     """The jobs of ``pending`` played in one batch with the first of them: those that
     ``fits(first, job)``, up to ``MAX_BATCH_ROWS`` matches. Returns (taken, still
     pending, the distinct players, one group per taken job: (player indexes, seed,
@@ -830,7 +828,7 @@ def next_batch(jobs: Sequence[tuple], pending: list[int],
     first = jobs[pending[0]]
     take, rows, rest = [], 0, []
     for k in pending:
-        size = jobs[k][4] - jobs[k][3]
+        size = jobs[k].size
         if fits(first, jobs[k]) and (not take or rows + size <= MAX_BATCH_ROWS):
             take.append(k)
             rows += size
@@ -841,36 +839,39 @@ def next_batch(jobs: Sequence[tuple], pending: list[int],
     groups = []
     for k in take:
         pair = []
-        for player in jobs[k][1]:
+        for player in jobs[k].players:
             if id(player) not in where:
                 where[id(player)] = len(players)
                 players.append(player)
             pair.append(where[id(player)])
-        groups.append((tuple(pair), *jobs[k][2:5], job_paired(jobs[k])))
+        job = jobs[k]
+        groups.append((tuple(pair), job.seed, job.start, job.stop, job.paired))
     return take, rest, players, groups
 
 
-def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
-    """Summaries of ``_play_chunk`` jobs, each what ``_play_chunk`` gives it.
+class ArrayEngine(Engine):
+    """Can't Stop's numpy engine: the jobs whose players all have an array form, in
+    batches of one game and behaviour features of up to ``MAX_BATCH_ROWS`` matches
+    (every pairing of a GP population at once); it declines the others."""
 
-    Jobs of one game and behaviour features are played together in batches of up
-    to ``MAX_BATCH_ROWS`` matches (every pairing of a GP population at once);
-    jobs whose players have no array form run on the reference engine.
-    """
-    out: list[MatchSummary | None] = [None] * len(jobs)
-    batch_jobs: list[int] = []
-    for k, job in enumerate(jobs):
-        if strategies_for(job[0], job[1]) is None:
-            out[k] = _play_chunk(job)
-        else:
-            batch_jobs.append(k)
-    while batch_jobs:
-        game, behavior = jobs[batch_jobs[0]][0], jobs[batch_jobs[0]][5]
-        take, batch_jobs, players, groups = next_batch(jobs, batch_jobs, _same_game_and_features)
-        batch = Batch(game, players, [vectorize(p) for p in players], groups).run()
-        offset = 0
-        for k in take:
-            size = jobs[k][4] - jobs[k][3]
-            out[k] = batch.summary(offset, offset + size, behavior)
-            offset += size
-    return out
+    name = "numpy"
+
+    def play(self, jobs: Sequence[MatchJob]) -> list[MatchSummary | None]:
+        out: list[MatchSummary | None] = [None] * len(jobs)
+        pending = [k for k, job in enumerate(jobs)
+                   if strategies_for(job.game, job.players) is not None]
+        while pending:
+            first = jobs[pending[0]]
+            take, pending, players, groups = next_batch(jobs, pending, _same_game_and_features)
+            batch = Batch(first.game, players, [vectorize(p) for p in players], groups).run()
+            offset = 0
+            for k in take:
+                out[k] = batch.summary(offset, offset + jobs[k].size, first.behavior)
+                offset += jobs[k].size
+        return out
+
+
+def play_chunks(jobs: Sequence[MatchJob]) -> list[MatchSummary]:
+    """Each job's summary, what ``games.match.play_job`` gives it: on the array engine
+    where it can, else on the reference engine."""
+    return play_in_process(jobs, (ArrayEngine(), StateEngine()))

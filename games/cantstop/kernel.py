@@ -14,28 +14,26 @@ for the reference rules).
 What the kernel runs: both rule sets of ``CantStop``, the paper's
 (``CantStopState``) and the seed-000 reference code's (``rules=reference``,
 ``ReferenceCantStopState``, its D1-D4 included), the heuristic players (GA, Rule
-of 28, any ``HeuristicParams``), the uniform random player, and programs whose
-class registers a flattener in ``PROGRAMS`` (``gp.languages.cantstop_kernel``
-does so for the sketch programs of seed 000). Anything else (another state
-class, another player, a program with too large values, numba not installed)
-goes to the numpy engine, which itself hands what it cannot run (the reference
-rules among them) to the reference engine. ``STRATSYNTH_ENGINE=numpy`` selects the
-numpy engine for everything (``reference`` the scalar engine, see
-``gp.fitness.fast_by_default``).
+of 28, any ``HeuristicParams``), the uniform random player, and program players
+that give a lowering for ``LOWERING`` (the sketch languages of
+``gp.languages.cantstop`` do). ``KernelEngine`` declines anything else (another
+state class, another player, a program with too large values, numba not
+installed); with ``engine="fast"`` that goes to the numpy engine, which itself
+declines what it cannot run (the reference rules among them) to the reference
+engine (``games.engines``). ``engine="numpy"`` skips the kernel.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
 from ..api import RandomStrategy
-from ..match import MatchSummary
+from ..engines import Engine, StateEngine, lowering, play_in_process
+from ..match import MatchJob, MatchSummary
 from . import fast
 from .features import bust_rate, markers_per_stop, outer_preference, turns
 from .players import HeuristicPlayer
@@ -44,10 +42,11 @@ from .rules import PHASE_COLUMN, PHASE_ROLL_OR_STOP, ROLLS, CantStop, CantStopSt
 
 log = logging.getLogger("stratsynth.cantstop.kernel")
 
-PROGRAMS: dict[type, Callable[[Any], Any]] = {}
-"""Player class (exact type) -> function(player) -> ``(code, score_root, column_root)``
-(``code`` int64 rows of ``kernel_jit``'s program machine), or None if the kernel
-cannot run this program (then the batch goes to the numpy engine)."""
+LOWERING = "cantstop.kernel"
+"""The key under which a program player declares its kernel form: function(player)
+-> ``(code, score_root, column_root)`` (``code`` int64 rows of ``kernel_jit``'s
+program machine), or None if the kernel cannot run this program (then its jobs go
+to the next engine)."""
 
 PARAMETER_LIMIT = 1 << 40
 """Heuristic players' constants must stay below this for int64 scores to be exact
@@ -67,14 +66,6 @@ def jit():
             kernel_jit = None
         _JIT.append(kernel_jit)
     return _JIT[0]
-
-
-def engine() -> str:
-    """``numpy`` if ``STRATSYNTH_ENGINE`` asks for the numpy engine or numba is missing,
-    else ``kernel``."""
-    if os.environ.get("STRATSYNTH_ENGINE", "fast") == "numpy" or jit() is None:
-        return "numpy"
-    return "kernel"
 
 
 class Strategies:
@@ -112,8 +103,7 @@ def encode(players: Sequence) -> Strategies | None:
         elif kind is RandomStrategy:
             kinds[k] = K.RANDOM
         else:
-            make = PROGRAMS.get(kind)
-            program = make(player) if make is not None else None
+            program = lowering(player, LOWERING)
             if program is None:
                 return None
             code, score, column = program
@@ -238,7 +228,7 @@ class KernelBatch:
 
     def summary(self, lo: int = 0, hi: int | None = None,
                 behavior: dict | None = None) -> MatchSummary:
-        """``games.match._play_chunk``'s summary of match offsets ``lo..hi-1``."""
+        """``games.match.play_job``'s summary of match offsets ``lo..hi-1``."""
         hi = len(self.index) if hi is None else hi
         winner, capped = self.winner[lo:hi], self.capped[lo:hi]
         won = winner >= 0
@@ -258,7 +248,7 @@ class KernelBatch:
 
     def _feature_sums(self, lo: int, hi: int, behavior: dict) -> list[dict[str, float]]:
         """Per player, each feature summed over the matches in match order, as
-        ``_play_chunk`` adds them (features of ``games.cantstop.features`` from the
+        ``play_job`` adds them (features of ``games.cantstop.features`` from the
         counters as arrays, others from each final state)."""
         K = jit()
         sums: list[dict[str, float]] = [{}, {}]
@@ -278,7 +268,7 @@ class KernelBatch:
             for player in (0, 1):
                 seat = player ^ flip  # the seat the player held in each match
                 series = values[np.arange(hi - lo), seat]
-                # one addition after another from 0.0, as _play_chunk adds them
+                # one addition after another from 0.0, as play_job adds them
                 sums[player][name] = float(np.add.accumulate(series)[-1]) + 0.0
         return sums
 
@@ -320,7 +310,7 @@ functions give."""
 
 def play_batch(game, players: Sequence, seed: int, start: int, stop: int) -> KernelBatch | None:
     """Matches ``start..stop-1`` (seat-alternating) on the kernel, or None if unsupported."""
-    if engine() != "kernel" or not runs(game) or len(players) != 2:
+    if jit() is None or not runs(game) or len(players) != 2:
         return None
     unique = list(players) if players[0] is not players[1] else [players[0]]
     strategies = encode(unique)
@@ -330,44 +320,44 @@ def play_batch(game, players: Sequence, seed: int, start: int, stop: int) -> Ker
     return KernelBatch(game, unique, strategies, [(pair, seed, start, stop)])
 
 
-def play_chunk(job: tuple) -> MatchSummary:
-    """``games.match._play_chunk`` on the kernel (same job, same summary)."""
-    return play_chunks([job])[0]
+def _same_game(first: MatchJob, job: MatchJob) -> bool:
+    return job.game is first.game
 
 
-def _same_game(first: tuple, job: tuple) -> bool:
-    return job[0] is first[0]
+class KernelEngine(Engine):
+    """Can't Stop's compiled kernel: the jobs of the rules it plays (``runs``) whose
+    players all have a kernel form, one kernel call per game of up to
+    ``fast.MAX_BATCH_ROWS`` matches (every pairing of a GP population at once); it
+    declines the others, and everything if numba is missing."""
+
+    name = "kernel"
+
+    def play(self, jobs: Sequence[MatchJob]) -> list[MatchSummary | None]:
+        out: list[MatchSummary | None] = [None] * len(jobs)
+        if jit() is None:
+            return out
+        pending = []
+        encoded: dict[int, bool] = {}
+        for k, job in enumerate(jobs):
+            ok = runs(job.game) and len(job.players) == 2
+            for player in job.players if ok else ():
+                if id(player) not in encoded:
+                    encoded[id(player)] = encode([player]) is not None
+                ok = ok and encoded[id(player)]
+            if ok:
+                pending.append(k)
+        while pending:
+            game = jobs[pending[0]].game
+            take, pending, players, groups = fast.next_batch(jobs, pending, _same_game)
+            batch = KernelBatch(game, players, encode(players), groups)
+            offset = 0
+            for k in take:
+                out[k] = batch.summary(offset, offset + jobs[k].size, jobs[k].behavior)
+                offset += jobs[k].size
+        return out
 
 
-def play_chunks(jobs: Sequence[tuple]) -> list[MatchSummary]:
-    """Summaries of ``_play_chunk`` jobs, each what ``_play_chunk`` gives it.
-
-    Jobs of one game are played by one kernel call (up to ``fast.MAX_BATCH_ROWS``
-    matches: every pairing of a GP population at once); jobs the kernel cannot
-    run go to the numpy engine (``fast.play_chunks``)."""
-    if engine() != "kernel":
-        return fast.play_chunks(jobs)
-    out: list[MatchSummary | None] = [None] * len(jobs)
-    kernel_jobs, rest = [], []
-    encoded: dict[int, bool] = {}
-    for k, job in enumerate(jobs):
-        game, players = job[0], job[1]
-        ok = runs(game) and len(players) == 2
-        for player in players if ok else ():
-            if id(player) not in encoded:
-                encoded[id(player)] = encode([player]) is not None
-            ok = ok and encoded[id(player)]
-        (kernel_jobs if ok else rest).append(k)
-    if rest:
-        for k, summary in zip(rest, fast.play_chunks([jobs[k] for k in rest])):
-            out[k] = summary
-    while kernel_jobs:
-        game = jobs[kernel_jobs[0]][0]
-        take, kernel_jobs, players, groups = fast.next_batch(jobs, kernel_jobs, _same_game)
-        batch = KernelBatch(game, players, encode(players), groups)
-        offset = 0
-        for k in take:
-            size = jobs[k][4] - jobs[k][3]
-            out[k] = batch.summary(offset, offset + size, jobs[k][5])
-            offset += size
-    return out
+def play_chunks(jobs: Sequence[MatchJob]) -> list[MatchSummary]:
+    """Each job's summary, what ``games.match.play_job`` gives it: on the kernel where
+    it can, else on the numpy engine, else on the reference engine."""
+    return play_in_process(jobs, (KernelEngine(), fast.ArrayEngine(), StateEngine()))

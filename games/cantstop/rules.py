@@ -20,7 +20,7 @@ import random
 from itertools import product
 from typing import Any
 
-from ..api import two_player_returns
+from ..api import GameBase, two_player_returns
 
 COLUMNS = tuple(range(2, 13))
 HEIGHTS = (0, 0, 3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3)
@@ -487,7 +487,7 @@ def render(state: CantStopState) -> str:
     return "\n".join(lines)
 
 
-class CantStop:
+class CantStop(GameBase):
     """The game object: makes initial states and restores snapshots."""
 
     name = "cantstop"

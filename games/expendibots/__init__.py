@@ -4,7 +4,7 @@ from functools import partial
 
 from ..api import RandomStrategy
 from ..human import HumanPlayer
-from ..spec import GameSpec, register_game
+from ..spec import CLISpec, GameSpec, SynthesisSpec, register_game
 from .players import AlphaBeta, AlphaBetaPlayer, features, hand_weights_player, linear_evaluation
 from .rules import Expendibots, ExpendibotsState, boom, generate_moves, initial_board
 from .seed003 import Seed003Player, seed003_player
@@ -25,12 +25,14 @@ register_game(GameSpec(
     summary="Expendibots (seed 003): 8×8 stacks that move and explode; alpha-beta built in",
     factory="games.expendibots.rules:Expendibots",
     players="games.expendibots:PLAYERS",
-    default_target="alphabeta",
-    languages={"evaluation": "gp.languages.expendibots:EvaluationProgramPlayer"},
-    cloning={"A": "gp.cloning:action_cloning"},
-    player_prefixes={"weights": "games.expendibots.tdleaf:load_weights_player"},
-    commands={"tdleaf": "games.expendibots.cli:add_parser"},
-    move_cap="turn_limit",
+    synthesis=SynthesisSpec(
+        languages={"evaluation": "gp.languages.expendibots:EvaluationProgramPlayer"},
+        default_target="alphabeta",
+        cloning={"A": "gp.cloning:action_cloning"},
+    ),
+    cli=CLISpec(commands={"tdleaf": "experiments.tdleaf_cli:add_parser"},
+                player_prefixes={"weights": "games.expendibots.tdleaf:load_weights_player"},
+                move_cap="turn_limit"),
 ))
 
 __all__ = ["PLAYERS", "AlphaBeta", "AlphaBetaPlayer", "Expendibots", "ExpendibotsState",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..api import two_player_returns
+from ..api import GameBase, two_player_returns
 
 SIZE = 8
 TURN_LIMIT = 250
@@ -262,7 +262,7 @@ def _is_legal(board: tuple[int, ...], player: int, action) -> bool:
     return False
 
 
-class Expendibots:
+class Expendibots(GameBase):
     """The game; ``opening_plies`` random MOVE actions (drawn with the match's RNG)
     start each match, so that deterministic players meet in varied games."""
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from games.api import reset_player
 from games.expendibots.players import (
     HAND_WEIGHTS_WHITE,
     AlphaBeta,
@@ -185,9 +186,7 @@ class PoolTDLeaf:
         name, opponent = rng.choice(self.pool())
         seat = rng.randrange(2)
         state = self.game.new_initial_state(random.Random(rng.getrandbits(32)))
-        reset = getattr(opponent, "reset", None)
-        if reset is not None:
-            reset(rng.getrandbits(32))
+        reset_player(opponent, rng.getrandbits(32))
         weights = self.weights[seat]
         search = AlphaBeta(linear_evaluation(weights), self.depth)
         leaves = []

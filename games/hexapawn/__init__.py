@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..api import RandomStrategy
 from ..boardgame import BoardGame
 from ..human import HumanPlayer
-from ..spec import GameSpec, register_game
+from ..spec import CLISpec, GameSpec, SynthesisSpec, register_game
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 NO_MOVE_RULES = ("draw", "lose")
@@ -119,7 +119,6 @@ register_game(GameSpec(
     summary="Hexapawn on an n×n board (seed 004; game parameters size and no_move)",
     factory="games.hexapawn:Hexapawn",
     players="games.hexapawn:PLAYERS",
-    default_target="minimax",
-    cloning={"A": "gp.cloning:action_cloning"},
-    move_cap=None,
+    synthesis=SynthesisSpec(default_target="minimax", cloning={"A": "gp.cloning:action_cloning"}),
+    cli=CLISpec(move_cap=None),
 ))

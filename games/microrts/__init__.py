@@ -6,7 +6,7 @@ plays it) does.
 
 from functools import partial
 
-from ..spec import GameSpec, register_game
+from ..spec import CLISpec, EngineSpec, GameSpec, QDSpec, SynthesisSpec, register_game
 from .engine import BOTS, CYCLE_CAP, MAPS, PAPER_MAPS, EngineError, map_path, start_jvm
 from .game import MicroRTS
 from .match import BotSpec, play_microrts_match, play_microrts_matches
@@ -18,16 +18,18 @@ register_game(GameSpec(
     summary="microRTS through its Java engine (seeds 000, 001; game parameters map, utt)",
     factory="games.microrts.game:MicroRTS",
     players="games.microrts:PLAYERS",
-    default_target="coac",
-    languages={"seed001": "gp.languages.microrts:MicroRTSProgramPlayer"},
-    features="games.microrts.features:FEATURES",
-    levels="games.microrts.features:LEVELS",
-    cloning={"O": "games.microrts.counts:observation_cloning"},
-    move_cap="max_cycles",
-    default_matches=2,
-    engine="jvm",
-    recorder="games.microrts.counts:record_counts",
-    notes="games.microrts:help_notes",
+    synthesis=SynthesisSpec(
+        languages={"seed001": "gp.languages.microrts:MicroRTSProgramPlayer"},
+        default_target="coac",
+        default_matches=2,
+        cloning={"O": "games.microrts.counts:observation_cloning"},
+    ),
+    qd=QDSpec(features="games.microrts.features:FEATURES",
+              levels="games.microrts.features:LEVELS"),
+    cli=CLISpec(notes="games.microrts:help_notes",
+                recorder="games.microrts.counts:record_counts",
+                move_cap="max_cycles"),
+    engines=EngineSpec(kind="jvm", reference="games.microrts.match:JVMEngine"),
 ))
 
 

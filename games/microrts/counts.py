@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..match import MatchSummary
+from ..match import MatchSummary, play_matches
 from .match import PRODUCED
 
 COUNTS = tuple(f"produced_{t}" for t in PRODUCED) + ("resources",)
@@ -102,7 +102,7 @@ def read_counts(path: str | Path) -> tuple[dict, list[dict]]:
 
 def observation_cloning(data: str, game: Any, strategy_class: Any,
                         psi: Any) -> MicroRTSObservationCloning:
-    """``GameSpec.cloning`` factory: C_O against a data set of ``stratsynth record microrts``,
+    """``SynthesisSpec.cloning`` factory: C_O against a data set of ``stratsynth record microrts``,
     read off Ψ's own matches (no extra match)."""
     header, matches = read_counts(data)
     check_counts_match_game(data, header, game)
@@ -112,9 +112,9 @@ def observation_cloning(data: str, game: Any, strategy_class: Any,
 def record_counts(game: Any, players: list, specs: list[str], matches: int, seed: int,
                   output: str, *, winner_only: bool = False, self_play: bool = False,
                   map: Any = None) -> int:
-    """``GameSpec.recorder``: per-match unit and resource counts (the engine plays whole
+    """``CLISpec.recorder``: per-match unit and resource counts (the engine plays whole
     matches, so there are no (state, action) pairs to record)."""
     if winner_only:
         raise ValueError("microrts records counts of every match: --winner-only does not apply")
-    summary = game.play_matches(players, matches, seed, map=map)
+    summary = play_matches(game, players, matches, seed, map=map)
     return write_counts(output, game.map_name, specs, summary, game.utt)

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..backends import WorkerDied
-from ..match import MatchSummary, match_seeds, seats_for
+from ..api import reset_player
+from ..backends import WorkerDied, workers_of
+from ..engines import Engine
+from ..match import MatchJob, MatchSummary, match_seeds, seats_for
 from .engine import (
     DEFAULT_UNIT_TYPE_TABLE,
     EngineError,
@@ -344,9 +347,7 @@ def _play_chunk(job) -> MatchSummary:
         order = seats_for(index)
         chance_seed, *player_seeds = match_seeds(seed, index)
         for player, player_seed in zip(players, player_seeds):
-            reset = getattr(player, "reset", None)  # program players' and mixtures' seeds
-            if reset is not None:
-                reset(player_seed)
+            reset_player(player, player_seed)  # program players' and mixtures' seeds
         result = play_microrts_match(map_name, (players[order[0]], players[order[1]]),
                                      max_cycles, max_seconds, stats, utt_name,
                                      seeds=(chance_seed, player_seeds[order[0]],
@@ -390,7 +391,7 @@ def play_microrts_matches(map_name: str, players, n: int, map=None,
     map_path(map_name)  # unknown maps and tables fail here, before any worker starts
     check_unit_type_table(utt_name)
     started = time.perf_counter()
-    workers = getattr(map, "workers", 1) if map is not None else 1
+    workers = workers_of(map)
     chunks = max(1, min(n, workers))
     bounds = [n * i // chunks for i in range(chunks + 1)]
     jobs = [(map_name, tuple(players), bounds[i], bounds[i + 1], max_cycles, max_seconds, stats,
@@ -411,3 +412,19 @@ def play_microrts_matches(map_name: str, players, n: int, map=None,
         summary.add(part)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+class JVMEngine(Engine):
+    """microRTS's reference engine: whole matches in the Java engine, on the game
+    object's map, caps and unit type table, behaviour counts always kept
+    (``FEATURES`` read them). It has no colour-swapped pairs; a batch whose worker's
+    JVM died is played again up to ``RETRIES`` times."""
+
+    name = "jvm"
+    plays_paired = False
+    retries = RETRIES
+
+    def play(self, jobs: Sequence[MatchJob]) -> list[MatchSummary | None]:
+        return [_play_chunk((job.game.map_name, job.players, job.start, job.stop,
+                             job.game.max_cycles, job.game.max_seconds, True, job.seed,
+                             job.game.utt)) for job in jobs]

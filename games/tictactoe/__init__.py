@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..api import RandomStrategy
 from ..boardgame import BoardGame
 from ..human import HumanPlayer
-from ..spec import GameSpec, register_game
+from ..spec import CLISpec, GameSpec, SynthesisSpec, register_game
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 EMPTY, X, NOUGHT = 0, 1, 2
@@ -89,7 +89,6 @@ register_game(GameSpec(
     summary="noughts-and-crosses (seed 004), solved by the built-in minimax player",
     factory="games.tictactoe:TicTacToe",
     players="games.tictactoe:PLAYERS",
-    default_target="minimax",
-    cloning={"A": "gp.cloning:action_cloning"},
-    move_cap=None,
+    synthesis=SynthesisSpec(default_target="minimax", cloning={"A": "gp.cloning:action_cloning"}),
+    cli=CLISpec(move_cap=None),
 ))

@@ -9,7 +9,7 @@ unpruning), and ``mcts200`` / ``rhea200`` / ``pmcts-pu200`` at 200 calls for qui
 from functools import partial
 
 from ..api import RandomStrategy
-from ..spec import GameSpec, register_game
+from ..spec import CLISpec, GameSpec, QDSpec, SynthesisSpec, register_game
 from .levels import NUM_LEVELS, Level, generate_level
 from .players import MCTS, RHEA, Heuristic, OneStepLookAhead, PortfolioMCTS, SimpleAgent, features
 from .rules import Board, Tribes, TribesState, board_for, combat, tech_cost
@@ -52,10 +52,11 @@ register_game(GameSpec(
             "MCTS, RHEA and Portfolio MCTS built in (game parameters level, turn_limit)",
     factory="games.tribes.rules:Tribes",
     players="games.tribes:PLAYERS",
-    default_target="simple",
-    move_cap="turn_limit",
-    player_prefixes={name: f"games.tribes:{attr}" for name, attr in BUDGET_PREFIXES.items()},
-    qd_space="games.tribes.qd:SPACE",
+    synthesis=SynthesisSpec(default_target="simple"),
+    qd=QDSpec(space="games.tribes.qd:SPACE"),
+    cli=CLISpec(player_prefixes={name: f"games.tribes:{attr}"
+                                 for name, attr in BUDGET_PREFIXES.items()},
+                move_cap="turn_limit"),
 ))
 
 __all__ = ["PortfolioMCTS", "MCTS", "NUM_LEVELS", "PLAYERS", "RHEA", "Board", "Heuristic", "Level",

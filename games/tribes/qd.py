@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from qd.vectors import VectorSpace, parse_vector
-
+from ..vectors import VectorSpace, parse_vector
 from .gamelog import play_logged
 from .portfolio import EVOLVED_SCRIPTS, script_name, weights_with
 from .rules import RULES_VERSION, Tribes
@@ -101,7 +100,7 @@ def with_budget(made, calls: str, spec: str):
 
 
 def budget_player(name: str, argument: str, **options):
-    """``GameSpec.player_prefixes`` factory: ``mcts:500`` is MCTS at 500 calls."""
+    """``CLISpec.player_prefixes`` factory: ``mcts:500`` is MCTS at 500 calls."""
     if options:
         raise TypeError(f"unknown options {sorted(options)}")
     return player(f"{name}:{argument}")
@@ -219,4 +218,4 @@ SPACE = VectorSpace(
     objective="win rate vs target (+ score × 1e-6)",
     subject="P-MCTS(PU) Research and Spawn weights",
 )
-"""``GameSpec.qd_space`` of Tribes."""
+"""``QDSpec.space`` of Tribes."""

@@ -7,7 +7,7 @@ Every reference below is an absolute ``module:attribute``, imported when used.
 
 from __future__ import annotations
 
-from games.spec import GameSpec, register_game
+from games.spec import CLISpec, GameSpec, QDSpec, SynthesisSpec, register_game
 
 from .players import PLAYERS
 from .rules import Pig, PigState
@@ -17,12 +17,14 @@ register_game(GameSpec(
     summary="Pig, the dice game: roll to add, hold to bank, a 1 loses the turn",
     factory="stratsynth_pig.rules:Pig",
     players="stratsynth_pig.players:PLAYERS",
-    default_target="hold20",
-    languages={"hold-rule": "stratsynth_pig.language:HoldRulePlayer"},
-    features="stratsynth_pig.features:FEATURES",
-    cloning={"A": "gp.cloning:action_cloning"},
-    move_cap="max_moves",
-    default_matches=200,
+    synthesis=SynthesisSpec(
+        languages={"hold-rule": "stratsynth_pig.language:HoldRulePlayer"},
+        default_target="hold20",
+        default_matches=200,
+        cloning={"A": "gp.cloning:action_cloning"},
+    ),
+    qd=QDSpec(features="stratsynth_pig.features:FEATURES"),
+    cli=CLISpec(move_cap="max_moves"),
 ))
 
 __all__ = ["PLAYERS", "Pig", "PigState"]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from functools import partial
 
-from games.api import RandomStrategy
+from games.api import RandomStrategy, StrategyBase
 
 from .rules import HOLD, ROLL
 
 
-class HoldAt:
+class HoldAt(StrategyBase):
     """Roll until the turn total reaches ``threshold``, then hold.
 
     Args:
@@ -28,7 +28,7 @@ class HoldAt:
         return f"HoldAt({self.threshold})"
 
 
-class KeepPace:
+class KeepPace(StrategyBase):
     """Hold at 21 plus an eighth of the opponent's lead: take more risk when behind."""
 
     name = "keep-pace"

@@ -17,12 +17,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.api import two_player_returns
+from games.api import GameBase, StateBase, two_player_returns
 
 ROLL, HOLD = "roll", "hold"
 
 
-class PigState:
+class PigState(StateBase):
     """A position; ``apply_action`` changes it in place (the State API of ``games.api``)."""
 
     def __init__(self, goal: int, max_moves: int, rng: random.Random | None = None) -> None:
@@ -57,6 +57,7 @@ class PigState:
             self.scores[seat] += self.turn_total
             self.banked[seat] += self.turn_total
             self.holds[seat] += 1
+            self.last_roll = None
             self._end_turn()
         else:
             self.last_roll = 1 + int(self.rng.random() * 6)
@@ -125,9 +126,12 @@ class PigState:
         return state
 
     # ---- for people ---------------------------------------------------------------------
-    def describe_transition(self) -> str:
-        """What chance did last (shown to a human player)."""
-        return "" if self.last_roll is None else f"rolled {self.last_roll}"
+    def describe_transition(self, before: PigState) -> list[str]:
+        """What chance did since ``before`` (shown to a human player)."""
+        if self.last_roll is None or self.moves == before.moves:
+            return []
+        lost = " and lost the turn total" if self.last_roll == 1 else ""
+        return [f"rolled {self.last_roll}{lost}"]
 
     def __str__(self) -> str:
         text = (f"scores {self.scores[0]} - {self.scores[1]} (goal {self.goal}), "
@@ -137,7 +141,7 @@ class PigState:
         return f"{text}; player {self.player} to move"
 
 
-class Pig:
+class Pig(GameBase):
     """The game object: makes initial states, restores recorded ones.
 
     Args:

@@ -209,6 +209,8 @@ class SketchStrategy(ProgramPlayer):
     """
 
     LANGUAGE = CANTSTOP_DSL
+    lowerings = {"cantstop.numpy": "gp.languages.cantstop.arrays:array_program",
+                 "cantstop.kernel": "gp.languages.cantstop.kernel:kernel_program"}
 
     def __init__(self, program, dsl: DSL | None = None, name: str | None = None) -> None:
         self.dsl = dsl or self.LANGUAGE
@@ -246,6 +248,7 @@ class AppendixConstantsSketch(SketchStrategy):
     """The sketch over ``APPENDIX_CONSTANTS_DSL``: ``--dsl sketch-01``."""
 
     LANGUAGE = APPENDIX_CONSTANTS_DSL
+    lowerings = SketchStrategy.lowerings
 
 
 REFERENCE_SECURED_DSL = build_dsl("cantstop-reference", constants=(0, 1), secured="reference")
@@ -257,5 +260,4 @@ class ReferenceSecuredSketch(SketchStrategy):
     programs play on the reference engine (the fast engine knows our ``secured``)."""
 
     LANGUAGE = REFERENCE_SECURED_DSL
-# registers programs with the numpy engine and the compiled kernel
-from . import cantstop_compile, cantstop_kernel  # noqa: E402,F401
+    lowerings = {"cantstop.kernel": "gp.languages.cantstop.kernel:kernel_program"}

@@ -15,19 +15,19 @@ played, so a killed run goes on where it stopped (rerun the same command), and
 
 from __future__ import annotations
 
-import argparse
 import json
 import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
-from games import load_game
 from games.backends import make_map
-from games.files import check_same_setting
+from games.files import check_same_setting, write_atomically
 from games.match import MatchSummary, play_matches
 
-from .options import add_game, add_seed, add_workers, game_params, positive
+from .config import PoolConfig, open_game
+from .loader import read_json
+from .lock import hold
 from .players import make_player, split_specs
 
 
@@ -86,63 +86,86 @@ def display_name(spec: str) -> str:
     return Path(spec.partition(":")[2]).stem if ":" in spec else spec
 
 
-def run(args: argparse.Namespace, command: str) -> dict:
-    players, pool = split_specs(args.players, "--players"), split_specs(args.pool, "--pool")
-    params = game_params(args)
-    out = Path(args.out)
-    path = out / "matrix.json"
-    result = {"game": args.game, "game_params": params, "matches": args.matches,
-              "seed": args.seed, "players": [display_name(s) for s in players],
-              "specs": players, "pool": pool, "rows": {}, "command": command}
-    if path.exists():
-        kept = json.loads(path.read_text())
-        keys = ("game", "game_params", "matches", "seed")
-        check_same_setting(path, {k: kept.get(k) for k in keys}, {k: result[k] for k in keys})
-        result["rows"] = kept.get("rows", {})
-    game = load_game(args.game, **params)
-    built = {spec: make_player(args.game, spec, dsl=args.dsl) for spec in [*players, *pool]}
-    out.mkdir(parents=True, exist_ok=True)
-    with make_map(args.workers) as backend:
-        for spec, name in zip(players, result["players"]):
-            cells = result["rows"].setdefault(name, {})
-            for opponent in pool:
-                if opponent in cells:
-                    continue
-                summary = play_matches(game, (built[spec], built[opponent]), args.matches,
-                                       args.seed, map=backend)
-                cells[opponent] = cell_of(summary)
-                path.write_text(json.dumps(result, indent=1) + "\n")
-                (out / "matrix.md").write_text(markdown(result))
-                print(f"{name} vs {opponent}: {cells[opponent]['wins']}-"
-                      f"{cells[opponent]['even']}-{cells[opponent]['losses']}", flush=True)
-    path.write_text(json.dumps(result, indent=1) + "\n")
-    (out / "matrix.md").write_text(markdown(result))
-    return result
+class PoolMatrix:
+    """Each row player against each pool opponent; players built and the kept matrix
+    checked before any match. ``run()`` returns the matrix (``matrix.json``'s content),
+    ``report(line)`` gets one line per cell played."""
 
+    def __init__(self, config: PoolConfig, command: str, where: str = "command line") -> None:
+        c = self.config = config
+        try:
+            self.players = split_specs(c.players, "--players")
+            self.pool = split_specs(c.pool, "--pool")
+            self.game = open_game(c.game, c.game_params)
+            self.built = {spec: make_player(c.game, spec, dsl=c.dsl)
+                          for spec in [*self.players, *self.pool]}
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{where}: {err}") from None
+        self.out = Path(c.out)
+        self.command = command
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_game(p, dsl=True)
-    p.add_argument("--players", required=True, help="comma-separated row player specs")
-    p.add_argument("--pool", required=True, help="comma-separated opponent specs")
-    p.add_argument("-n", "--matches", type=positive, default=10, help="matches per cell")
-    add_seed(p)
-    add_workers(p)
-    p.add_argument("--out", required=True, help="directory for matrix.json and matrix.md")
+    def _start(self) -> dict:
+        c, path = self.config, self.out / "matrix.json"
+        result = {"game": c.game, "game_params": c.game_params or {}, "matches": c.matches,
+                  "seed": c.seed, "players": [display_name(s) for s in self.players],
+                  "specs": self.players, "pool": self.pool, "rows": {}, "command": self.command}
+        if path.exists():
+            kept = read_json(path)
+            if not isinstance(kept, dict):
+                raise ValueError(f"{path}: not a pool matrix")
+            keys = ("game", "game_params", "matches", "seed", "pool")
+            check_same_setting(path, {k: kept.get(k) for k in keys},
+                               {k: result[k] for k in keys})
+            result["rows"] = kept.get("rows", {})
+        return result
+
+    def run(self, report=lambda line: None) -> dict:
+        c, out = self.config, self.out
+        path = out / "matrix.json"
+        self._start()  # a kept matrix of another setting fails before the lock
+        with hold(out):
+            result = self._start()
+            out.mkdir(parents=True, exist_ok=True)
+            with make_map(c.workers) as backend:
+                for spec, name in zip(self.players, result["players"]):
+                    cells = result["rows"].setdefault(name, {})
+                    for opponent in self.pool:
+                        if opponent in cells:
+                            continue
+                        summary = play_matches(self.game, (self.built[spec],
+                                                           self.built[opponent]),
+                                               c.matches, c.seed, map=backend)
+                        cells[opponent] = cell_of(summary)
+                        write_atomically(path, json.dumps(result, indent=1) + "\n")
+                        write_atomically(out / "matrix.md", markdown(result))
+                        report(f"{name} vs {opponent}: {cells[opponent]['wins']}-"
+                               f"{cells[opponent]['even']}-{cells[opponent]['losses']}")
+            write_atomically(path, json.dumps(result, indent=1) + "\n")
+            write_atomically(out / "matrix.md", markdown(result))
+        return result
 
 
 def add_parsers(sub) -> None:
-    add_arguments(sub.add_parser(
-        "pool", help="each player against each opponent of a pool, both seats (resumes)"))
+    from .options import add_config, add_game
+
+    p = sub.add_parser(
+        "pool", help="each player against each opponent of a pool, both seats (resumes)")
+    add_game(p, dsl=True)
+    add_config(p, PoolConfig)
+    p.set_defaults(handler=cmd_pool)
 
 
 def cmd_pool(args) -> int:
     """``stratsynth pool``: errors reach the command line's one-line handler."""
-    print(markdown(run(args, "stratsynth pool " + shlex.join(args.argv))))
+    from .options import config_from
+
+    matrix = PoolMatrix(config_from(PoolConfig, args), "stratsynth pool " + shlex.join(args.argv))
+    print(markdown(matrix.run(report=lambda line: print(line, flush=True))))
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m experiments.pool_matrix``, the same as ``stratsynth pool``."""
+    """``python -m experiments.pool``, the same as ``stratsynth pool``."""
     from .cli import main as cli_main
 
     return cli_main(["pool", *(sys.argv[1:] if argv is None else argv)])

@@ -1,5 +1,6 @@
 """``stratsynth tdleaf``: train Expendibots evaluation weights (seed 003), a command of
-this game only (``GameSpec.commands``)."""
+this game only (Expendibots' ``CLISpec.commands``). It lives with the command line
+because its opponents are player specs (``experiments.players``)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import json
 def cmd_tdleaf(args) -> int:
     from tqdm import tqdm
 
-    from experiments.players import make_player
     from games import load_game
+    from games.expendibots.tdleaf import TDLeafTrainer
 
-    from .tdleaf import TDLeafTrainer
+    from .players import make_player
 
     game = load_game("expendibots", opening_plies=args.opening_plies)
     opponents = [make_player("expendibots", s.strip()) for s in args.opponents.split(",")]

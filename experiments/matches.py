@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import json
 
-from games import game_spec, load_game, resolve
+from games import game_spec, resolve
 from games.backends import make_map
 from games.human import HumanPlayer, play_with_human
 from games.match import play_matches, wilson_interval
 
-from .options import UsageError, game_params
+from .config import open_game
+from .options import (
+    UsageError,
+    add_game,
+    add_seed,
+    add_workers,
+    game_params,
+    positive,
+)
 from .players import make_player
 
 
@@ -18,7 +26,7 @@ def _players(args, specs: list[str]) -> list:
 
 
 def cmd_play(args) -> int:
-    game = load_game(args.game, **game_params(args))
+    game = open_game(args.game, game_params(args))
     specs = [args.p0, args.p1]
     players = _players(args, specs)
     if any(isinstance(p, HumanPlayer) for p in players):
@@ -54,9 +62,9 @@ def cmd_record(args) -> int:
         raise UsageError("--self-play and --opponent disagree: give one of them")
     self_play = args.self_play or args.opponent is None
     specs = [args.player, args.player if self_play else args.opponent]
-    game = load_game(args.game, **game_params(args))
+    game = open_game(args.game, game_params(args))
     players = _players(args, specs)
-    recorder = game_spec(args.game).recorder
+    recorder = game_spec(args.game).cli.recorder
     if recorder is not None:
         with make_map(args.workers) as backend:
             count = resolve(recorder)(game, players, specs, args.matches, args.seed,
@@ -84,3 +92,55 @@ def cmd_bench(args) -> int:
 
     run_bench(args.matches, args.seed, args.workers)
     return 0
+
+
+def _players_by_game() -> str:
+    """The built-in player specs of every game, for ``play --help``."""
+    from games import game_players, loaded_games
+
+    games = loaded_games()  # a game that fails to load is listed by --help, not here
+    notes = [f"{name}: {resolve(spec.cli.notes)()}" for name, spec in games.items()
+             if spec.cli.notes]
+    return "built-in players: " + "; ".join(
+        f"{name}: {', '.join(sorted(game_players(name)))}" for name in games) + \
+        "; and program:FILE for games with a language. " + " ".join(notes)
+
+
+def add_parsers(sub) -> None:
+    play = sub.add_parser("play", help="play matches between two players",
+                          epilog=_players_by_game())
+    add_game(play, dsl=True)
+    play.add_argument("--p0", required=True, help="first player spec (e.g. ga, random, "
+                      "program:FILE)")
+    play.add_argument("--p1", required=True, help="second player spec")
+    play.add_argument("-n", "--matches", type=positive, default=100)
+    add_seed(play)
+    add_workers(play)
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+    play.set_defaults(handler=cmd_play)
+
+    record = sub.add_parser("record", help="record matches as (state, action) pairs")
+    add_game(record, dsl=True)
+    record.add_argument("--player", required=True, help="player spec to record")
+    record.add_argument("--opponent", default=None, help="opponent spec (default: itself)")
+    record.add_argument("--self-play", action="store_true",
+                        help="the player plays itself (the default without --opponent)")
+    record.add_argument("--matches", type=positive, default=3)
+    record.add_argument("--winner-only", action="store_true",
+                        help="keep the winner's pairs only; skip matches without a winner")
+    add_seed(record)
+    add_workers(record)
+    record.add_argument("-o", "--output", required=True, help="JSONL file to write")
+    record.set_defaults(handler=cmd_record)
+
+    bench = sub.add_parser("bench", help="matches per second, serial and on all cores")
+    bench.add_argument("--matches", type=positive, default=3000)
+    add_seed(bench)
+    add_workers(bench)
+    bench.add_argument("--fitness", action="store_true",
+                       help="Ψ evaluations/s over serial, pool and dask instead")
+    bench.add_argument("--rounds", type=positive, default=3,
+                       help="with --fitness: rounds of every backend, medians reported")
+    bench.add_argument("--engines-only", action="store_true",
+                       help="with --fitness: only the reference vs fast engine comparison")
+    bench.set_defaults(handler=cmd_bench)

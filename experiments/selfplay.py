@@ -1,0 +1,123 @@
+"""A self-play run: iterated best response (IBR) or fictitious play (FP) with an SA
+or HSS best-response oracle (``stratsynth selfplay``).
+
+The run directory holds ``config.json`` (the run's identity), ``sequence.json``
+(the oracle's programs, rewritten after every call: the checkpoint), each program
+simplified (``program0.txt`` ...) and, with HSS, ``library.json``. Running the same
+settings into the same directory continues the run (``iterations`` may grow).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from games import game_spec
+
+from .config import SelfPlayConfig, open_game
+from .loader import read_run_config
+from .lock import hold
+from .quality_diversity import chosen_features
+
+
+class SelfPlayRun:
+    """One self-play run, resolved and checked before anything is written; ``run()``
+    takes the run's lock and returns the sequence of programs (texts). It never prints."""
+
+    def __init__(self, config: SelfPlayConfig, where: str = "command line") -> None:
+        from gp.programs import read_program, strategy_class
+
+        from .players import make_player
+
+        c = self.config = config
+        self.out = Path(c.out)
+        try:
+            self.game = open_game(c.game, c.game_params)
+            self.language_class = strategy_class(c.game, c.dsl)
+            self.dsl = self.language_class.default_dsl()
+            self.opponents = [make_player(c.game, spec.strip(), dsl=c.dsl)
+                              for spec in (c.opponents.split(",") if c.opponents else [])]
+            self.starts = [self.dsl.to_text(read_program(c.game, path.strip(), c.dsl))
+                           for path in (c.library_programs.split(",")
+                                        if c.library_programs else [])]
+            if c.oracle == "hss":
+                self.features, self.names = chosen_features(c.game, c.features)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{where}: {err}") from None
+        if c.library and not Path(c.library).is_file():
+            raise ValueError(f"{where}: library '{c.library}' is not a file")
+
+    def _check_same(self) -> None:
+        from games.files import check_same_setting
+
+        if (self.out / "config.json").is_file():  # the engine does not change results
+            saved = {k: v for k, v in read_run_config(self.out).items() if k != "engine"}
+            check_same_setting(self.out / "config.json", saved, self.config.identity())
+
+    def run(self) -> list[str]:
+        """Start or continue the run under its lock; the programs, oldest first."""
+        from games.backends import make_map
+        from games.files import write_atomically
+        from gp.simplify import simplified_text
+        from qd.hss import Library, feature_levels
+        from qd.selfplay import hss_oracle, sa_oracle, self_play
+
+        c, out, dsl = self.config, self.out, self.dsl
+        self._check_same()
+        with hold(out):
+            self._check_same()
+            out.mkdir(parents=True, exist_ok=True)
+            write_atomically(out / "config.json",
+                             json.dumps({**c.identity(), "engine": c.engine}, indent=1) + "\n")
+
+            def save(sequence: list[str]) -> None:
+                """The library, and each program simplified (``sequence.json`` keeps the
+                oracle's own texts, which a continued run needs)."""
+                if c.oracle == "hss":
+                    oracle.library.save(out / "library.json")
+                for i, text in enumerate(sequence):
+                    write_atomically(out / f"program{i}.txt", simplified_text(dsl, text) + "\n")
+
+            with make_map(c.workers) as backend:
+                if c.oracle == "sa":
+                    oracle = sa_oracle(self.game, self.language_class, c.matches,
+                                       c.evaluations, backend, engine=c.engine)
+                else:
+                    kept = out / "library.json"
+                    start_from = kept if kept.is_file() else c.library
+                    library = Library.load(start_from) if start_from else Library()
+                    if not kept.is_file():
+                        for text in self.starts:
+                            library.add_unmeasured(text)
+                    levels = game_spec(c.game).feature_levels()
+                    levels = ([list(levels)] * len(self.names) if levels is not None else
+                              feature_levels([self.features[n][1] for n in self.names],
+                                             c.levels))
+                    oracle = hss_oracle(self.game, self.language_class, self.features,
+                                        self.names, levels, c.matches, c.evaluations, library,
+                                        backend, engine=c.engine, variant=c.hss_variant,
+                                        local_evaluations=c.local_evaluations)
+                start = dsl.to_text(dsl.random_program(random.Random(c.seed)))
+                sequence = self_play(oracle, self.language_class, start, c.iterations, c.seed,
+                                     fictitious=c.driver == "fp", out=out, after_step=save,
+                                     opponents=self.opponents, mixture=c.mixture)
+            save(sequence)
+        return sequence
+
+
+def cmd_selfplay(args) -> int:
+    from .options import config_from
+
+    sequence = SelfPlayRun(config_from(SelfPlayConfig, args)).run()
+    print(f"{len(sequence)} programs in {args.out} (program{len(sequence) - 1}.txt is the last)")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    from .options import add_config, add_game
+
+    s = sub.add_parser("selfplay", help="IBR or FP with an SA or HSS best-response oracle")
+    add_game(s, dsl=True)
+    add_config(s, SelfPlayConfig)
+    s.set_defaults(handler=cmd_selfplay)

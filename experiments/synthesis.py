@@ -1,0 +1,215 @@
+"""A synthesis run: one method searching for a program, in its own run directory.
+
+The run directory holds ``config.json`` (every setting; enough to reproduce or
+resume), ``log.csv`` (one row per evaluation: seconds, evaluations, metric,
+value, Ψ, C, best Ψ, best C, program text) and ``best.txt`` (the best-Ψ program,
+loadable as ``program:RUN/best.txt``). The log is also the checkpoint: after a
+kill, ``SynthesisRun.open(RUN).run()`` (``stratsynth resume RUN``) replays the
+logged evaluations and goes on.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from games import game_spec
+from gp.simplify import simplified_text
+
+from .config import SynthesisConfig, default_matches, default_target, open_game, parse_duration
+from .loader import load, read_run_config, with_identity
+from .lock import check_empty, hold
+
+
+@dataclass(frozen=True)
+class SynthesisResult:
+    """What a synthesis run leaves: its best program by the objective, that program's
+    value and the log."""
+
+    run_dir: Path
+    objective: str
+    best_program: str | None
+    best_value: float
+    evaluations: int
+
+    @property
+    def best_psi(self) -> float:
+        """The objective's best value (Ψ for the built-in fitnesses)."""
+        return self.best_value
+
+    @property
+    def log(self) -> Path:
+        """One row per evaluation (``gp.evaluator.read_log`` reads it)."""
+        return self.run_dir / "log.csv"
+
+
+class SynthesisRun:
+    """One synthesis run, its settings resolved (game, language, targets, initial
+    program) and checked before anything is written.
+
+    Build one with ``SynthesisRun.new`` (a fresh run directory) or ``SynthesisRun.open``
+    (resume a run directory); ``run()`` takes the run's lock, works and returns a
+    ``SynthesisResult``. It never prints: progress goes to ``on_score``.
+    """
+
+    def __init__(self, run_dir: Path, config: SynthesisConfig, *, resume: bool,
+                 where: str) -> None:
+        self.run_dir, self.config, self.resume, self.where = Path(run_dir), config, resume, where
+        self.method = config.synthesizer()
+        self.seconds = parse_duration(config.budget) if config.budget else None
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """Game, language, targets and files: what the run names must exist."""
+        from gp.programs import strategy_class
+
+        from .metrics import check_psi_options
+        from .players import make_targets
+
+        c, where = self.config, self.where
+        try:
+            spec = game_spec(c.game)
+            self.game = open_game(c.game, c.game_params)
+            self.language_class = strategy_class(c.game, c.dsl)
+            self.target = default_target(c.game, c.target)
+            self.targets = make_targets(c.game, self.target)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{where}: {err}") from None
+        if c.backend == "dask" and importlib.util.find_spec("distributed") is None:
+            raise ValueError(f"{where}: backend dask needs dask.distributed installed "
+                             "(pip install 'stratsynth[dask]')")
+        self.matches = default_matches(c.game, c.matches)
+        self.dsl = self.language_class.default_dsl()
+        if c.score is not None and c.score not in spec.synthesis.cloning:
+            raise ValueError(f"{where}: {c.game} has no cloning score {c.score} "
+                             f"(known: {', '.join(spec.synthesis.cloning) or 'none'})")
+        for key in ("data", "initial"):
+            if getattr(c, key) and not Path(getattr(c, key)).is_file():
+                raise ValueError(f"{where}: {key} '{getattr(c, key)}' is not a file")
+        self.initial = None
+        if c.initial:  # a program the run's language cannot read stops it here
+            path = Path(c.initial)
+            self.initial = self.dsl.parse(path.read_text(), source=str(path))
+        check_psi_options(game_name=c.game, game=self.game, target=self.target,
+                          matches=self.matches, fitness=c.fitness, paired=c.paired,
+                          margin_weight=c.margin_weight, where=where)
+
+    @classmethod
+    def new(cls, out: str | Path, config: SynthesisConfig,
+            where: str = "command line") -> SynthesisRun:
+        """A run to start in ``out``, which must not hold another run."""
+        run_dir = Path(out)
+        check_empty(run_dir)
+        return cls(run_dir, config, resume=False, where=where)
+
+    @classmethod
+    def open(cls, run_dir: str | Path) -> SynthesisRun:
+        """The run kept in ``run_dir``, to resume from its log."""
+        run_dir = Path(run_dir)
+        where = str(run_dir / "config.json")
+        config = load(SynthesisConfig, read_run_config(run_dir), where, saved=True)
+        return cls(run_dir, config, resume=True, where=where)
+
+    def metrics(self, backend: Any):
+        """The run's ``gp.metrics.Metrics``: its objective and what its method asks for."""
+        from .metrics import build_metrics
+
+        c = self.config
+        return build_metrics(
+            game_name=c.game, game=self.game, language_class=self.language_class,
+            target=self.target, matches=self.matches, seed=c.seed, fitness=c.fitness,
+            data=c.data, score=c.score, paired=c.paired, margin_weight=c.margin_weight,
+            engine=c.engine, extra_metrics=self.method.metrics(c.settings), backend=backend,
+            run_dir=self.run_dir, fitness_on_failure=c.fitness_on_failure,
+            fitness_time_limit=c.fitness_time_limit)
+
+    def run(self, on_score: Callable[[Any], None] | None = None, *,
+            locked: bool = False) -> SynthesisResult:
+        """Start or resume the search under the run's lock (``locked``: the caller holds
+        it already); its result."""
+        from games.backends import make_backend
+        from gp.evaluator import Budget, Evaluator
+
+        c = self.config
+        with hold(self.run_dir, held=locked):
+            if not self.resume:
+                check_empty(self.run_dir)
+                self.run_dir.mkdir(parents=True, exist_ok=True)
+                (self.run_dir / "config.json").write_text(
+                    json.dumps(with_identity(c), indent=2) + "\n")
+            budget = Budget(seconds=self.seconds, evaluations=c.evaluations, clock=c.clock,
+                            stop_at=c.stop_at)
+            with make_backend(c.backend, c.workers, c.scheduler) as backend:
+                evaluator = Evaluator(self.metrics(backend), self.dsl.to_text, budget,
+                                      self.run_dir, resume=self.resume, on_score=on_score,
+                                      present=partial(simplified_text, self.dsl))
+                self.method(language=self.dsl, evaluator=evaluator,
+                            rng=random.Random(c.seed), settings=c.settings,
+                            initial=self.initial).run()
+                evaluator.close()
+            (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
+        return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
+                               evaluator.best_value, evaluator.budget.used)
+
+
+# -- the command line: ``stratsynth synth`` ----------------------------------------------------
+
+class Progress:
+    """tqdm bar with best Ψ, evaluations and evaluations per second."""
+
+    def __init__(self, label: str, total: int | None, quiet: bool) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(desc=label, total=total, unit="eval", disable=quiet, leave=False)
+
+    def __call__(self, scored) -> None:
+        self.bar.update(1)
+        rate = scored.evaluations / max(scored.seconds, 1e-9)
+        self.bar.set_postfix({f"best_{scored.objective}": f"{scored.best:.3f}",
+                              "evals": scored.evaluations, "evals_per_s": f"{rate:.2f}"})
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def run_with_progress(run: SynthesisRun, quiet: bool, locked: bool = False) -> SynthesisResult:
+    """``run.run()`` with a progress bar on stderr (none if ``quiet``)."""
+    c = run.config
+    progress = Progress(f"{c.method} {c.game} seed {c.seed}", c.evaluations, quiet)
+    try:
+        return run.run(on_score=progress, locked=locked)
+    finally:
+        progress.close()
+
+
+def describe(result: SynthesisResult) -> str:
+    return (f"best {result.objective} {result.best_value:.4f} after {result.evaluations} "
+            f"evaluations; program in {result.run_dir / 'best.txt'}")
+
+
+def cmd_synth(args) -> int:
+    from .options import config_from
+
+    run = SynthesisRun.new(args.out, config_from(SynthesisConfig, args))
+    print(describe(run_with_progress(run, args.quiet)))
+    return 0
+
+
+def add_parsers(sub) -> None:
+    from dataclasses import fields
+
+    from .options import add_config, add_game, add_method_settings
+
+    synth = sub.add_parser("synth", help="synthesize a program (writes a run directory)")
+    add_game(synth, dsl=True)
+    add_config(synth, SynthesisConfig)
+    add_method_settings(synth, skip={f.name for f in fields(SynthesisConfig)})
+    synth.add_argument("--out", required=True, help="run directory")
+    synth.add_argument("--quiet", action="store_true", help="no progress bar")
+    synth.set_defaults(handler=cmd_synth)

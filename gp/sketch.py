@@ -1,0 +1,206 @@
+"""Sketch learning: a search on the cloning score C first, then a best response on Ψ.
+
+``sketch-sa`` / ``sketch-uct``: a sketch search climbs C (how well a program imitates
+a recorded player) for a share of the budget, measuring the objective whenever C
+improves; then the best-response search climbs the objective from the best program
+found so far (SA: its start program; UCT: its branch inserted in the tree).
+
+The default shares come from the published schedule these methods reproduce: of a
+48-hour run, 1 hour of sketch search for Sketch-SA and 10 hours for Sketch-UCT
+(``SKETCH_SHARE``). ``sketch_schedule = "reference"`` is Sketch-SA as that paper's
+reference code schedules it (``ReferenceSketchSA``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Literal
+
+from .evaluator import BudgetSpent, Evaluator
+from .methods import REMEASURE_HELP, ROLLOUT_HELP, sa_restart
+from .metrics import CLONING, FRESH_PSI
+from .sa import SimulatedAnnealing
+from .synthesis import Synthesizer, SynthesizerSettings, register_synthesizer
+from .uct import UCT
+from .variation import mutSubtree
+
+SKETCH_SHARE = {"sketch-sa": 1 / 48, "sketch-uct": 10 / 48}
+"""Default share of the budget for the sketch search: 1 h (SA) or 10 h (UCT) of the
+published 48 h schedule."""
+
+REFERENCE_SKETCH_SEARCHES = 5
+REFERENCE_SKETCH_SCHEDULES = 10
+"""The reference code's Sketch-SA: 5 independent sketch searches of at most 10 SA
+schedules each."""
+
+SHARE_HELP = ("sketch methods: share of the budget for the sketch search on C "
+              "(default: sketch-sa 1/48, sketch-uct 10/48; reference schedule: no limit)")
+
+
+def sketch_deadline(evaluator: Evaluator, share: float) -> Callable[[], bool]:
+    """True once ``share`` of the budget is used: of its seconds (as the log holds
+    them, so a resumed run decides the same) or of its evaluations."""
+    budget = evaluator.budget
+    if budget.seconds is not None:
+        limit = share * budget.seconds
+        return lambda: evaluator.logged_seconds() >= limit
+    limit_evals = int(share * budget.evaluations)
+    return lambda: budget.used >= limit_evals
+
+
+class _SketchMethod(Synthesizer):
+    @classmethod
+    def metrics(cls, settings) -> frozenset[str]:
+        extra = {CLONING}
+        if getattr(settings, "remeasure_restarts", False):
+            extra.add(FRESH_PSI)
+        return frozenset(extra)
+
+    def share(self) -> float:
+        share = self.settings.sketch_share
+        return SKETCH_SHARE[self.name] if share is None else share
+
+    def measure_objective(self, tree: Any, value: float) -> None:
+        """``on_improve`` of the sketch search: the objective of each new best-C program."""
+        self.evaluator.score(tree)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SketchSASettings(SynthesizerSettings):
+    sketch_share: float | None = field(default=None, metadata={
+        "help": SHARE_HELP, "minimum": 0.0, "maximum": 1.0, "legacy": ("sketch_share",)})
+    sketch_schedule: Literal["text", "reference"] = field(default="text", metadata={
+        "help": "sketch-sa: text (one SA on C for the sketch share, the objective whenever "
+                "C improves) or reference (the reference code's: 5 searches of <= 10 SA "
+                "schedules on C, the objective of each search's best)",
+        "legacy": ("sketch_schedule",)})
+    remeasure_restarts: bool = field(default=False, metadata={
+        "help": REMEASURE_HELP, "legacy": ("remeasure_restarts",)})
+
+
+@register_synthesizer
+class SketchSA(_SketchMethod):
+    """SA on C for the sketch share, then SA on the objective from the best program."""
+
+    name = "sketch-sa"
+    summary = "sketch learning: SA on the cloning score C, then SA on the objective"
+    Settings = SketchSASettings
+
+    def run(self) -> None:
+        if self.settings.sketch_schedule == "reference":
+            ReferenceSketchSA(self).run()
+            return
+        ev = self.evaluator
+        neighbour = partial(mutSubtree, dsl=self.language)
+        start = self.initial if self.initial is not None \
+            else self.language.random_program(self.rng)
+        SimulatedAnnealing(ev, self.rng, metric=CLONING).run(
+            start, neighbour, until=sketch_deadline(ev, self.share()),
+            on_improve=self.measure_objective)
+        if ev.best_tree is None or ev.budget.spent():
+            return
+        restart = sa_restart(self.language, remeasure=self.settings.remeasure_restarts)
+        SimulatedAnnealing(ev, self.rng, restart=restart).run(ev.best_tree, neighbour)
+
+
+class ReferenceSketchSA:
+    """Sketch-SA as the reference code schedules it (not as its paper's text does).
+
+    Sketch search: ``REFERENCE_SKETCH_SEARCHES`` independent searches on C, each from
+    a random program (or the initial one) through at most
+    ``REFERENCE_SKETCH_SCHEDULES`` SA schedules; a schedule restarts from the search's
+    best program, or from a new random one while the best C is 0. The objective is
+    measured only for each search's best-C program. The best-response search then
+    anneals on the objective from the best of those, each schedule restarting from
+    the previous schedule's best; with ``remeasure_restarts`` the start program of
+    every schedule, the first included, is measured on fresh matches, as the
+    reference (which caches nothing) does. A ``sketch_share``, if given, also ends
+    the sketch search.
+    """
+
+    def __init__(self, method: SketchSA) -> None:
+        self.method = method
+        self.language = method.language
+        self.evaluator = method.evaluator
+        self.rng = method.rng
+        self.initial = method.initial
+        share = method.settings.sketch_share
+        self.stop = (lambda: False) if share is None \
+            else sketch_deadline(self.evaluator, share)
+        self.neighbour = partial(mutSubtree, dsl=self.language)
+
+    def run(self) -> None:
+        ev = self.evaluator
+        best, best_value = None, -math.inf
+        try:
+            for _ in range(REFERENCE_SKETCH_SEARCHES):
+                if self.stop() or ev.budget.spent():
+                    break
+                program = self.sketch_search()
+                if program is None:
+                    continue
+                value = ev.score(program)
+                if best is None or value > best_value:
+                    best, best_value = program, value
+        except BudgetSpent:
+            return
+        if best is None or ev.budget.spent():
+            return
+        restart = sa_restart(self.language, remeasure=self.method.settings.remeasure_restarts,
+                             measure_start=True)
+        SimulatedAnnealing(ev, self.rng, restart=restart).run(best, self.neighbour)
+
+    def sketch_search(self):
+        """One sketch search (SA schedules on C): its best-C program."""
+        sa = SimulatedAnnealing(self.evaluator, self.rng, metric=CLONING)
+        start = self.initial if self.initial is not None \
+            else self.language.random_program(self.rng)
+        best, best_c = None, -math.inf
+        for _ in range(REFERENCE_SKETCH_SCHEDULES):
+            program, value = sa.run(start, self.neighbour, until=self.stop, restart=False)
+            if value > best_c:
+                best, best_c = program, value
+            if self.stop() or self.evaluator.budget.spent():
+                break
+            if self.initial is not None:
+                start = self.initial
+            elif best_c == 0:
+                start = self.language.random_program(self.rng)
+            else:
+                start = best
+        return best
+
+
+@dataclass(frozen=True, kw_only=True)
+class SketchUCTSettings(SynthesizerSettings):
+    sketch_share: float | None = field(default=None, metadata={
+        "help": SHARE_HELP, "minimum": 0.0, "maximum": 1.0, "legacy": ("sketch_share",)})
+    rollout_evaluations: int | None = field(default=None, metadata={
+        "help": ROLLOUT_HELP, "minimum": 1, "legacy": ("rollout_evaluations",)})
+
+
+@register_synthesizer
+class SketchUCT(_SketchMethod):
+    """UCT on C for the sketch share, then UCT on the objective with the best branch."""
+
+    name = "sketch-uct"
+    summary = "sketch learning: UCT on the cloning score C, then UCT on the objective"
+    Settings = SketchUCTSettings
+
+    def run(self) -> None:
+        ev = self.evaluator
+        rollouts = self.settings.rollout_evaluations
+        sketch = UCT(self.language, ev.until(sketch_deadline(ev, self.share())), self.rng,
+                     metric=CLONING, on_improve=self.measure_objective,
+                     rollout_evaluations=rollouts)
+        sketch.run()
+        if ev.best_tree is None or ev.budget.spent():
+            return
+        response = UCT(self.language, ev, self.rng, rollout_evaluations=rollouts)
+        response.insert_branch(ev.best_tree, ev.best_value)
+        response.run()
+
+
