@@ -148,6 +148,9 @@ def _factory(spec: GameSpec, game: Any) -> str:
                          f"({', '.join(parameters) or 'none'})")
     if not isinstance(getattr(game, "name", None), str) or not game.name:
         raise TypeError("the game object has no 'name' (a str)")
+    if (spec.engines.reference or spec.engines.fast) and game.name != spec.name:
+        raise ValueError(f"the game object is named '{game.name}', not '{spec.name}': the "
+                         "match runner finds the engines the spec declares by that name")
     if declared(game, "num_players", GameBase) != 2:
         raise ValueError(f"num_players is {game.num_players!r}; the tools play two-player "
                          "games")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -114,3 +115,14 @@ def test_a_broken_rule_is_reported_with_its_playout_and_move(monkeypatch, capsys
     assert len(failed) == 1
     assert re.fullmatch(r"  FAIL  rules +playout \d+, move 7: state_from_dict\(to_dict\(\)\) "
                         r"is another state", failed[0])
+
+
+def test_a_game_with_engines_must_carry_its_spec_name(monkeypatch, capsys):
+    from games import game_spec
+
+    renamed = dataclasses.replace(game_spec("cantstop"), name="cantstop-renamed")
+    monkeypatch.setitem(_REGISTRY, renamed.name, renamed)
+    assert main(["check-game", renamed.name, "--playouts", "5", "--programs", "2"]) == 1
+    failed = [line for line in capsys.readouterr().out.splitlines() if "FAIL" in line]
+    assert len(failed) == 1 and failed[0].startswith("  FAIL  spec factory")
+    assert "named 'cantstop', not 'cantstop-renamed'" in failed[0]
