@@ -134,7 +134,7 @@ class Comparison:
         seeds = self.config.seeds or [0]
         for seed in seeds:
             for i, (method, label) in enumerate(zip(methods, labels), 1):
-                settings = {**shared, **_theirs(shared_method, method), **method,
+                settings = {**shared, **_theirs(shared_method, {**shared, **method}), **method,
                             "seed": seed, "label": label}
                 config_where = f"{path} [[methods]] #{i} ({label})"
                 config = load(SynthesisConfig, settings, config_where)

@@ -132,7 +132,7 @@ class SynthesisConfig:
     budget: str | None = setting(None, "time budget: 90s, 30m, 2h", check=_duration_check)
     evaluations: int | None = setting(None, "evaluation budget", minimum=1)
     label: str | None = setting(None, "the name a comparison gives the method", cli=False)
-    method: str = setting("sa", "synthesizer: sa, uct, gp, gp-simple, sketch-sa, sketch-uct")
+    method: str = setting("sa", "synthesizer: any registered method (see the option groups below)")
     fitness: str = setting("psi", "psi, psi+c, c, or package.module:function")
     score: Literal["A", "O"] | None = setting(
         None, "cloning score for sketch learning: A actions, O observations")
