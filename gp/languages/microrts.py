@@ -267,6 +267,25 @@ class MicroRTSLanguage(DSL):
                 self.terminal(name, type_, Syntax("lit", str(value)), partial(_constant, value))
                 self.literals[(type_, str(value))] = name
 
+    STATEMENTS = {"seq": 2, "for": 1, "if": 2, "ifelse": 3, "command": 1}
+    """Statement syntax kinds -> operands; they print as indented lines (``_statement``)."""
+
+    def syntax_problem(self, syntax: Syntax, arity: int, ret: type) -> str | None:
+        """What ``parse`` reads: statements by kind, conditions and commands as
+        ``name(literal, ...)``, literals as single words."""
+        kind = syntax.kind
+        if kind in self.STATEMENTS:
+            wanted = self.STATEMENTS[kind]
+            return None if arity == wanted else \
+                f"statement '{kind}' has {wanted} operand(s), the primitive {arity}"
+        if kind == "call":
+            return None if re.fullmatch(r"(?:u\.)?[A-Za-z_]\w*", syntax.text) else \
+                f"'{syntax.text}(...)' is not a call the line parser reads"
+        if kind == "lit":
+            return None if re.fullmatch(r"[^\s,()#:]+", syntax.text) else \
+                f"literal '{syntax.text}' is not one word"
+        return f"syntax kind '{kind}' is not part of the microRTS language"
+
     # ---- neighbours -----------------------------------------------------------------------
     INSERT_SHARE = 0.5
     """Share of neighbours made by the reference's insertion move instead of a regrow."""
