@@ -139,7 +139,8 @@ class DSL(ProgramText):
 
     def neighbour(self, tree: Sequence, rng: random.Random, max_height: int | None = None,
                   tries: int = 100):
-        """Regrow a uniformly chosen subtree (seed 000's SA move) with the generator.
+        """Regrow a uniformly chosen subtree with the generator (the SA move of the
+        sketch-learning paper).
 
         The new subtree may be as tall as the height limit allows at its depth;
         candidates over the size limit are drawn again. Works on whole programs
