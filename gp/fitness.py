@@ -44,6 +44,16 @@ def program_seed(run_seed: int, text: str) -> int:
     return int.from_bytes(digest[:8], "little") >> 1
 
 
+def uncached(players: list, cache: dict[str, Any]) -> dict[str, Any]:
+    """Program text -> the first of ``players`` with it, for texts ``cache`` lacks: a
+    batch plays each distinct new program once."""
+    fresh: dict[str, Any] = {}
+    for player in players:
+        if player.text not in cache:
+            fresh.setdefault(player.text, player)
+    return fresh
+
+
 MARGIN = "_margin"
 """Behaviour-feature key under which Ψ averages the game's ``margin`` (tie-break)."""
 
@@ -116,10 +126,7 @@ class WinRate:
         """Several programs' matches through one ``map`` call (see ``play_many``);
         each result is the one ``play`` gives the program alone."""
         players = [self.strategy_class(program) for program in programs]
-        fresh: dict[str, Any] = {}
-        for player in players:
-            if player.text not in self.cache:
-                fresh.setdefault(player.text, player)
+        fresh = uncached(players, self.cache)
         if fresh:
             summaries = self.play_seeded(list(fresh.values()), [self.seed_of(t) for t in fresh])
             self.cache.update(zip(fresh, summaries))
