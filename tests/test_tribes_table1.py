@@ -1,4 +1,4 @@
-"""Seed 002 Table I runner: resume, summary, and no mixing of two Tribes rule sets."""
+"""The play-styles paper's Table I runner: resume, summary, no mixing of two Tribes rule sets."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_table1_runner_resumes_and_summarises(tmp_path):
     summary = (tmp_path / "table1.md").read_text()
     assert "| pmcts-pu | mcts | 4 (2) |" in summary
     assert f"rules version {RULES_VERSION}" in summary
-    beside = summary.split("Ours / seed 002's")[1]
+    beside = summary.split("Ours / the play-styles paper's")[1]
     wins = table[0]["wins"]
     assert f"| P-MCTS(PU) | MCTS | 4 | {wins:.1f} (" in beside and "/ 68.6 (3.1) |" in beside
     (tmp_path / "table1.md").unlink()

@@ -1,4 +1,4 @@
-"""Seed 002 Table I in Tribes: Portfolio MCTS variants against MCTS and RHEA.
+"""The play-styles paper's Table I in Tribes: Portfolio MCTS variants against MCTS and RHEA.
 
     python -m experiments.studies.tribes_table1 --levels 0-9 --games-per-level 10 \\
         --budget 2000 --max-seconds 780
@@ -40,7 +40,7 @@ from games.tribes.rules import RULES_VERSION
 
 PAIRINGS = (("pmcts", "mcts"), ("pmcts-b", "mcts"), ("pmcts-pu", "mcts"), ("mcts", "rhea"),
             ("pmcts", "rhea"), ("pmcts-b", "rhea"), ("pmcts-pu", "rhea"))
-SEED_TABLE_I = {  # seed 002 Table I: mean (standard error) over its 500 games per row
+SEED_TABLE_I = {  # the play-styles paper's Table I: mean (standard error) over 500 games a row
     ("pmcts", "mcts"): {"wins": (65.60, 2.93), "score": (7237.36, 323.66),
                         "techs": (93.02, 4.16), "cities": (3.01, 0.13),
                         "production": (18.25, 0.82)},
@@ -176,7 +176,7 @@ def markdown(table: list[dict], budget: int, rules: int = RULES_VERSION,
     setting = ", MCTS as the framework configures it" if agents == "framework" else ""
     lines = [f"Budget {budget} forward-model calls per decision, Tribes rules version "
              f"{rules}{where}{setting}; standard errors in brackets.",
-             "", "| agent | vs | games (levels) | wins % | seed 002 wins % | score | techs % "
+             "", "| agent | vs | games (levels) | wins % | paper's wins % | score | techs % "
              "| cities | production | median rounds | ended by a capture |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in table:
@@ -191,7 +191,7 @@ def markdown(table: list[dict], budget: int, rules: int = RULES_VERSION,
 
 
 def beside_seed(table: list[dict]) -> str:
-    """Our Table I beside seed 002's, measure by measure: ours (standard error) / the
+    """Our Table I beside the play-styles paper's, measure by measure: ours (standard error) / the
     seed's (standard error); the seed's rows are 500 games on 25 levels."""
     fmt = {"wins": "{:.1f}", "score": "{:.0f}", "techs": "{:.1f}", "cities": "{:.2f}",
            "production": "{:.1f}"}
@@ -218,7 +218,7 @@ def write_tables(out: Path, rows: list[dict], budget: int, turn_limit: int,
     (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
     (out / "table1.md").write_text(
         markdown(table, budget, rules, agents)
-        + "\nOurs / seed 002's (its 500 games a row on 25 levels), "
+        + "\nOurs / the play-styles paper's (its 500 games a row on 25 levels), "
         "standard errors in brackets:\n\n" + beside_seed(table))
 
 

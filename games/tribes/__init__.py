@@ -1,7 +1,7 @@
-"""Tribes (seed 002): rules, level generator and players.
+"""Tribes (Perez-Liebana et al. 2021): rules, level generator and players.
 
 Player specs: ``random``, ``simple`` (rule-based), ``osla`` (one-step look-ahead),
-``mcts`` and ``rhea`` at seed 002's 2,000 forward-model calls per decision, and
+``mcts`` and ``rhea`` at the play-styles paper's 2,000 forward-model calls per decision, and
 Portfolio MCTS ``pmcts``, ``pmcts-b`` (progressive bias), ``pmcts-pu`` (progressive
 unpruning), ``mcts-fw`` (MCTS as the framework's tournament configures it: no rollouts,
 prioritised root), and ``mcts200`` / ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick
@@ -53,7 +53,7 @@ BUDGET_PREFIXES = {"mcts": "mcts_calls", "mcts-fw": "mcts_fw_calls", "rhea": "rh
 
 register_game(GameSpec(
     name="tribes",
-    summary="Tribes (seed 002): a two-player 4X strategy game on an 11×11 board; "
+    summary="Tribes (Perez-Liebana et al. 2021): a two-player 4X strategy game on an 11×11 board; "
             "MCTS, RHEA and Portfolio MCTS built in (game parameters level, turn_limit)",
     factory="games.tribes.rules:Tribes",
     players="games.tribes:PLAYERS",

@@ -38,7 +38,8 @@ TECH_TIER = tuple(1 if t not in TECH_PARENT else (2 if TECH_PARENT[t] not in TEC
 TECH_BASE_COST = 4
 TECH_DISCOUNT = 0.2  # with Philosophy researched
 ALL_TECHS = (1 << NUM_TECHS) - 1
-# Branches of the tree (seed 002 Table III research scripts σ15..σ19), lowest tier first.
+# Branches of the tree (Perez-Liebana et al. 2021, Table III research scripts σ15..σ19),
+# lowest tier first.
 TECH_BRANCHES = {
     "farms": (ORGANIZATION, FARMING, SHIELDS, CONSTRUCTION),
     "naval": (FISHING, SAILING, WHALING, NAVIGATION, AQUATISM),
@@ -194,7 +195,7 @@ BURN_FOREST_COST = 5
 INITIAL_STARS = 5
 TURN_LIMIT = 50
 
-# ---- action type codes (seed 002 Table III) -----------------------------------------------
+# ---- action type codes (Perez-Liebana et al. 2021, Table III) ---------------------------
 (END_TURN, RESEARCH, BUILD_ROAD, BUILD, SPAWN, LEVEL_UP, RESOURCE, BURN_FOREST, CLEAR_FOREST,
  GROW_FOREST, DESTROY, MOVE, ATTACK, CAPTURE, RECOVER, EXAMINE, HEAL_OTHERS, UPGRADE,
  MAKE_VETERAN, CONVERT, DISBAND) = range(21)

@@ -1,8 +1,8 @@
-"""Tribes players of seed 002: random, one-step look-ahead, the rule-based simple agent,
-MCTS, RHEA and Portfolio MCTS.
+"""Tribes players of the play-styles paper: random, one-step look-ahead, the rule-based simple
+agent, MCTS, RHEA and Portfolio MCTS.
 
 Search players count their budget in forward-model calls (``apply_action`` on a
-copy), 2,000 per decision by default as in seed 002; rollouts and individuals are
+copy), 2,000 per decision by default as in the play-styles paper; rollouts and individuals are
 20 actions long and C = √2. A state is valued by the framework's differential
 heuristic (``TribesDiffHeuristic``): for each tribe 5·Δproduction + 4·Δtechnologies
 + 0.1·Δscore + 4·Δcities + 2·Δunits + 3·Δkills + 2·Δ(sum of city levels) between the
@@ -324,7 +324,7 @@ class MCTS(_TreeSearch):
 
 
 class PortfolioMCTS(_TreeSearch):
-    """Portfolio MCTS (seed 002 §III-B): the tree branches on action assignments
+    """Portfolio MCTS (Perez-Liebana et al. 2021, §III-B): the tree branches on action assignments
     ⟨σ, actor, a, v(a), w_σ⟩ produced by the 57 scripts of Table III at each node;
     rollouts play random assignments. ``bias`` adds progressive bias, ``pruning``
     progressive unpruning (P-MCTS(B): bias; P-MCTS(PU): unpruning, with bias as in

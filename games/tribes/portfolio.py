@@ -1,4 +1,4 @@
-"""The portfolio of seed 002 Table III: 57 scripts σ1..σ57 and action assignments.
+"""The portfolio of the play-styles paper's Table III: 57 scripts σ1..σ57 and action assignments.
 
 A script receives the state, the acting tribe and the legal actions of one action
 type for one actor (the tribe, a city or a unit) and returns one of them with a
@@ -77,7 +77,7 @@ from .rules import TribesState
 NUM_SCRIPTS = 57
 DEFAULT_WEIGHT = 0.5
 EVOLVED_SCRIPTS = (15, 16, 17, 18, 19, 36, 37, 38, 39, 40, 41)
-"""The 11 Research and Spawn scripts whose weights MAP-Elites evolves in seed 002."""
+"""The 11 Research and Spawn scripts whose weights MAP-Elites evolves in the play-styles paper."""
 
 Script = Callable[[TribesState, int, Sequence[tuple], "Context"], "tuple[tuple, float] | None"]
 
@@ -457,7 +457,7 @@ WRAPPERS = frozenset(range(1, 11))
 
 
 def default_weights() -> list[float]:
-    """w_σ for σ = 1..57 (index 0 unused), all 0.5 as in seed 002."""
+    """w_σ for σ = 1..57 (index 0 unused), all 0.5 as in the play-styles paper."""
     return [DEFAULT_WEIGHT] * (NUM_SCRIPTS + 1)
 
 

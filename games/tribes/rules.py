@@ -1,4 +1,5 @@
-"""Tribes (seed 002): two tribes on an N×N board, our State API, a fast forward model.
+"""Tribes (Perez-Liebana et al. 2021): two tribes on an N×N board, our State API, a fast
+forward model.
 
 Rules follow the public Tribes framework (GAIGResearch/Tribes, ``src/core``); see
 docs/tribes.md for what is implemented, what differs and what is left out. Both

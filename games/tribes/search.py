@@ -1,4 +1,4 @@
-"""The tree search shared by MCTS and Portfolio MCTS (seed 002), as the framework's
+"""The tree search shared by MCTS and Portfolio MCTS (Perez-Liebana et al. 2021), as the framework's
 ``PortfolioTreeNode`` does it.
 
 * Closed loop: every node keeps its state. A node's children are its *moves*
@@ -37,7 +37,7 @@ EPSILON = 1e-6
 
 
 class SearchParams:
-    """Parameters of one tree search (defaults: seed 002)."""
+    """Parameters of one tree search (defaults: the play-styles paper)."""
 
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  bias: bool = False, pruning: bool = False, bias_denominator: str = "paper",
