@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from games import game_names, game_spec, resolve
+from games import failed_games, loaded_games, resolve
 
 from .options import UsageError, positive
 
@@ -28,6 +28,7 @@ COMMANDS: tuple[str, ...] = (
     "experiments.regret.experiment",  # regret
     "experiments.quality_diversity",  # qd, qd-check
     "experiments.selfplay",           # selfplay
+    "experiments.check_game",         # check-game
 )
 """Modules whose ``add_parsers(subparsers)`` add their commands; each command's parser
 sets ``handler`` (``args -> exit code``), as the commands games add (``CLISpec.commands``)."""
@@ -41,12 +42,14 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0],
                      epilog="games: " + "; ".join(
-                         f"{name}: {game_spec(name).summary}" for name in game_names()))
+                         [f"{name}: {spec.summary}" for name, spec in loaded_games().items()]
+                         + [f"{name}: FAILED ({cause})" for name, cause in
+                            failed_games().items()]))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in COMMANDS:
         importlib.import_module(module).add_parsers(sub)
-    for name in game_names():
-        for reference in game_spec(name).cli.commands.values():
+    for spec in loaded_games().values():
+        for reference in spec.cli.commands.values():
             resolve(reference)(sub, positive)
     return parser
 

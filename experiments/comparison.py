@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import ComparisonConfig, SynthesisConfig, method_setting_names
-from .loader import check_fields, load, read_run_config, to_dict
+from .loader import check_fields, load, read_run_config, read_text, to_dict
 from .lock import claim
 from .synthesis import SynthesisRun, run_with_progress
 
@@ -81,9 +81,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such config file")
     try:
-        return tomllib.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not text (UTF-8)") from None
+        return tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{path}: not TOML ({err})") from None
 
@@ -134,7 +132,7 @@ class Comparison:
         seeds = self.config.seeds or [0]
         for seed in seeds:
             for i, (method, label) in enumerate(zip(methods, labels), 1):
-                settings = {**shared, **_theirs(shared_method, method), **method,
+                settings = {**shared, **_theirs(shared_method, {**shared, **method}), **method,
                             "seed": seed, "label": label}
                 config_where = f"{path} [[methods]] #{i} ({label})"
                 config = load(SynthesisConfig, settings, config_where)

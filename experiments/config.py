@@ -132,7 +132,7 @@ class SynthesisConfig:
     budget: str | None = setting(None, "time budget: 90s, 30m, 2h", check=_duration_check)
     evaluations: int | None = setting(None, "evaluation budget", minimum=1)
     label: str | None = setting(None, "the name a comparison gives the method", cli=False)
-    method: str = setting("sa", "synthesizer: sa, uct, gp, gp-simple, sketch-sa, sketch-uct")
+    method: str = setting("sa", "synthesizer: any registered method (see the option groups below)")
     fitness: str = setting("psi", "psi, psi+c, c, or package.module:function")
     score: Literal["A", "O"] | None = setting(
         None, "cloning score for sketch learning: A actions, O observations")
@@ -260,8 +260,8 @@ class SelfPlayConfig:
     library_programs: str | None = setting(
         None, "HSS: program files, comma-separated, added to the library and measured "
         "against the first target (one evaluation each)", check=_specs_check)
-    hss_variant: Literal["dissertation", "legacy"] = setting(
-        "dissertation", "HSS: Algorithm 1 as published or the earlier "
+    hss_variant: Literal["published", "legacy"] = setting(
+        "published", "HSS: Algorithm 1 as published or the earlier "
         "implementation (docs/quality-diversity.md)")
     local_evaluations: int | None = setting(
         None, "HSS: evaluations per local search (default: one SA cooling, 112)", minimum=1)
@@ -276,6 +276,16 @@ class SelfPlayConfig:
     engine: Literal["fast", "numpy", "reference"] = setting(
         "fast", "match engine (every engine gives the same results)")
     out: str = setting(None, "run directory (a run there is continued)")
+
+    @staticmethod
+    def prepare(values: dict[str, Any], where: str) -> dict[str, Any]:
+        """A former HSS variant name (``dissertation``, in committed runs' configs) read as
+        its current one."""
+        from qd.hss import variant_name
+
+        if isinstance(values.get("hss_variant"), str):
+            values = {**values, "hss_variant": variant_name(values["hss_variant"])}
+        return values
 
     def check(self, where: str) -> None:
         if self.library_programs and self.oracle != "hss":
@@ -358,13 +368,16 @@ class PoolConfig:
     out: str = setting(None, "directory for matrix.json and matrix.md")
 
 
-REGRET_LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-seed",
+REGRET_LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-migo",
                    "mil-pos", "mil+transfer", "menace", "her", "q", "dqn")
+
+REGRET_LEARNER_ALIASES = {"mil-seed": "mil-migo"}
+"""Former learner names (committed commands use them), read as the current ones."""
 
 
 def _learners_check(value: str) -> str | None:
     names = [s.strip() for s in value.split(",") if s.strip()]
-    unknown = [n for n in names if n not in REGRET_LEARNERS]
+    unknown = [n for n in names if REGRET_LEARNER_ALIASES.get(n, n) not in REGRET_LEARNERS]
     if unknown or not names:
         return f"'{value}': unknown learner(s) {unknown} (known: {', '.join(REGRET_LEARNERS)})"
     return None
@@ -394,7 +407,9 @@ class RegretConfig:
             raise ValueError(f"{where}: {needs[0]} needs transfer_from (a source game)")
 
     def learner_names(self) -> list[str]:
-        return [s.strip() for s in self.learners.split(",") if s.strip()]
+        """The learners, former names read as current ones."""
+        names = [s.strip() for s in self.learners.split(",") if s.strip()]
+        return [REGRET_LEARNER_ALIASES.get(name, name) for name in names]
 
 
 def method_setting_names() -> set[str]:

@@ -212,12 +212,18 @@ def to_dict(config: Any) -> dict[str, Any]:
     return out
 
 
+def read_text(path: Path) -> str:
+    """A text file's contents; a binary file is one line naming it."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not text (UTF-8)") from None
+
+
 def read_json(path: Path) -> Any:
     """A JSON file; errors name it."""
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not text (UTF-8)") from None
+        return json.loads(read_text(path))
     except json.JSONDecodeError as err:
         raise ValueError(f"{path}: not JSON ({err.msg}, line {err.lineno})") from None
 

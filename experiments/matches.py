@@ -96,12 +96,13 @@ def cmd_bench(args) -> int:
 
 def _players_by_game() -> str:
     """The built-in player specs of every game, for ``play --help``."""
-    from games import game_names, game_players
+    from games import game_players, loaded_games
 
-    notes = [f"{name}: {resolve(game_spec(name).cli.notes)()}" for name in game_names()
-             if game_spec(name).cli.notes]
+    games = loaded_games()  # a game that fails to load is listed by --help, not here
+    notes = [f"{name}: {resolve(spec.cli.notes)()}" for name, spec in games.items()
+             if spec.cli.notes]
     return "built-in players: " + "; ".join(
-        f"{name}: {', '.join(sorted(game_players(name)))}" for name in game_names()) + \
+        f"{name}: {', '.join(sorted(game_players(name)))}" for name in games) + \
         "; and program:FILE for games with a language. " + " ".join(notes)
 
 

@@ -1,6 +1,7 @@
 """Player specs on the command line: ``ga``, ``random``, ``human`` or ``PREFIX:ARG``.
 
-A bare name is one of the game's built-in players (``games.game_players``).
+A bare name is one of the game's built-in players (``games.game_players``), or a
+former name of one (``player_aliases`` in the game's ``CLISpec``).
 ``PREFIX:ARG`` forms are ``program:FILE`` (a program of the game's language, any
 game with one) and the prefixes a game declares in its ``GameSpec``
 (``player_prefixes``, e.g. ``weights:FILE``). ``ARG`` may carry options,
@@ -70,6 +71,7 @@ def make_player(game_name: str, spec: str, dsl: str | None = None) -> Any:
         except TypeError:
             raise SpecError(f"{spec}: unknown option(s) {sorted(options)}") from None
     players = game_players(game_name)
+    spec = game.cli.player_aliases.get(spec, spec)
     if spec not in players:
         known = ", ".join([*sorted(players), *(f"{p}:FILE" for p in _prefixes(game_name))])
         raise SpecError(f"unknown player '{spec}' for {game_name} (known: {known})")

@@ -1,8 +1,8 @@
-"""``stratsynth report DIR``: the seed-000 Fig. 2-style plot and a Markdown table.
+"""``stratsynth report DIR``: the sketch-learning paper's Fig. 2-style plot and a Markdown table.
 
 For every method (``DIR/runs/LABEL/seedN``): the best objective value (Ψ, or a user
 fitness under its own name) over time, the median and
-interquartile band over seeds on a common time grid (seed 000's Fig. 2); the
+interquartile band over seeds on a common time grid (the sketch-learning paper's Fig. 2); the
 final best program of each seed re-measured on fresh matches (default 10,000,
 seeds never used in the search), reported as mean ± std over seeds with a
 bootstrap interval over seeds (the spread between runs, ``scipy.stats.bootstrap``)

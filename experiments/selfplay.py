@@ -48,12 +48,25 @@ class SelfPlayRun:
         if c.library and not Path(c.library).is_file():
             raise ValueError(f"{where}: library '{c.library}' is not a file")
 
+    def _identity(self) -> dict:
+        """The run's identity as its ``config.json`` keeps it: a run started under a
+        former HSS variant name keeps that spelling, so continuing it leaves the file as
+        it was."""
+        from qd.hss import variant_name
+
+        identity = self.config.identity()
+        if (self.out / "config.json").is_file():
+            saved = read_run_config(self.out).get("hss_variant")
+            if isinstance(saved, str) and variant_name(saved) == identity["hss_variant"]:
+                identity["hss_variant"] = saved
+        return identity
+
     def _check_same(self) -> None:
         from games.files import check_same_setting
 
         if (self.out / "config.json").is_file():  # the engine does not change results
             saved = {k: v for k, v in read_run_config(self.out).items() if k != "engine"}
-            check_same_setting(self.out / "config.json", saved, self.config.identity())
+            check_same_setting(self.out / "config.json", saved, self._identity())
 
     def run(self) -> list[str]:
         """Start or continue the run under its lock; the programs, oldest first."""
@@ -69,7 +82,7 @@ class SelfPlayRun:
             self._check_same()
             out.mkdir(parents=True, exist_ok=True)
             write_atomically(out / "config.json",
-                             json.dumps({**c.identity(), "engine": c.engine}, indent=1) + "\n")
+                             json.dumps({**self._identity(), "engine": c.engine}, indent=1) + "\n")
 
             def save(sequence: list[str]) -> None:
                 """The library, and each program simplified (``sequence.json`` keeps the

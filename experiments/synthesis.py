@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -104,6 +105,8 @@ class SynthesisRun:
     def new(cls, out: str | Path, config: SynthesisConfig,
             where: str = "command line") -> SynthesisRun:
         """A run to start in ``out``, which must not hold another run."""
+        if not isinstance(out, (str, os.PathLike)):
+            raise ValueError(f"{where}: out must be a directory path, got {out!r}")
         run_dir = Path(out)
         check_empty(run_dir)
         return cls(run_dir, config, resume=False, where=where)

@@ -1,4 +1,4 @@
-"""``stratsynth tdleaf``: train Expendibots evaluation weights (seed 003), a command of
+"""``stratsynth tdleaf``: train Expendibots evaluation weights (Hitchcock and Randell), a command of
 this game only (Expendibots' ``CLISpec.commands``). It lives with the command line
 because its opponents are player specs (``experiments.players``)."""
 

@@ -5,6 +5,10 @@ Each game package ends with ``register_game(GameSpec(...))`` (``games.spec``).
 built-in one, or a third-party one advertised under the ``stratsynth.games``
 entry-point group (value: the module to import). Importing ``games`` itself
 stays cheap (the microRTS bridge, for one, starts a JVM only when it plays).
+
+A game whose module fails to import is a failed game, not a failed program:
+``game_spec`` raises ``GameLoadError`` for that game only, with the cause in one
+line, and listings (``loaded_games``, ``failed_games``) show it beside the others.
 """
 
 from __future__ import annotations
@@ -29,6 +33,13 @@ BUILTIN_GAMES: dict[str, str] = {
 
 ENTRY_POINT_GROUP = "stratsynth.games"
 
+_FAILED: dict[str, str] = {}
+"""Game name -> one-line cause, for games whose module failed to import."""
+
+
+class GameLoadError(ValueError):
+    """A known game whose module raised on import (or did not register it)."""
+
 
 def _declaring_modules() -> dict[str, str]:
     modules = dict(BUILTIN_GAMES)
@@ -44,14 +55,44 @@ def game_names() -> list[str]:
 
 def game_spec(name: str) -> GameSpec:
     """The spec a game registered; ``ValueError`` naming the known games if none."""
-    if name not in _REGISTRY:
+    if name in _REGISTRY:
+        return _REGISTRY[name]
+    if name not in _FAILED:
         module = _declaring_modules().get(name)
         if module is None:
             raise ValueError(f"unknown game '{name}' (known: {', '.join(game_names())})")
-        importlib.import_module(module)
-        if name not in _REGISTRY:
-            raise ValueError(f"module {module} did not register game '{name}'")
-    return _REGISTRY[name]
+        try:
+            importlib.import_module(module)
+        except Exception as err:  # a third-party game may fail in any way; others go on
+            _FAILED[name] = f"module {module} raised {_one_line(err)}"
+        else:
+            if name in _REGISTRY:
+                return _REGISTRY[name]
+            _FAILED[name] = f"module {module} did not register game '{name}'"
+    raise GameLoadError(f"game '{name}' failed to load: {_FAILED[name]}")
+
+
+def _one_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return type(err).__name__ + (f": {lines[0]}" if lines else "")
+
+
+def loaded_games() -> dict[str, GameSpec]:
+    """The spec of every game that loads, by name (imports them all; the ones that
+    fail are in ``failed_games``)."""
+    specs = {}
+    for name in game_names():
+        try:
+            specs[name] = game_spec(name)
+        except GameLoadError:
+            continue
+    return specs
+
+
+def failed_games() -> dict[str, str]:
+    """Game name -> why it fails to load (one line), after trying every game."""
+    loaded_games()
+    return dict(sorted(_FAILED.items()))
 
 
 def game_parameters(name: str) -> list[str]:
@@ -78,5 +119,6 @@ def game_players(name: str) -> dict[str, Callable[[], Any]]:
     return dict(resolve(game_spec(name).players))
 
 
-__all__ = ["BUILTIN_GAMES", "GameSpec", "game_names", "game_parameters", "game_players",
-           "game_spec", "load_game", "register_game", "resolve"]
+__all__ = ["BUILTIN_GAMES", "GameLoadError", "GameSpec", "failed_games", "game_names",
+           "game_parameters", "game_players", "game_spec", "load_game", "loaded_games",
+           "register_game", "resolve"]

@@ -114,7 +114,7 @@ class StrategyBase:
 
     failure_scores_zero: bool = False
     """True if the player's language scores a program that fails in a match 0 (its
-    Ψ evaluation counts it as failed), as seed 000's reference code does."""
+    Ψ evaluation counts it as failed), as the sketch-learning paper's reference code does."""
 
     def reset(self, seed: int) -> None:
         """Reseed before a match (randomised players); nothing by default."""

@@ -1,9 +1,9 @@
 """Pluggable ``map`` for evaluation: serial, a ``multiprocess`` pool, or any callable.
 
 Every batch of matches goes through one ``map(func, jobs)``, so a run moves from
-a laptop to all cores (and, in the synthesis issue, to a dask cluster) without
-touching the search code. ``multiprocess`` (dill) is used rather than
-``multiprocessing`` so closures and DEAP-built objects travel to workers.
+a laptop to all cores or to a dask cluster without touching the search code.
+``multiprocess`` (dill) is used rather than ``multiprocessing`` so closures and
+DEAP-built objects travel to workers.
 """
 
 from __future__ import annotations

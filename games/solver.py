@@ -1,9 +1,9 @@
 """Exact minimax for small deterministic games, with a value database and symmetry
-reduction, and the sets of boards one full move ahead that seed 004's learners
+reduction, and the sets of boards one full move ahead that the MIGO paper's learners
 start from.
 
 Values are from the viewpoint of the player to move: +1 win, 0 draw, -1 loss.
-``depth`` is the number of plies to the end under the seed's optimal play: the
+``depth`` is the number of plies to the end under optimal play: the
 winner wins as fast as it can, the loser lasts as long as it can.
 """
 
@@ -78,15 +78,37 @@ def _better(a: Solved, b: Solved) -> bool:
 
 
 class MinimaxPlayer:
-    """Deterministic optimal opponent: the first of the optimal moves in move order."""
+    """Deterministic optimal opponent: the first of the optimal moves in move order.
+
+    A built-in player is made without the game's parameters (``hexapawn`` with
+    ``size=4``), so a state of other rules than the solver's is solved with a
+    solver of its own rules (``state.rules``, as board games carry them).
+    """
 
     name = "minimax"
 
     def __init__(self, game, solver: MinimaxSolver | None = None) -> None:
         self.solver = solver or MinimaxSolver(game)
+        self._others: dict[str, MinimaxSolver] = {}
 
     def __call__(self, state):
-        return self.solver.best_moves(state)[0]
+        return self._solver_for(state).best_moves(state)[0]
+
+    def _solver_for(self, state) -> MinimaxSolver:
+        rules = getattr(state, "rules", self.solver.rules)
+        key = _rules_key(rules)
+        if rules is self.solver.rules or key == _rules_key(self.solver.rules):
+            return self.solver
+        if key not in self._others:
+            from .boardgame import BoardGame
+
+            self._others[key] = MinimaxSolver(BoardGame(rules))
+        return self._others[key]
+
+
+def _rules_key(rules) -> str:
+    """Rules of the same class and parameters are the same game."""
+    return f"{type(rules).__qualname__}{sorted(vars(rules).items())!r}"
 
 
 def one_move_ahead(game) -> list[tuple]:

@@ -31,17 +31,20 @@ class SynthesisSpec:
     Args:
         languages: DSL name -> reference to its program strategy class (a
             ``gp.dsl.ProgramPlayer``); the first is the default (``--dsl``).
+        language_aliases: former DSL name -> its current name (``--dsl`` and
+            ``config.json`` accept either).
         default_target: player spec that Ψ is measured against unless a run names one.
         default_matches: matches per Ψ evaluation unless a run says otherwise.
         cloning: score letter (``A`` actions, ``O`` observations) -> reference to
             ``build(data_path, game, strategy_class, psi) -> metric``.
         paper_settings: the run settings that ``paper = true`` (``--paper``) stands
-            for: a seed paper's own language and schedules where they differ from
+            for: a paper's own language and schedules where they differ from
             ours (e.g. ``{"dsl": ..., "sketch_schedule": "reference"}``); settings a
             run gives explicitly win. Empty: the game has no paper mode.
     """
 
     languages: Mapping[str, str] = field(default_factory=dict)
+    language_aliases: Mapping[str, str] = field(default_factory=dict)
     default_target: str = "random"
     default_matches: int = 1000
     cloning: Mapping[str, str] = field(default_factory=dict)
@@ -85,6 +88,8 @@ class CLISpec:
             which players a seed cannot fix, ...), or None.
         player_prefixes: spec prefix -> reference to ``factory(argument)`` for
             game-only player specs such as ``weights:FILE``.
+        player_aliases: former built-in player name -> its current name, so that
+            committed runs and results naming the old spec still load.
         recorder: reference to ``record(game, players, specs, matches, seed, output,
             winner_only, self_play, map) -> int`` if the game records its own
             format instead of (state, action) pairs.
@@ -95,6 +100,7 @@ class CLISpec:
     commands: Mapping[str, str] = field(default_factory=dict)
     notes: str | None = None
     player_prefixes: Mapping[str, str] = field(default_factory=dict)
+    player_aliases: Mapping[str, str] = field(default_factory=dict)
     recorder: str | None = None
     move_cap: str | None = "max_moves"
 
@@ -155,6 +161,7 @@ class GameSpec:
             raise ValueError(f"game '{self.name}' has no language for programs yet")
         if dsl is None:
             dsl = next(iter(languages))
+        dsl = self.synthesis.language_aliases.get(dsl, dsl)
         if dsl not in languages:
             raise ValueError(f"game '{self.name}' has no language '{dsl}' "
                              f"(known: {', '.join(languages)})")

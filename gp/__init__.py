@@ -1,4 +1,2 @@
-"""Program machinery: DSLs as DEAP typed primitive sets and the synthesizers.
-
-Filled by the synthesis issue (SA, UCT, GP, sketch learning, fitness plug-ins).
-"""
+"""Program machinery: languages as DEAP typed primitive sets, the evaluator, metrics and
+the synthesis methods (SA, UCT, GP, sketch learning) behind one registry."""

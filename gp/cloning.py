@@ -1,4 +1,4 @@
-"""Behavioural cloning score C_A of seed 000, for any game with recorded matches.
+"""Behavioural cloning score C_A of the sketch-learning paper, for any game with recorded matches.
 
 ``ActionCloning``: the fraction of recorded (state, action) pairs on which the
 program picks the recorded action. Game-specific scores (e.g. observation scores, which

@@ -50,16 +50,25 @@ class DSL(ProgramText):
     # ---- declaring the language ------------------------------------------------
     def primitive(self, name: str, in_types: Sequence[type], ret: type, syntax: Syntax,
                   builder: Builder) -> None:
+        """Declare a primitive; refused (``ValueError`` naming it) if its text would not
+        parse back (``ProgramText.syntax_problem``)."""
+        self._check_syntax(name, syntax, len(in_types), ret)
         self.pset.addPrimitive(_named(name), list(in_types), ret, name=name)
         self.syntax[name] = syntax
         self.builders[name] = builder
         self._min_height = None
 
     def terminal(self, name: str, ret: type, syntax: Syntax, builder: Builder) -> None:
+        self._check_syntax(name, syntax, 0, ret)
         self.pset.addTerminal(name, ret, name=name)
         self.syntax[name] = syntax
         self.builders[name] = builder
         self._min_height = None
+
+    def _check_syntax(self, name: str, syntax: Syntax, arity: int, ret: type) -> None:
+        problem = self.syntax_problem(syntax, arity, ret)
+        if problem is not None:
+            raise ValueError(f"DSL {self.name}: primitive '{name}': {problem}")
 
     # ---- generation --------------------------------------------------------------
     def min_heights(self) -> dict[type, int]:
@@ -130,7 +139,8 @@ class DSL(ProgramText):
 
     def neighbour(self, tree: Sequence, rng: random.Random, max_height: int | None = None,
                   tries: int = 100):
-        """Regrow a uniformly chosen subtree (seed 000's SA move) with the generator.
+        """Regrow a uniformly chosen subtree with the generator (the SA move of the
+        sketch-learning paper).
 
         The new subtree may be as tall as the height limit allows at its depth;
         candidates over the size limit are drawn again. Works on whole programs

@@ -1,7 +1,7 @@
 """Fitness functions for synthesized programs.
 
 Ψ (``WinRate``) is the win rate of a program against a target strategy over n
-matches with alternating seats (seed 000: 1000 matches against GA). Each
+matches with alternating seats (the sketch-learning paper: 1000 matches against GA). Each
 evaluation's seed is derived from the run seed and the program text, never from
 the worker, so results do not depend on the backend; values are cached by
 program text.
@@ -18,7 +18,7 @@ material lead), as a tie-break among equal Ψ: the weight must stay below half o
 Ψ's step (``resolution``), so that it never reorders programs whose Ψ differ.
 
 A language whose programs may fail at run time and that scores such a program 0,
-as seed 000's reference code does (its strategy class sets
+as the sketch-learning paper's reference code does (its strategy class sets
 ``failure_scores_zero``), gets Ψ = 0 from any evaluation in which the program
 forfeited a match; each such evaluation is logged once (logger
 ``stratsynth.fitness`` and, in a run, ``failures.log``) with the program and error.
@@ -42,6 +42,16 @@ def program_seed(run_seed: int, text: str) -> int:
     """A 63-bit seed from the run seed and the program text (stable across processes)."""
     digest = hashlib.sha256(f"{run_seed}\n{text}".encode()).digest()
     return int.from_bytes(digest[:8], "little") >> 1
+
+
+def uncached(players: list, cache: dict[str, Any]) -> dict[str, Any]:
+    """Program text -> the first of ``players`` with it, for texts ``cache`` lacks: a
+    batch plays each distinct new program once."""
+    fresh: dict[str, Any] = {}
+    for player in players:
+        if player.text not in cache:
+            fresh.setdefault(player.text, player)
+    return fresh
 
 
 MARGIN = "_margin"
@@ -116,10 +126,7 @@ class WinRate:
         """Several programs' matches through one ``map`` call (see ``play_many``);
         each result is the one ``play`` gives the program alone."""
         players = [self.strategy_class(program) for program in programs]
-        fresh: dict[str, Any] = {}
-        for player in players:
-            if player.text not in self.cache:
-                fresh.setdefault(player.text, player)
+        fresh = uncached(players, self.cache)
         if fresh:
             summaries = self.play_seeded(list(fresh.values()), [self.seed_of(t) for t in fresh])
             self.cache.update(zip(fresh, summaries))
@@ -165,7 +172,8 @@ class PoolWinRate(WinRate):
     """Ψ against a pool: the mean of the program's scores against each target, each
     over ``matches`` matches (seats alternating) on the program's batch seed.
 
-    Why: a best response to one bot is brittle; seeds 000/001 answer a mixture of
+    Why: a best response to one bot is brittle; the sketch-learning paper and Aleixo (2023) answer
+    a mixture of
     opponents (fictitious play's uniform mixture of past strategies). With the same
     number of matches per target, the mean of the per-target scores is the score of
     all the matches together, so the program's summary is the targets' summaries
@@ -211,7 +219,7 @@ def check_margin_weight(game, weight: float, resolution: float) -> None:
 
 def score_of(game, summary) -> float:
     """Player 0's score per match: wins, plus the game's value of a draw (the game
-    object's ``draw_value``: ½ for draws and capped matches in seed 000's Ψ of the
+    object's ``draw_value``: ½ for draws and capped matches in the sketch-learning paper's Ψ of the
     real-time strategy game, 0 by default)."""
     even = summary.matches - summary.wins[0] - summary.wins[1]
     return (summary.wins[0] + draw_value(game) * even) / summary.matches
@@ -222,7 +230,8 @@ class FreshWinRate:
     text plays the match seeds of (text, k).
 
     Why: a search that keeps the best of many noisy Ψ values keeps one that is
-    biased upwards. Seed 000's reference SA re-measures the program it restarts from
+    biased upwards. The sketch-learning paper's reference SA re-measures the program it restarts
+    from
     on fresh matches at every schedule; this metric is that re-measurement. On
     resume, replayed calls are counted (``remember``), so the k-th call stays the
     k-th.
@@ -253,7 +262,7 @@ class WithTieBreak:
     """Ψ with a cloning score breaking ties: Ψ + C·r / (1 + r).
 
     Ψ moves in steps of r (``psi.resolution``: 1/matches, or half that where draws
-    score 0.5), so C (in [0, 1]) can only order programs of equal Ψ; seed 000 uses
+    score 0.5), so C (in [0, 1]) can only order programs of equal Ψ; the sketch-learning paper uses
     this where Ψ is 0 for most programs early on (against a strong target).
     """
 

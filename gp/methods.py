@@ -99,7 +99,7 @@ class UCTSearch(Synthesizer):
 @dataclass(frozen=True, kw_only=True)
 class GPMethodSettings(SynthesizerSettings):
     population: int = field(default=20, metadata={
-        "help": "GP: population size (mu = lambda)", "minimum": 1,
+        "help": "GP: population size (mu = lambda)", "minimum": 2,
         "legacy": ("population",)})
     cxpb: float = field(default=0.5, metadata={
         "help": "GP: crossover probability", "minimum": 0.0, "maximum": 1.0})

@@ -54,10 +54,7 @@ def sketch_deadline(evaluator: Evaluator, share: float) -> Callable[[], bool]:
 class _SketchMethod(Synthesizer):
     @classmethod
     def metrics(cls, settings) -> frozenset[str]:
-        extra = {CLONING}
-        if getattr(settings, "remeasure_restarts", False):
-            extra.add(FRESH_PSI)
-        return frozenset(extra)
+        return frozenset({CLONING})
 
     def share(self) -> float:
         share = self.settings.sketch_share
@@ -88,6 +85,11 @@ class SketchSA(_SketchMethod):
     name = "sketch-sa"
     summary = "sketch learning: SA on the cloning score C, then SA on the objective"
     Settings = SketchSASettings
+
+    @classmethod
+    def metrics(cls, settings: SketchSASettings) -> frozenset[str]:
+        extra = {CLONING, FRESH_PSI} if settings.remeasure_restarts else {CLONING}
+        return frozenset(extra)
 
     def run(self) -> None:
         if self.settings.sketch_schedule == "reference":

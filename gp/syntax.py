@@ -72,33 +72,48 @@ class ProgramText:
             child_root = tree[j]
             part, j = self._text(tree, j)
             parts.append((part, child_root))
-        texts = [p for p, _ in parts]
-        k = syn.kind
-        if k == "lit":
-            return syn.text, j
-        if k == "binop":
-            left, right = (self._wrap(p, n) for p, n in parts)
-            return f"{left} {syn.text} {right}", j
-        if k == "call":
-            return f"{syn.text}({', '.join(texts)})", j
-        if k == "callv":
-            return f"{syn.text}({syn.var})", j
-        if k == "index":
-            return f"{syn.text}[{syn.var}]", j
-        if k == "map":
-            return f"map(lambda {syn.var}: {texts[0]}, {texts[1]})", j
-        if k == "argmax_map":
-            return f"argmax(map(lambda {syn.var}: {texts[0]}, {syn.text}))", j
-        if k == "ite":
-            x, y, p, q = (self._wrap(t, n) for t, n in parts)
-            return f"if {x} < {y} then {p} else {q}", j
-        if k == "lines":
-            return "\n".join(f"{label}: {t}" for label, t in zip(syn.labels, texts)), j
-        raise ValueError(f"unknown syntax kind {k!r}")
+        wrap = syn.kind in ("binop", "ite")  # operators and conditionals as operands
+        return _render(syn, [self._wrap(p, n) if wrap else p for p, n in parts]), j
 
     def _wrap(self, text: str, node) -> str:
         """Parenthesize operators and conditionals used as operands."""
         return f"({text})" if self.syntax[node.name].kind in ("binop", "ite") else text
+
+    # ---- declaration check ---------------------------------------------------------------
+    def syntax_problem(self, syntax: Syntax, arity: int, ret: type) -> str | None:
+        """Why a primitive declared with ``syntax`` would print text that ``parse`` cannot
+        read back to it (None if it reads back).
+
+        Checked when the primitive is declared, on its text with a placeholder per
+        operand: a language whose printer writes something its parser does not know
+        (``Syntax("binop", ">=")``) would otherwise save programs nobody can load.
+        """
+        kind = syntax.kind
+        if kind not in _OPERANDS:
+            return f"unknown syntax kind '{kind}' (known: {', '.join(_OPERANDS)})"
+        wanted = len(syntax.labels) if kind == "lines" else _OPERANDS[kind]
+        if kind == "call" and arity == 0:
+            return (f"'{syntax.text}()' has no operand, which the parser cannot read "
+                    f"(declare it as Syntax('lit', '{syntax.text}'))")
+        if wanted is not None and arity != wanted:
+            return f"syntax '{kind}' prints {wanted} operand(s) but the primitive takes {arity}"
+        if kind == "lines" and ret is not self.root_type:
+            return "'lines' (one 'label: ...' line per operand) is read only as the whole program"
+        holes = [f"_{i}" for i in range(arity)]
+        text = _render(syntax, holes)
+        try:
+            if kind == "lines":
+                node = self._parse_lines(text, syntax.labels)
+            else:
+                node = _Parser(_strip_comments(text)).parse_all()
+        except ProgramSyntaxError as err:
+            hint = (f" (the parser reads the binary operators {', '.join(BINARY_OPERATORS)})"
+                    if kind == "binop" else "")
+            return f"prints as '{text}', which does not parse back: {err}{hint}"
+        subs = _match(syntax, node)
+        if subs is None or [(s.kind, s.text) for s in subs] != [("ident", h) for h in holes]:
+            return f"prints as '{text}', which parses back as something else"
+        return None
 
     # ---- parse -----------------------------------------------------------------------
     def parse(self, text: str, source: str = "<program>") -> gp.PrimitiveTree:
@@ -176,6 +191,41 @@ class ProgramText:
             else:
                 return out
         return None
+
+
+_OPERANDS: dict[str, int | None] = {"lit": 0, "binop": 2, "call": None, "callv": 0,
+                                    "index": 0, "map": 2, "argmax_map": 1, "ite": 4,
+                                    "lines": None}
+"""Syntax kind -> operands it prints (None: any number; ``lines``: one per label)."""
+
+BINARY_OPERATORS = ("+", "-", "*", "and", "or")
+"""The binary operators the parser reads, tightest first: ``*``, then ``+`` and ``-``
+(left to right), ``and``, ``or``. Comparisons are not operators: write ``less(x, y)``
+(a ``call``) or use the ``ite`` kind (``if x < y then p else q``)."""
+
+
+def _render(syn: Syntax, texts: Sequence[str]) -> str:
+    """The text of a node whose operands read ``texts`` (already parenthesized)."""
+    k = syn.kind
+    if k == "lit":
+        return syn.text
+    if k == "binop":
+        return f"{texts[0]} {syn.text} {texts[1]}"
+    if k == "call":
+        return f"{syn.text}({', '.join(texts)})"
+    if k == "callv":
+        return f"{syn.text}({syn.var})"
+    if k == "index":
+        return f"{syn.text}[{syn.var}]"
+    if k == "map":
+        return f"map(lambda {syn.var}: {texts[0]}, {texts[1]})"
+    if k == "argmax_map":
+        return f"argmax(map(lambda {syn.var}: {texts[0]}, {syn.text}))"
+    if k == "ite":
+        return f"if {texts[0]} < {texts[1]} then {texts[2]} else {texts[3]}"
+    if k == "lines":
+        return "\n".join(f"{label}: {t}" for label, t in zip(syn.labels, texts))
+    raise ValueError(f"unknown syntax kind {k!r}")
 
 
 def _match(syn: Syntax, node: _Node) -> list[_Node] | None:

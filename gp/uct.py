@@ -1,4 +1,4 @@
-"""UCT over partial programs (seed 000).
+"""UCT over partial programs (Medeiros, Aleixo and Lelis 2022).
 
 A tree node is a partial program: a prefix list whose open slots are holes of a
 type. A child applies one production rule to the leftmost hole. Selection uses

@@ -31,7 +31,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
-from .fitness import program_seed
+from .fitness import program_seed, uncached
 
 log = logging.getLogger("stratsynth.fitness")
 
@@ -191,10 +191,7 @@ class UserFitness:
 
     def many(self, programs: list) -> list[float]:
         players = [self.strategy_class(program) for program in programs]
-        fresh: dict[str, Any] = {}
-        for player in players:
-            if player.text not in self.cache:
-                fresh.setdefault(player.text, player)
+        fresh = uncached(players, self.cache)
         if fresh:
             jobs = [(player, program_seed(self.seed, text)) for text, player in fresh.items()]
             call = partial(call_fitness, self.function, self.game, self.time_limit)

@@ -41,6 +41,6 @@ def cxOnePoint(ind1, ind2, rng: random.Random | None = None):  # noqa: N802 (DEA
 
 
 def mutSubtree(tree: Sequence, rng: random.Random, *, dsl: DSL):  # noqa: N802 (DEAP's naming)
-    """Seed 000's neighbourhood: regrow a uniformly chosen subtree with the DSL's
+    """The sketch-learning paper's neighbourhood: regrow a uniformly chosen subtree with the DSL's
     typed generator, within its height and size limits (``DSL.neighbour``)."""
     return dsl.neighbour(tree, rng)

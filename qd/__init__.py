@@ -1,4 +1,1 @@
-"""Quality-diversity: pyribs archives of programs, MAP-Elites, HSS, self-play drivers.
-
-Filled by the quality-diversity issue.
-"""
+"""Quality-diversity: pyribs archives of programs, MAP-Elites, HSS, self-play drivers."""

@@ -1,4 +1,4 @@
-"""Hierarchical Synthesis Search (seed 001, Algorithm 1) with a persistent library.
+"""Hierarchical Synthesis Search (Aleixo 2023, Algorithm 1) with a persistent library.
 
 Level 1 chooses a feature vector V with two-phase Naive Sampling
 (``qd.naive_sampling``: ε conventions and phases there). Level 2 starts a local
@@ -91,7 +91,8 @@ class Library:
 
 def cooling_steps(sa: SimulatedAnnealing) -> int:
     """Evaluations in one SA cooling schedule: the start, then one per temperature
-    T_j = T1 / (1 + α·j) until T < ε (112 with seed 000's α = 0.9, T1 = 100, ε = 1)."""
+    T_j = T1 / (1 + α·j) until T < ε (112 with the sketch-learning paper's α = 0.9, T1 = 100, ε =
+    1)."""
     j = 1
     temperature = sa.t1
     while temperature >= sa.epsilon:
@@ -125,7 +126,7 @@ class HSSVariant:
     update_as_it_goes: bool = False
 
 
-def _dissertation_bandit(levels: list, seed: int) -> NaiveSampling:
+def _published_bandit(levels: list, seed: int) -> NaiveSampling:
     return NaiveSampling(levels, seed)
 
 
@@ -133,24 +134,32 @@ def _legacy_bandit(levels: list, seed: int) -> NaiveSampling:
     return NaiveSampling(levels, seed, *LEGACY_PHASES, switch_after=50, decay="weights")
 
 
-DISSERTATION = HSSVariant("dissertation", _dissertation_bandit)
-"""Algorithm 1 as published."""
+PUBLISHED = HSSVariant("published", _published_bandit)
+"""Algorithm 1 as published (Aleixo 2023)."""
 
 LEGACY = HSSVariant("legacy", _legacy_bandit, local_evaluations=20, update_as_it_goes=True)
 """The earlier implementation (see ``HSS``)."""
 
-VARIANTS = {variant.name: variant for variant in (DISSERTATION, LEGACY)}
+VARIANTS = {variant.name: variant for variant in (PUBLISHED, LEGACY)}
+
+VARIANT_ALIASES = {"dissertation": "published"}
+"""Former variant names (committed runs' ``config.json`` files record them)."""
+
+
+def variant_name(name: str) -> str:
+    """A variant's current name, given it or a former one."""
+    return VARIANT_ALIASES.get(name, name)
 
 
 class HSS:
-    """Seed 001's Algorithm 1. ``evaluate(text) -> (utility, features)``; ``levels[i]``
+    """Algorithm 1 of Aleixo (2023). ``evaluate(text) -> (utility, features)``; ``levels[i]``
     are the values feature ``i`` is snapped to for level 1.
 
     Level 2 (``local_search``): SA from the library program nearest to V, maximising
     U + ``tie_scale``·similarity(F(p), V). Its length: ``local_seconds`` (Algorithm 1's
     time limit; SA restarts from its best while time remains), else
     ``local_evaluations``, else — the default — one full cooling schedule
-    (``cooling_steps``: 112 evaluations with seed 000's constants, so T falls from
+    (``cooling_steps``: 112 evaluations with the sketch-learning paper's constants, so T falls from
     100 to below 1). Then (lines 8-9) every program p' the local search evaluated
     updates level 1 at its own snapped features F(p') with U(p'), and enters the
     library.
@@ -168,9 +177,10 @@ class HSS:
                  levels: Sequence[Sequence[float]], seed: int = 0,
                  library: Library | None = None, local_evaluations: int | None = None,
                  local_seconds: float | None = None, tie_scale: float = 1e-3,
-                 variant: str | HSSVariant = "dissertation",
+                 variant: str | HSSVariant = "published",
                  bandit: NaiveSampling | None = None, lookup: str = "distance") -> None:
         if isinstance(variant, str):
+            variant = variant_name(variant)
             if variant not in VARIANTS:
                 raise ValueError(f"HSS variant must be one of {tuple(VARIANTS)}, "
                                  f"got '{variant}'")

@@ -1,4 +1,4 @@
-"""Two-phase Naive Sampling over a combinatorial bandit (Ontañón 2017; seed 001 §2.2.2).
+"""Two-phase Naive Sampling over a combinatorial bandit (Ontañón 2017; Aleixo 2023, §2.2.2).
 
 A macro-arm V assigns one value to each variable (here: a behaviour feature).
 Naive Sampling keeps one local bandit per variable and a global bandit over the

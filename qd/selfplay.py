@@ -10,7 +10,7 @@
   program, and each response answers the pool and the responses so far.
 
 An oracle is ``oracle(target, seed) -> program text``; ``sa_oracle`` and
-``hss_oracle`` build the two used in seed 001. The sequence of strategies is
+``hss_oracle`` build the two used in Aleixo's dissertation. The sequence of strategies is
 returned and saved.
 """
 
@@ -130,7 +130,7 @@ def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
                levels: Sequence[Sequence[float]], matches: int, evaluations: int,
                library: Library | None = None, map=None, engine: str = "fast",
                **hss_options) -> Oracle:
-    """HSS as the oracle; one library shared by all calls (seed 001's transfer);
+    """HSS as the oracle; one library shared by all calls (library transfer, as in Aleixo 2023);
     ``engine`` plays the matches (``games.engines.ENGINES``).
     ``hss_options`` go to ``HSS`` (``variant``, ``local_evaluations``, ``local_seconds``,
     ``lookup``, ``bandit``)."""

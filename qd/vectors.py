@@ -1,4 +1,5 @@
-"""MAP-Elites over vectors of discrete values instead of programs (seed 002, Algorithm 1).
+"""MAP-Elites over vectors of discrete values instead of programs (Perez-Liebana et al. 2021,
+Algorithm 1).
 
 A game whose QD search is over a parameter vector (Tribes: the 11 Research and
 Spawn script weights of P-MCTS(PU)) declares a ``games.vectors.VectorSpace`` in its
@@ -8,7 +9,7 @@ travels as text (``"0,0.25,1,..."``), so ``qd.archive.ProgramArchive``,
 ``gp.evaluator.Evaluator`` (``log.csv``, replay after a kill) and ``qd-check``
 handle it unchanged.
 
-``AlgorithmOneEmitter`` is seed 002's Algorithm 1 as a pyribs emitter: the N_W
+``AlgorithmOneEmitter`` is the play-styles paper's Algorithm 1 as a pyribs emitter: the N_W
 one-hot vectors first, then R_M uniformly random vectors, then a stochastic hill
 climber (a uniformly chosen elite with one uniformly chosen coordinate set to
 another allowed value). It draws from its own ``random.Random(seed)`` and the
@@ -35,7 +36,7 @@ def emitter(space: VectorSpace, archive, seed: int, batch_size: int = 1
 
 
 class AlgorithmOneEmitter(EmitterBase):
-    """Seed 002's Algorithm 1; ``ask`` returns ``batch_size`` solution texts, each
+    """The play-styles paper's Algorithm 1; ``ask`` returns ``batch_size`` solution texts, each
     from the phase its position in the run falls in (one-hot, random, hill climb)."""
 
     def __init__(self, archive, n: int, values: Sequence[float], random_init: int = 40,

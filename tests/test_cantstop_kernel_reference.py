@@ -1,6 +1,6 @@
 """The compiled kernel under ``rules=reference`` gives the scalar engine's matches.
 
-``ReferenceCantStopState`` (the seed-000 reference code's rules, D1-D4) on the
+``ReferenceCantStopState`` (the sketch-learning paper's reference code's rules, D1-D4) on the
 kernel: the set order of its legal moves (D3) against CPython's own ``set``, the
 legal moves and the state's stop tests at every decision of scalar matches, then
 whole matches compared on winner, move count and final state (board, neutral

@@ -1,4 +1,4 @@
-"""Can't Stop under rules=reference: the seed-000 reference engine, bug included.
+"""Can't Stop under rules=reference: the sketch-learning paper's reference engine, bug included.
 
 The fixture traces were recorded from the reference code itself (see
 docs/cantstop-reference-rules.md); the hand-worked positions are the places where

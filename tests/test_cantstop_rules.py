@@ -1,4 +1,4 @@
-"""Rules of Can't Stop on hand-worked positions (design.md §2)."""
+"""Rules of Can't Stop (``games.cantstop.rules``) on hand-worked positions."""
 
 import pytest
 

@@ -24,7 +24,7 @@ OPTION_SETS = [SearchOptions(tt=False, killers=False, dedup_booms=False),
 
 
 def minimax(board, player, depth, seen):
-    """Plain fixed-depth negamax with seed 003's pruning, no alpha-beta: (value, move)."""
+    """Plain fixed-depth negamax with the report's pruning, no alpha-beta: (value, move)."""
     if depth == 0:
         return EVAL(board, player), None
     white, black = tokens(board)
@@ -142,7 +142,7 @@ def test_program_evaluation_fast_path_equals_board_scan():
         assert fast == evaluation(state.board, state.player)
 
 
-def test_the_seed003_feature_is_seed_003s_evaluation():
+def test_the_seed003_feature_is_the_reports_hand_evaluation():
     from games.expendibots.players import HAND_WEIGHTS_BLACK, HAND_WEIGHTS_WHITE
 
     player = EvaluationProgramPlayer("value: seed003", depth=2)

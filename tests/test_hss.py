@@ -176,3 +176,30 @@ def test_selfplay_library_programs_are_checked_before_anything_is_written(tmp_pa
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and "HSS" in err[0] and "none.txt" in err[1]
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_a_run_recorded_under_the_former_variant_name_continues_unchanged(tmp_path):
+    # committed runs' config.json say "dissertation", the former name of "published"
+    assert _selfplay(tmp_path / "once", 2) == 0
+    assert _selfplay(tmp_path / "old", 1) == 0
+    config = tmp_path / "old" / "config.json"
+    saved = json.loads(config.read_text())
+    assert saved["hss_variant"] == "published"
+    config.write_text(json.dumps({**saved, "hss_variant": "dissertation"}, indent=1) + "\n")
+    before = config.read_text()
+    assert _selfplay(tmp_path / "old", 2) == 0
+    assert config.read_text() == before
+    for name in ("sequence.json", "library.json"):
+        assert (tmp_path / "once" / name).read_text() == (tmp_path / "old" / name).read_text()
+
+
+def test_the_former_variant_name_is_read_as_published():
+    from experiments.config import SelfPlayConfig
+    from experiments.loader import load
+    from qd.hss import PUBLISHED
+
+    config = load(SelfPlayConfig, {"game": "cantstop", "hss_variant": "dissertation",
+                                   "out": "x"}, "test")
+    assert config.hss_variant == "published"
+    hss = HSS(CANTSTOP_DSL, lambda text: (0.0, [0.0]), [[0.0]], variant="dissertation")
+    assert hss.variant is PUBLISHED

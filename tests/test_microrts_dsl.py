@@ -27,7 +27,7 @@ for u in s:
         u.attack(LessHealthy)"""
 
 
-def test_seed000_style_program_parses_and_prints_back_exactly():
+def test_a_program_printed_like_the_sketch_paper_parses_and_prints_back_exactly():
     tree = MICRORTS_DSL.parse(FIG4)
     assert MICRORTS_DSL.to_text(tree) == FIG4
     assert str(MicroRTSProgramPlayer(FIG4)) == FIG4
@@ -160,7 +160,7 @@ def test_unit_tests_outside_for_ask_whether_some_own_unit_passes():
     assert _run("if u.isType(Ranged):\n    u.harvest(1)", _cycle(BASIC)) == []
 
 
-def test_observation_score_matches_seed000_example():
+def test_observation_score_matches_the_sketch_paper_example():
     # 4 Ranged against 10: 1 - 6/10 = 0.4 for that count; equal counts score 1
     mine = {"produced_Ranged": 4.0}
     theirs = {"produced_Ranged": 10.0}
@@ -210,3 +210,15 @@ def test_statements_that_cannot_act_compile_to_nothing():
     acting = MICRORTS_DSL.compile(MICRORTS_DSL.parse(
         "for u in s:\n    pass\nu.harvest(2)\nif u.isBuilder():\n    pass"))
     assert acting is not _noop and acting.__name__ == "command"
+
+
+def test_the_language_is_named_scripts_and_its_former_name_still_resolves():
+    # --dsl seed001 (the former name) and committed configs naming it still load
+    from games import game_spec
+
+    spec = game_spec("microrts")
+    assert next(iter(spec.synthesis.languages)) == "scripts"
+    assert spec.language("scripts") is spec.language("seed001") is MicroRTSProgramPlayer
+    assert spec.language() is MicroRTSProgramPlayer
+    with pytest.raises(ValueError, match="known: scripts"):
+        spec.language("seed002")

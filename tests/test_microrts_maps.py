@@ -1,4 +1,5 @@
-"""The papers' four microRTS maps (seeds 000/001), pinned by unit counts and positions,
+"""The papers' four microRTS maps (the sketch-learning paper, Aleixo 2023), pinned by unit counts
+and positions,
 and map files that are not maps refused in one line."""
 
 import shutil

@@ -1,4 +1,5 @@
-"""Meta-interpretive learner of seed 004 (MIGO): metarules, meta-interpreter, learner."""
+"""Meta-interpretive learner of MIGO (Hocquette and Muggleton): metarules, meta-interpreter,
+learner."""
 
 import random
 import subprocess
@@ -9,7 +10,7 @@ import pytest
 
 from experiments.regret.harness import regret_run
 from experiments.regret.metarules import (
-    SEED_METARULES,
+    MIGO_METARULES,
     Clause,
     Interpreter,
     parse_program,
@@ -21,7 +22,7 @@ from games.solver import MinimaxSolver
 from gp.languages.rules import Positions
 
 WIN_1 = parse_program("win_1(A,B) :- move(A,B), won(B).")
-SEED_WIN_2 = {"win_2(A,B) :- win_2_1(A,B), not win_2_1(B,_).",
+MIGO_WIN_2 = {"win_2(A,B) :- win_2_1(A,B), not win_2_1(B,_).",
               "win_2_1(A,B) :- move(A,B), not win_1(B,_)."}
 
 
@@ -99,9 +100,9 @@ def test_recovers_win_1_from_hand_built_examples(ttt):
 def test_recovers_the_seeds_win_2_with_its_metarules(ttt):
     positions, pos, neg = _labelled(ttt, 2, 8, seed=4)
     assert len(pos) >= 8 and neg
-    mil = MetaInterpreter(Interpreter(positions), SEED_METARULES)
+    mil = MetaInterpreter(Interpreter(positions), MIGO_METARULES)
     learned = mil.learn("win_2", pos, neg, background=WIN_1)
-    assert _program_lines(learned) == SEED_WIN_2
+    assert _program_lines(learned) == MIGO_WIN_2
 
 
 def test_full_library_win_2_agrees_with_minimax_on_unseen_positions(ttt):
@@ -122,7 +123,7 @@ def test_full_library_win_2_agrees_with_minimax_on_unseen_positions(ttt):
 def test_negative_examples_prune_the_over_general_rule(ttt):
     positions, pos, neg = _labelled(ttt, 2, 8, seed=4)
     interp = Interpreter(positions)
-    mil = MetaInterpreter(interp, SEED_METARULES)
+    mil = MetaInterpreter(interp, MIGO_METARULES)
     general = mil.learn("win_2", pos, (), background=WIN_1)  # positives only
     assert _program_lines(general) == {"win_2(A,B) :- move(A,B), not win_1(B,_)."}
     program = {**WIN_1, **general}
@@ -135,11 +136,11 @@ def test_negative_examples_prune_the_over_general_rule(ttt):
 
 def test_dependent_learning_reuses_the_learned_predicate(ttt):
     positions, pos, neg = _labelled(ttt, 2, 8, seed=4)
-    mil = MetaInterpreter(Interpreter(positions), SEED_METARULES)
+    mil = MetaInterpreter(Interpreter(positions), MIGO_METARULES)
     with_win_1 = mil.learn("win_2", pos, neg, background=WIN_1)
     assert "win_1(B,_)" in program_text(with_win_1)
     # without win_1 in the background the two-clause program does not exist
-    assert MetaInterpreter(Interpreter(positions), SEED_METARULES,
+    assert MetaInterpreter(Interpreter(positions), MIGO_METARULES,
                            max_clauses=2).learn("win_2", pos, neg) is None
 
 
@@ -187,3 +188,16 @@ def test_deterministic_under_a_seed_across_processes():
     game = load_game("hexapawn")
     a = regret_run(game, lambda s: MILLearner(game, s), 40, seed=7)
     assert np.array_equal(a, np.array(eval(outs[0].split("]")[0] + "]")))
+
+
+def test_the_former_learner_name_mil_seed_is_read_as_mil_migo():
+    from experiments.config import RegretConfig
+    from experiments.loader import load
+    from experiments.regret.experiment import make_mil
+
+    config = load(RegretConfig, {"game": "tictactoe", "learners": "mil,mil-seed", "out": "x"})
+    assert config.learner_names() == ["mil", "mil-migo"]
+    learner = make_mil("mil-migo", load_game("tictactoe"), 1)
+    assert learner.mil.metarules == MIGO_METARULES
+    with pytest.raises(ValueError, match="unknown learner"):
+        load(RegretConfig, {"game": "tictactoe", "learners": "mil-nope", "out": "x"})

@@ -1,4 +1,4 @@
-"""Regret harness and the bead-box / Q-learning baselines of seed 004."""
+"""Regret harness and the bead-box / Q-learning baselines of the MIGO paper."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The rule language over move/won/drawn and the rule learner (seed 004)."""
+"""The rule language over move/won/drawn and the rule learner (Hocquette and Muggleton)."""
 
 import random
 
@@ -22,7 +22,7 @@ def test_rules_print_and_parse_back():
     assert dsl.to_text(dsl.parse(text)) == text
 
 
-def test_seed_004_rules_mean_what_minimax_says():
+def test_the_migo_rules_mean_what_minimax_says():
     game = load_game("tictactoe")
     solver = MinimaxSolver(game)
     positions = Positions(game.rules)

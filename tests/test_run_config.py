@@ -91,6 +91,16 @@ def test_a_method_entry_names_its_own_section(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+def test_method_settings_in_the_experiment_section_follow_its_method(tmp_path, capsys):
+    """``method = "gp"`` in [experiment] makes gp's own settings there count too."""
+    config = tmp_path / "cmp.toml"
+    config.write_text(f'[experiment]\nout = "{tmp_path / "out"}"\ngame = "cantstop"\n'
+                      'method = "gp"\npopulation = 0\nevaluations = 2\n'
+                      '[[methods]]\nlabel = "GP"\n')
+    one_line_error(capsys, ["run", str(config)], "method gp: population must be >= 2, got 0")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory):
     run = tmp_path_factory.mktemp("runs") / "sa"

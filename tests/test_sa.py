@@ -22,7 +22,7 @@ def _win_rate(seed=0):
                    seed=seed)
 
 
-def test_schedule_of_seed_000():
+def test_schedule_of_the_sketch_paper():
     sa = SimulatedAnnealing(_evaluator(lambda t: 0.0, 1), random.Random(0))
     assert sa.temperature(0) == 100 and round(sa.temperature(1), 6) == round(100 / 1.9, 6)
     assert sa.temperature(110) >= 1 > sa.temperature(111)

@@ -1,4 +1,5 @@
-"""SA re-measuring its restart program on fresh matches (seed 000's reference code)."""
+"""SA re-measuring its restart program on fresh matches (the sketch-learning paper's reference
+code)."""
 
 import subprocess
 import sys

@@ -1,4 +1,5 @@
-"""Noughts-and-crosses and Hexapawn: rules, conformance, minimax values (seed 004)."""
+"""Noughts-and-crosses and Hexapawn: rules, conformance, minimax values (Hocquette and
+Muggleton)."""
 
 from collections import Counter
 
@@ -45,7 +46,7 @@ def test_hexapawn_moves_captures_and_the_two_no_move_rules():
     assert s.key() == ((E, N, N, E, N, E, X, E, X), 0)  # (W is 1, B is 2 on the board)
     blocked = {"board": [N, E, E, X, E, E, E, E, E], "player": 1}  # black a3 faces white a2
     draw = load_game("hexapawn").state_from_dict(blocked)
-    assert draw.is_terminal() and draw.winner() is None  # seed 004: no move is a draw
+    assert draw.is_terminal() and draw.winner() is None  # the MIGO paper: no move is a draw
     lose = load_game("hexapawn", no_move="lose").state_from_dict(blocked)
     assert lose.is_terminal() and lose.winner() == 0  # classic: no move loses
 
@@ -67,7 +68,7 @@ def test_minimax_values_of_the_start_positions():
     assert seed.solve(load_game("hexapawn").new_initial_state()).value == 0
 
 
-def test_one_move_ahead_boards_match_seed_004():
+def test_one_move_ahead_boards_match_the_migo_paper():
     for name, params, total, by_value in (
             ("tictactoe", {}, 12, {1: 7, 0: 5}),
             ("hexapawn", {}, 5, {0: 3, 1: 2})):

@@ -12,7 +12,7 @@ import pytest
 
 from experiments.cli import main
 from games import load_game
-from games.cantstop.cloning import CantStopObservationCloning, seed000_example
+from games.cantstop.cloning import CantStopObservationCloning, worked_example
 from games.records import load_records
 from gp.cloning import ActionCloning
 from gp.evaluator import read_log
@@ -33,8 +33,8 @@ def same_search(a, b):
     return [tuple(r[k] for k in key) for r in a] == [tuple(r[k] for k in key) for r in b]
 
 
-def test_observation_score_worked_example_of_seed_000():
-    assert f"{seed000_example():.2f}" == "0.35" and int(seed000_example() * 100) == 34
+def test_observation_score_worked_example_of_the_sketch_paper():
+    assert f"{worked_example():.2f}" == "0.35" and int(worked_example() * 100) == 34
 
 
 def test_ga_program_clones_ga_data_perfectly_and_random_programs_do_not():

@@ -41,7 +41,7 @@ def test_settings_are_type_and_range_checked_with_one_line_errors():
     gp = synthesizer_class("gp")
     assert settings_from(gp, {"population": 6, "cxpb": 0}, where="w").cxpb == 0.0
     for values, message in [
-        ({"population": 0}, "population must be >= 1, got 0"),
+        ({"population": 1}, "population must be >= 2, got 1"),
         ({"population": "6"}, "population must be a whole number"),
         ({"population": True}, "population must be a whole number"),
         ({"cxpb": 0.8, "mutpb": 0.3}, "cxpb + mutpb must be <= 1"),

@@ -1,4 +1,4 @@
-"""Tribes (seed 002): API conformance over random playouts and hand-worked rules."""
+"""Tribes (Perez-Liebana et al. 2021): API conformance over random playouts, hand-worked rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Portfolio of seed 002 Table III, action assignments and the P-MCTS search schedule."""
+"""Portfolio of the play-styles paper's Table III, action assignments, P-MCTS's schedule."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """GA-vs-GA Can't Stop matches per second on one core: paper rules, reference rules and,
-when a checkout is given, the seed-000 reference code itself, in one run.
+when a checkout is given, the sketch-learning paper's reference code itself, in one run.
 
     python -m experiments.bench.cantstop_reference --matches 300 \\
         [--reference-src PATH/cant-stop-sketch-learning/src]

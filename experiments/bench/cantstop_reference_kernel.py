@@ -3,7 +3,7 @@
     python -m experiments.bench.cantstop_reference_kernel [--rounds 3] [--out FILE]
 
 One Ψ evaluation is 1,000 seat-alternating matches of a ``--dsl sketch-reference``
-program against GA under the seed-000 reference code's rules
+program against GA under the sketch-learning paper's reference code's rules
 (``--game-param rules=reference``), on one core. The programs are GA written with
 the appendix's constants (``experiments/programs/cantstop_ga_constants01.txt``)
 and random ``sketch-reference`` programs that the kernel runs, each a fresh

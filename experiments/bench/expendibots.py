@@ -3,7 +3,7 @@ then each speed-up added in turn, on the same early- and mid-game positions.
 
     PYTHONPATH=. python -m experiments.bench.expendibots [--depth 3] [--out FILE]
 
-Positions come from depth-2 games between seed 003's hand weights (4 random opening
+Positions come from depth-2 games between the Expendibots report's hand weights (4 random opening
 plies, seeded; early plies 0-9, mid 10-59, late 60-149), so they have the stacks real
 games have. Each configuration makes a decision at every position; the table gives
 nodes, decisions' mean and max seconds and nodes per CPU second on one core. Every
@@ -35,10 +35,10 @@ CONFIGS = [
     ("+ killer moves (default)", SearchOptions(tt=True, killers=True, track_leaf=False)),
     ("+ history ordering", SearchOptions(tt=True, killers=True, history=True,
                                          track_leaf=False)),
-    ("default + seed 003's late-game ordering*", SearchOptions(endgame_ordering=True,
+    ("default + the report's late-game ordering*", SearchOptions(endgame_ordering=True,
                                                               track_leaf=False)),
 ]
-NOTE = ("*seed 003's agent: with <= 5 stacks on the board, whole stacks first and only "
+NOTE = ("*the report's agent: with <= 5 stacks on the board, whole stacks first and only "
         "every second distance, a smaller tree (its move may differ from minimax's).")
 
 

@@ -3,7 +3,7 @@
 Run with ``stratsynth bench --fitness`` (before the backend comparison) or
 ``python -m experiments.bench.fast_fitness``. One Ψ evaluation is 1,000 matches
 of a program against GA, seat-alternating, on one core, as SA and UCT score a
-program. Every path scores the same programs (the GA program of seed 000, the
+program. Every path scores the same programs (the GA program of the sketch-learning paper, the
 best programs of the 30-minute comparison and random programs), each a fresh
 evaluation, and must give the same Ψ (checked every round). The paths are the
 scalar reference engine (``engine="reference"``), the numpy array engine

@@ -1,7 +1,7 @@
 """Can't Stop matches per second: single core and with the pool on all cores.
 
 Run with ``make bench`` or ``stratsynth bench``. The reference implementation of
-seed 000 is not part of this repository; its measured speed is cited, with its
+the sketch-learning paper is not part of this repository; its measured speed is cited, with its
 date, in docs/benchmarks.md.
 """
 

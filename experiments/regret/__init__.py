@@ -1,1 +1,1 @@
-"""Minimax-regret experiments of seed 004: learners against an optimal opponent."""
+"""Minimax-regret experiments of the MIGO paper: learners against an optimal opponent."""

@@ -1,4 +1,4 @@
-"""A small deep Q-network on the CPU (PyTorch), with seed 004's settings.
+"""A small deep Q-network on the CPU (PyTorch), with the MIGO paper's settings.
 
 γ = 0.8, L2 regularisation 0.01, soft target-network updates at rate 0.01,
 ε-greedy exploration decaying linearly from 0.6 to 0.1 (over ``decay_games``).

@@ -1,4 +1,5 @@
-"""``stratsynth regret``: cumulative-regret curves of learners (seed 004 Fig. 3 / Fig. 5).
+"""``stratsynth regret``: cumulative-regret curves of learners (Hocquette and Muggleton, Fig. 3 /
+Fig. 5).
 
 Runs are independent (run r uses seed + r) and go through the pluggable map.
 Writes ``regret.png`` (mean cumulative regret ± std over runs), ``regret.md``
@@ -23,7 +24,7 @@ from games.solver import MinimaxSolver
 
 from .harness import regret_run
 from .learners import BeadBoxes, QLearner
-from .metarules import METARULES, SEED_METARULES
+from .metarules import METARULES, MIGO_METARULES
 from .mil import MILLearner
 from .rule_learner import RuleLearner
 
@@ -33,16 +34,16 @@ TRANSFER = {"rule+transfer": "rule", "mil+transfer": "mil"}  # learner -> its te
 
 def make_mil(kind: str, game, seed: int, transfer=None) -> MILLearner:
     """mil: our metarule library, minimax-backed negatives; mil-norec: the same without
-    the recursive negation; mil-seed: seed 004's two metarules with the same negatives;
-    mil-pos: seed 004's metarules, positives only."""
+    the recursive negation; mil-migo: the MIGO paper's two metarules with the same negatives;
+    mil-pos: the MIGO paper's metarules, positives only."""
     if kind in ("mil", "mil+transfer"):
         return MILLearner(game, seed, transfer=transfer)
     if kind == "mil-norec":
         return MILLearner(game, seed, metarules=tuple(m for m in METARULES if m != "negation_rec"))
-    if kind == "mil-seed":
-        return MILLearner(game, seed, metarules=SEED_METARULES)
+    if kind == "mil-migo":
+        return MILLearner(game, seed, metarules=MIGO_METARULES)
     if kind == "mil-pos":
-        return MILLearner(game, seed, metarules=SEED_METARULES, negatives="none")
+        return MILLearner(game, seed, metarules=MIGO_METARULES, negatives="none")
     raise ValueError(f"unknown MIL learner '{kind}'")
 
 

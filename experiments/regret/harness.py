@@ -1,4 +1,4 @@
-"""The regret harness of seed 004.
+"""The regret harness of the MIGO paper.
 
 A learner always moves first, from a board drawn uniformly from the boards one
 full move ahead of the start (up to symmetry), against a deterministic minimax

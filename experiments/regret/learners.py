@@ -1,4 +1,4 @@
-"""Baselines of seed 004: MENACE / HER bead boxes and tabular Q-learning."""
+"""Baselines of the MIGO paper: MENACE / HER bead boxes and tabular Q-learning."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ class BeadBoxes:
 
 
 class QLearner:
-    """Tabular Q-learning with seed 004's settings: α=0.3, γ=0.9, Q₀=1, no exploration.
+    """Tabular Q-learning with the MIGO paper's settings: α=0.3, γ=0.9, Q₀=1, no exploration.
 
     Greedy with random tie-breaks; after each game the learner's own transitions
     are updated backwards: target = outcome at the last move, else γ·max Q of its

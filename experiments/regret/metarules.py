@@ -1,4 +1,4 @@
-"""Metarules, clauses and their evaluation over game positions (seed 004's MIGO).
+"""Metarules, clauses and their evaluation over game positions (MIGO, Hocquette and Muggleton).
 
 Programs are dyadic Datalog in H²₂ with negation as failure, over the background
 knowledge ``move/2`` (a legal move A→B), ``won/1`` (the player who just moved has
@@ -17,7 +17,7 @@ meta-substitution binds)::
     chain        P(A,B) :- Q(A,C), R(C,B).
     tailrec      P(A,B) :- Q(A,C), P(C,B).
 
-Seed 004 names two (postcon and negation, ``SEED_METARULES``); the others are
+The MIGO paper names two (postcon and negation, ``MIGO_METARULES``); the others are
 the usual MIL forms (precondition, chain, tail recursion) and the recursive form
 of negation. Game graphs are finite and acyclic, so every definition is evaluated bottom-up
 without loops. Definitions are memoised by their structure, so a predicate
@@ -35,7 +35,7 @@ from gp.languages.rules import Positions
 MONADIC = ("won", "drawn")
 DYADIC_BK = ("move",)
 METARULES = ("postcon", "negation", "postcon_not", "precon", "negation_rec", "chain", "tailrec")
-SEED_METARULES = ("postcon", "negation")  # seed 004, Table 1
+MIGO_METARULES = ("postcon", "negation")  # the MIGO paper, Table 1
 _FORMS = {
     "postcon": "{p}(A,B) :- {q}(A,B), {r}(B).",
     "postcon_not": "{p}(A,B) :- {q}(A,B), not {r}(B).",

@@ -1,4 +1,4 @@
-"""Meta-interpretive learning of game strategies, as seed 004's MIGO.
+"""Meta-interpretive learning of game strategies, as MIGO (Hocquette and Muggleton).
 
 ``MetaInterpreter.learn`` is a Metagol-style learner: it proves the positive
 examples of a target predicate one by one; an example the program cannot prove
@@ -12,30 +12,30 @@ rejected (Metagol checks negatives at the end; we check each extension, which
 prunes the same programs earlier except where a recursive clause is not yet
 complete).
 
-``MILLearner`` is MIGO around it (seed 004, Algorithm 1 and Sect. 4):
+``MILLearner`` is MIGO around it (Hocquette and Muggleton, Algorithm 1 and Sect. 4):
 
 * credit assignment: in a game won against the optimal opponent every move of
   the learner is a positive example of ``win_k`` (Theorem 1), k its number of
   moves to the end; in a drawn game in which the win rules did not fire at the
   start, every move of either player is a positive example of ``draw_k``
-  (Theorem 2). Mixed learning (the seed's better variant): draw examples are
+  (Theorem 2). Mixed learning (the MIGO paper's better variant): draw examples are
   re-tested against the current win rules whenever those change.
 * negative examples (``negatives="minimax"``, the default): the learner's moves
   that failed to win or draw under the minimax database the regret is measured
   with — a move A→B is a negative of ``win_k`` when B is not a forced win for the
   mover within k of its moves, and of ``draw_k`` when the opponent can force a
   win from B within k of its moves (the horizon of the rule, as for ``win_k``).
-  ``negatives="none"`` is the seed's positives-only learning.
+  ``negatives="none"`` is the MIGO paper's positives-only learning.
 * dependent learning: ``win_1`` first, then ``win_2`` with ``win_1`` (and its
   helpers) in the background knowledge, …, then ``draw_1``, ``draw_2``, … with
   every win rule. Each predicate is relearned from scratch after every game that
   changes its examples or its background (a previous program that is still
   consistent is the first one the from-scratch search would return, and is kept).
 * play: the first move proved by ``win_1``, ``win_2``, …, then by the draw rules
-  (longest horizon first; ``draw_order="increasing"`` is the seed's draw_1 first),
+  (longest horizon first; ``draw_order="increasing"`` is the MIGO paper's draw_1 first),
   else a random legal move.
 * ``win_k`` / ``draw_k`` are learned for every k that has examples (``max_k``
-  caps it), as the seed iterates "until no further predicates can be learned".
+  caps it), as the MIGO paper iterates "until no further predicates can be learned".
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ class MILLearner:
         self.interp = Interpreter(self.positions)
         self.mil = MetaInterpreter(self.interp, metarules, max_clauses, max_nodes,
                                    max_work)
-        # seed 004 learns win_k / draw_k "until no further predicates can be learned";
+        # the MIGO paper learns win_k / draw_k "until no further predicates can be learned";
         # no game here lasts more moves of one player than its board has cells
         self.max_k = max_k or len(game.rules.initial_board())
         self.negatives, self.mode, self.draw_after = negatives, mode, draw_after
@@ -263,7 +263,7 @@ class MILLearner:
 
     def play_order(self) -> list[str]:
         """win_1, win_2, … (fastest win first), then the draw rules, longest horizon
-        first (``draw_order="decreasing"``) or as the seed, draw_1 first."""
+        first (``draw_order="decreasing"``) or as the MIGO paper, draw_1 first."""
         wins = [lab for lab in self.labels() if lab.startswith("win_")]
         draws = [lab for lab in self.labels() if lab.startswith("draw_")]
         return wins + (draws[::-1] if self.draw_order == "decreasing" else draws)

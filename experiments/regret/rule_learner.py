@@ -1,12 +1,12 @@
-"""A programmatic rule learner in the manner of seed 004's MIGO, with our SA.
+"""A programmatic rule learner in the manner of MIGO (Hocquette and Muggleton), with our SA.
 
 Rules ``win_k`` and ``draw_k`` (``gp.languages.rules``) are learned, by our SA or by
 DEAP GP (``search="gp"``), from positive
-examples only, with seed 004's credit assignment: in a game the learner won
+examples only, with the MIGO paper's credit assignment: in a game the learner won
 against the optimal opponent every move it made is a positive example of
 ``win_k``, k being the number of its moves to the end (Theorem 1); in a drawn
 game its moves are examples of ``draw_k`` (Theorem 2), once ``draw_after`` games
-have been played (seed 004 waits 10 games on noughts-and-crosses, 5 on
+have been played (Hocquette and Muggleton wait 10 games on noughts-and-crosses, 5 on
 Hexapawn; draw rules are never learned before a win rule). The strategy plays
 the first rule that fires (win_1, win_2, …, then draw_1, …), else a random move.
 

@@ -1,4 +1,5 @@
-"""Seed 000's Fig. 2 for two comparisons side by side: our typed language and paper mode.
+"""The sketch-learning paper's Fig. 2 for two comparisons side by side: our typed language and
+paper mode.
 
 Each panel is one comparison directory of ``stratsynth run`` (runs under
 ``DIR/runs/LABEL/seedN``): best Ψ found so far against time, the median of the

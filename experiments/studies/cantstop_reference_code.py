@@ -1,4 +1,5 @@
-"""Drive the seed-000 reference code (not in this repository) to record traces and rates.
+"""Drive the sketch-learning paper's reference code (not in this repository) to record traces and
+rates.
 
 The reference code is github leandrocouto/sketch-learning, directory
 ``cant-stop-sketch-learning/src`` at commit a93feef (``REFERENCE_COMMIT``): its

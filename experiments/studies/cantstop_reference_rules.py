@@ -1,4 +1,5 @@
-"""Which of the reference code's rule differences (design.md §8, D1–D4) moves which win rate.
+"""Which of the reference code's rule differences (D1–D4, listed in
+``games.cantstop.reference_rules``) moves which win rate.
 
 Two rate pairs are measured with the CLI under both rule sets (``run.sh`` beside the
 results): random vs GA and Rule of 28 vs GA. This study adds the steps between

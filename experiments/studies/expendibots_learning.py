@@ -9,14 +9,14 @@ arguments and it continues where it stopped (TD-Leaf: a checkpoint after every g
 GP: the evaluator's log replays; tournament: one JSON line per finished game).
 
 * ``tdleaf``: ``games.expendibots.tdleaf.PoolTDLeaf`` at depth 2, separate weights per colour,
-  λ = 0.8, rate 0.1 → 0.01, against random, seed 003's hand weights at depths 1 and 2
+  λ = 0.8, rate 0.1 → 0.01, against random, the Expendibots report's hand weights at depths 1 and 2
   and frozen copies of itself every 25 games.
 * ``gp``: DEAP μ+λ GP (``gp.evolution.run_gp``) over evaluation programs
-  (``gp.languages.expendibots``) played inside seed 003's agent at depth 2 (books, time
+  (``gp.languages.expendibots``) played inside the report's agent at depth 2 (books, time
   budget, late-game ordering: only the evaluation differs), each scored by matches
-  against seed 003's full agent at depth 2, both colours, random openings;
-  score = (wins + draws/2) / matches. The population starts from seed
-  003's hand evaluation written in the DSL.
+  against the report's full agent at depth 2, both colours, random openings;
+  score = (wins + draws/2) / matches. The population starts from
+  the report's hand evaluation written in the DSL.
 * ``tournament``: round robin at depth 3, both colours, random 4-ply openings.
 """
 
@@ -74,7 +74,7 @@ def cmd_tdleaf(args) -> int:
 
 # ---- GP -----------------------------------------------------------------------------------
 def cmd_gp(args) -> int:
-    from games.expendibots.seed003 import Seed003Player
+    from games.expendibots.timed_agent import TimedAlphaBetaPlayer
     from gp.evaluator import Budget, Evaluator
     from gp.evolution import GPSettings, run_gp
     from gp.fitness import WinRate
@@ -83,7 +83,9 @@ def cmd_gp(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     game = Expendibots(opening_plies=4, turn_limit=args.turn_limit)
-    target = Seed003Player(depth=args.depth, name=f"seed003-depth{args.depth}")
+    # "seed003-depthN": the former name of timed-alphabeta, kept as the name the
+    # committed runs' config.json and best.txt record
+    target = TimedAlphaBetaPlayer(depth=args.depth, name=f"seed003-depth{args.depth}")
     strategy = functools.partial(EvaluationProgramPlayer, depth=args.depth, agent=1, book=1)
     # draws score ½ (Expendibots.draw_value); the tie-break is the final token lead
     # (Expendibots.margin). Paired runs put every program on the run seed's openings,
@@ -109,7 +111,7 @@ def cmd_gp(args) -> int:
                           Budget(evaluations=args.evaluations), run_dir=out, resume=resume,
                           on_score=on_score)
     initial = EXPENDIBOTS_DSL.parse(Path(args.initial).read_text())
-    if args.method == "sa":  # seed 000's simulated annealing from the initial program
+    if args.method == "sa":  # the sketch-learning paper's SA from the initial program
         from gp.methods import SA
 
         SA(language=EXPENDIBOTS_DSL, evaluator=evaluator, rng=random.Random(args.seed),
@@ -125,10 +127,13 @@ def cmd_gp(args) -> int:
 
 
 # ---- tournament ---------------------------------------------------------------------------
-DEFAULT_PLAYERS = ("seed003=seed003,"
+# Labels name the players in games.jsonl and seed each pairing's matches (``pair_seed``):
+# "seed003" (the timed alpha-beta agent's former name) stays the label so that the
+# committed tournaments resume and replay.
+DEFAULT_PLAYERS = ("seed003=timed-alphabeta,"
                    f"gp-evaluation=program:{RESULTS}/gp-depth2/best.txt?depth=3&agent=1&book=1,"
                    f"td-leaf=weights:{RESULTS}/tdleaf-pool-hand/weights.json?depth=3&book=1,"
-                   "hand-weights-nobook=seed003-nobook,"
+                   "hand-weights-nobook=timed-alphabeta-nobook,"
                    "random=random")
 
 
@@ -243,10 +248,12 @@ def main(argv: list[str] | None = None) -> int:
     td.add_argument("--lam", type=float, default=0.8)
     td.add_argument("--snapshot-every", dest="snapshot_every", type=int, default=25)
     td.add_argument("--turn-limit", dest="turn_limit", type=int, default=100)
+    # the committed runs' logs name the opponents by these specs ("seed003-depth2":
+    # timed-alphabeta-depth2's former name), so a resumed run logs them the same way
     td.add_argument("--opponents", default="random,alphabeta1,alphabeta2,seed003-depth2")
     td.add_argument("--seed", type=int, default=0)
     td.add_argument("--start", choices=("flat", "hand"), default="flat",
-                    help="start weights: [1,1,1,0,0] or seed 003's hand weights per colour")
+                    help="start weights: [1,1,1,0,0] or the report's hand weights per colour")
     g = sub.add_parser("gp")
     g.add_argument("--out", default=str(RESULTS / "gp-depth2"))
     g.add_argument("--evaluations", type=int, default=120)

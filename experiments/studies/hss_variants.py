@@ -1,4 +1,4 @@
-"""HSS as in seed 001 (``variant="dissertation"``) against the earlier implementation
+"""HSS as published in Aleixo (2023) (``variant="published"``) against the earlier implementation
 (``"legacy"``), same budget and seeds, on Can't Stop against Glenn & Aloi's player.
 
 Can't Stop is used because its matches are cheap: a microRTS comparison at a budget
@@ -34,7 +34,7 @@ def run(evaluations: int = 224, seeds: int = 3, matches: int = 50, rescore: int 
     target = glenn_aloi_player()
     levels = feature_levels([FEATURES[n][1] for n in NAMES], 5)
     rows = []
-    for variant in ("dissertation", "legacy"):
+    for variant in ("published", "legacy"):
         for seed in range(1, seeds + 1):
             started = time.perf_counter()
             evaluate = BehaviourWinRate(game, target, SketchStrategy, FEATURES, NAMES, matches,
@@ -49,7 +49,7 @@ def run(evaluations: int = 224, seeds: int = 3, matches: int = 50, rescore: int 
                          "program": program})
             print(json.dumps({k: v for k, v in rows[-1].items() if k != "program"}), flush=True)
     summary = {}
-    for variant in ("dissertation", "legacy"):
+    for variant in ("published", "legacy"):
         scores = [r["rescored"] for r in rows if r["variant"] == variant]
         summary[variant] = {"mean_rescored": sum(scores) / len(scores), "rescored": scores}
     result = {"command": "python -m experiments.studies.hss_variants "

@@ -1,4 +1,4 @@
-"""Library transfer (seed 001): does HSS reach a given Ψ sooner on a new map when its
+"""Library transfer (Aleixo 2023): does HSS reach a given Ψ sooner on a new map when its
 library comes from another map?
 
 1. Build a library on the source map: HSS against the opponent for

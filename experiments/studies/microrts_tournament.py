@@ -1,4 +1,4 @@
-"""Seed 001's tournament on microRTS: HSS-IBR, HSS-FP, SA-IBR and SA-FP, several seeds,
+"""The tournament of Aleixo (2023) on microRTS: HSS-IBR, HSS-FP, SA-IBR and SA-FP, several seeds,
 in a round robin with COAC, Mayari, the four rushes and RandomBiased.
 
     python -m experiments.studies.microrts_tournament --seeds 1-3 --max-seconds 3600

@@ -1,4 +1,4 @@
-"""Seed 002's Table II: the two opposite-corner elites of each MAP-Elites use case
+"""The play-styles paper's Table II: the two opposite-corner elites of each MAP-Elites use case
 re-played on many more games and levels than the search gave them.
 
     python -m experiments.studies.tribes_table2 --matches 40 --levels 0-9
@@ -11,7 +11,7 @@ played from both seats; the run's other game parameters, e.g. its turn limit, ar
 kept), which logs every game and goes on from that log after a kill. It then reads the
 logged games and writes ``table2.md`` (and ``table2.json``): per corner elite, the
 archive's win rate and two features beside the fresh games' means with their standard
-errors, and seed 002's Table II beside them.
+errors, and the play-styles paper's Table II beside them.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ SEED_TABLE_II = {
     "III": [("[0.6:0.6]", (50.0, 58.1), (0.63, 0.43), (0.664, 0.44)),
             ("[1.2:1.0]", (85.0, 74.37), (1.05, 0.7), (0.87, 0.65))],
 }
-"""Seed 002 Table II: MAP-Elites result and validation (500 games) of two elites per
+"""The play-styles paper's Table II: MAP-Elites result and validation (500 games) of two elites per
 use case."""
 
 
@@ -116,9 +116,9 @@ def markdown(rows: list[dict], command: str) -> str:
     lines = ["# Table II: corner elites re-played on fresh games", "", f"`{command}`", "",
              "Win rate in %; a feature is the evolved player's mean per game (win round: "
              "over the games it won). Fresh: mean (standard error, games) over the games "
-             "named below; archive: the search's own games. Seed 002: its MAP-Elites "
+             "named below; archive: the search's own games. The play-styles paper: its MAP-Elites "
              "value → its validation on 500 games.", "",
-             "| use case | corner | measure | archive | fresh games | seed 002 |",
+             "| use case | corner | measure | archive | fresh games | paper |",
              "|---|---|---|---|---|---|"]
     for row in rows:
         seed = SEED_TABLE_II[row["use_case"]][0 if row["corner"] == "low" else 1]
@@ -127,7 +127,8 @@ def markdown(rows: list[dict], command: str) -> str:
             lines.append(f"| {row['use_case']} | {row['corner']} | {name} | "
                          f"{fmt(row['archive'][name])} | {fmt(mean)} ({fmt(se)}, {n}) | "
                          f"{seed[0]}: {seed[1 + k][0]} → {seed[1 + k][1]} |")
-    lines += ["", "Seed 002's cells are its figures' coordinates of the two elites it chose; "
+    lines += ["", "The play-styles paper's cells are its figures' coordinates of the two elites "
+              "it chose; "
               "ours are the elites nearest the low and the high corner of the normalised "
               "feature space. Each elite's weights (σ15..σ19, σ36..σ41) and games:", ""]
     for row in rows:

@@ -32,7 +32,7 @@ PLAYERS = {
 
 register_game(GameSpec(
     name="cantstop",
-    summary="Can't Stop, the dice game of seeds 000 and 001 (GA and Rule of 28 built in)",
+    summary="Can't Stop, the sketch-learning paper's dice game (GA and Rule of 28 built in)",
     factory="games.cantstop.rules:CantStop",
     players="games.cantstop:PLAYERS",
     synthesis=SynthesisSpec(

@@ -1,10 +1,10 @@
-"""Can't Stop's observation cloning score C_O (seed 000).
+"""Can't Stop's observation cloning score C_O (Medeiros, Aleixo and Lelis 2022).
 
 The program replays the recorded turns on a board of its own (it decides on each
 recorded state; its column moves advance its own markers, its "stop" banks them,
 a recorded turn that ends before it stops is lost like a bust) and the score is
 the overlap of the two end-of-match boards, Σ_col min / Σ_col max of the cells
-secured (a claimed column counts its full height). Seed 000's worked example
+secured (a claimed column counts its full height). The sketch-learning paper's worked example
 gives 8/23 ≈ 0.34.
 """
 
@@ -110,8 +110,8 @@ class CantStopObservationCloning:
         return total / len(self.trajectories)
 
 
-def seed000_example() -> float:
-    """The worked example of seed 000: columns 2, 3, 7 and one cell of 12 against
+def worked_example() -> float:
+    """The worked example of the sketch-learning paper: columns 2, 3, 7 and one cell of 12 against
     columns 2, 3 and one cell of 8."""
     recorded = [0] * 13
     for c in (2, 3, 7):

@@ -12,7 +12,7 @@ decision of every player and the same final state and per-seat counters
 for the reference rules).
 
 What the kernel runs: both rule sets of ``CantStop``, the paper's
-(``CantStopState``) and the seed-000 reference code's (``rules=reference``,
+(``CantStopState``) and the sketch-learning paper's reference code's (``rules=reference``,
 ``ReferenceCantStopState``, its D1-D4 included), the heuristic players (GA, Rule
 of 28, any ``HeuristicParams``), the uniform random player, and program players
 that give a lowering for ``LOWERING`` (the sketch languages of

@@ -5,7 +5,7 @@ operation and per match; here a match is a loop over plain integers, so a
 decision costs tens of nanoseconds. Everything is a transcription of the
 reference engine (``rules.py``, and ``reference_rules.py`` for ``rules=reference``),
 the built-in players (``players.py``), the random player
-(``games.api.RandomStrategy``) and the sketch of seed 000
+(``games.api.RandomStrategy``) and the sketch of the sketch-learning paper
 (``gp.languages.cantstop.SketchStrategy``):
 
 * dice and the random players' numbers come from CPython's Mersenne Twister,

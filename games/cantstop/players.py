@@ -1,8 +1,13 @@
 """Classic Can't Stop strategies: Glenn & Aloi's GA player and Keller's Rule of 28.
 
-Both follow one scheme (design.md §2) and differ only in their constants, so one
-class with a parameter record serves both. The decisions match the reference
-implementation of seed 000, with ties broken towards the first legal action.
+Both follow one scheme and differ only in their constants, so one class with a
+parameter record serves both: after each column move, stop if stopping wins, roll
+while a neutral marker can still be placed, else stop once the progress score (cells
+advanced this turn weighted per column, plus a bonus for awkward neutral columns)
+reaches a threshold; among the column moves, take the one of highest value
+(per-column move values, less a penalty for each new neutral marker it places). The
+decisions match the reference implementation of the sketch-learning paper, with ties
+broken towards the first legal action.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""Can't Stop as the seed-000 reference code plays it (``--game-param rules=reference``).
+"""Can't Stop as the sketch-learning paper's reference code plays it (``--game-param
+rules=reference``).
 
 The paper's rules (``games.cantstop.rules``) are the default and are right. The
-numbers of seed 000 were measured on its reference implementation
+numbers of the sketch-learning paper were measured on its reference implementation
 (github leandrocouto/sketch-learning, ``cant-stop-sketch-learning/src/game.py`` at
-commit a93feef), which differs in four ways (design.md §8). This variant
+commit a93feef), which differs from them in four ways. This variant
 reproduces that engine decision by decision, including its bug:
 
 D1  A neutral marker on the top cell does not claim the column; one more step
@@ -66,7 +67,8 @@ REFERENCE_COMMIT = "a93feef180da72c45a6627955fbc6277209371b0"
 
 
 class ReferenceCantStopState(CantStopState):
-    """A Can't Stop position under the seed-000 reference code's rules (D1–D4 above)."""
+    """A Can't Stop position under the sketch-learning paper's reference code's rules (D1–D4
+    above)."""
 
     __slots__ = ("neutral_count", "won_now")
 
@@ -247,7 +249,7 @@ def _validate_reference(state: ReferenceCantStopState) -> None:
         raise ValueError(f"{bad}neutral_count {state.neutral_count}")
 
 
-# ---- the reference DSL's board functions (design.md §8), on either rule set ---------------
+# ---- the reference DSL's board functions, on either rule set ------------------------------
 def _check_column(column: int) -> None:
     if column not in COLUMNS:
         raise ValueError(f"column {column!r} out of range 2..12")

@@ -1,4 +1,5 @@
-"""Replay decision traces recorded from the seed-000 reference engine under ``rules=reference``.
+"""Replay decision traces recorded from the sketch-learning paper's reference engine under
+``rules=reference``.
 
 A trace file (``tests/fixtures/cantstop_reference_traces.jsonl``) holds one JSON
 object per match, recorded from the reference code (commit

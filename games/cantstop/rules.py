@@ -1,4 +1,12 @@
-"""Can't Stop, two players, as played in seed 000 (design.md §2).
+"""Can't Stop, two players, as played in the sketch-learning paper.
+
+Columns 2–12 have 3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3 cells. A turn rolls four dice;
+the player pairs them into two sums and advances a neutral marker one cell in the
+column of each sum (or of one, if both cannot move), with at most three neutrals on
+the board; after each move it rolls again or stops. Stopping turns the neutrals into
+its own markers; a roll with no legal move (a bust) loses the turn's progress.
+Stopping with a marker on a column's top cell claims the column, which no one may
+enter again; the first to claim three columns wins.
 
 The state is built for speed because program synthesis plays millions of
 matches: plain lists indexed by column number, legal actions computed once per
@@ -204,7 +212,10 @@ class CantStopState:
             self._end_turn()
 
     def _column_moves(self, pairings) -> list:
-        """Legal column moves for the given dice pairings (design.md §2)."""
+        """Legal column moves for the given dice pairings: a sum's column can take a
+        step if it is unclaimed, its marker is below the top cell and a neutral is
+        there or free; a pairing whose two columns can both step (with enough free
+        neutrals) gives one two-column move, else each steppable column its own move."""
         neutral = self.neutral
         claimed = self.claimed
         free = MAX_NEUTRALS - len(self.neutral_cols)
@@ -494,7 +505,8 @@ class CantStop(GameBase):
     num_players = 2
 
     def __init__(self, max_moves: int = DEFAULT_MAX_MOVES, rules: str = "paper") -> None:
-        """``rules``: "paper" (the paper's text, default) or "reference" (seed 000's
+        """``rules``: "paper" (the paper's text, default) or "reference" (the sketch-learning
+        paper's
         reference code, bug included: games.cantstop.reference_rules)."""
         if max_moves < 1:
             raise ValueError(f"max_moves must be >= 1, got {max_moves}")

@@ -1,13 +1,13 @@
-"""Alpha-beta players for Expendibots with seed 003's evaluation.
+"""Alpha-beta players for Expendibots with the Expendibots report's evaluation.
 
 eval(s) = tanh(Σ w_i f_i(s)), from the viewpoint of the player to evaluate for:
   f1 = sgn(n_p − n_o)(n_p − n_o)² / 144   (token lead, squared)
   f2 = n_p / d / 12,  f3 = −n_o / d / 12  (d = Manhattan distance of the two centres
                                           of mass of stack positions, at least 1)
   f4 = s_p / 12,  f5 = s_o / 12           (numbers of stacks)
-n are tokens, s stacks. The text of seed 003 gives f3 = n_o/d but explains f2 and
+n are tokens, s stacks. The text of the Expendibots report gives f3 = n_o/d but explains f2 and
 f3 as "equal but opposite" counterparts with positive weights; we take the sign
-into the feature. Features are scaled to about [−1, 1] (seed 003: "normalised").
+into the feature. Features are scaled to about [−1, 1] (the Expendibots report: "normalised").
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class LinearEvaluation:
 
     def __init__(self, weights: Sequence[float]) -> None:
         if len(weights) != 5:
-            raise ValueError(f"seed 003's evaluation takes 5 weights, got {len(weights)}")
+            raise ValueError(f"the report's evaluation takes 5 weights, got {len(weights)}")
         self.weights = tuple(float(w) for w in weights)
 
     def __call__(self, board: Sequence[int], player: int) -> float:
@@ -115,7 +115,7 @@ def terminal_value(board: Sequence[int], player: int) -> float | None:
 
 class CopyAlphaBeta:
     """The first, copy-per-node alpha-beta (kept as the benchmark's baseline and as a
-    reference): depth-limited negamax with BOOM-first ordering and seed 003's pruning:
+    reference): depth-limited negamax with BOOM-first ordering and the report's pruning:
     no BOOM that destroys only own tokens, and no move back to a position already seen
     in the game (repeated-state pruning). ``AlphaBeta`` (search.FastAlphaBeta) gives
     the same value and move, faster."""

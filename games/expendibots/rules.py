@@ -1,4 +1,4 @@
-"""Expendibots (seed 003, design.md §6).
+"""Expendibots, the game of the Expendibots report (Hitchcock and Randell).
 
 8×8 board, squares ``y * 8 + x``. A board is a tuple of 64 ints: +n a white
 stack of n tokens, −n a black stack, 0 empty. White (player 0) starts with 12
@@ -87,7 +87,7 @@ def boom(board: tuple[int, ...], sq: int) -> tuple[int, ...]:
 
 def generate_moves(board: tuple[int, ...], player: int) -> list[tuple]:
     """All legal actions, BOOMs first, then by fewer tokens moved and longer distance
-    first (seed 003's ordering for alpha-beta)."""
+    first (the report's ordering for alpha-beta)."""
     sign = 1 if player == 0 else -1
     booms, moves = [], []
     for sq, v in enumerate(board):

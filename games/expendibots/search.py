@@ -6,8 +6,8 @@ rescanned it for every node, so a depth-3 decision took seconds. Here a node cos
 a few list writes; the evaluation reads the running counts (tokens, stacks and
 coordinate sums per side), so it is O(1).
 
-Search rules are those of seed 003 (and of ``CopyAlphaBeta``, which gives the same
-value and move): negamax to a fixed depth, BOOMs first then the seed's ordering
+Search rules are those of the Expendibots report (and of ``CopyAlphaBeta``, which gives the same
+value and move): negamax to a fixed depth, BOOMs first then the report's ordering
 (fewer tokens moved first, longer distance first), no BOOM that destroys only own
 tokens, no move into a position already seen in the game (repeated-state
 pruning). Two BOOMs of the same connected cluster give the same board, so only the
@@ -34,10 +34,10 @@ ZOBRIST = tuple(tuple(0 if v == 12 else _ZRNG.getrandbits(64) for v in range(25)
 ZOBRIST_BLACK = _ZRNG.getrandbits(64)  # black to move
 X = tuple(sq & 7 for sq in range(64))
 Y = tuple(sq >> 3 for sq in range(64))
-# (m, d) in seed 003's order for a largest stack of n: fewer tokens first, then longer moves
+# (m, d) in the report's order for a largest stack of n: fewer tokens first, then longer moves
 ORDER = tuple(tuple((m, d) for m in range(1, n + 1) for d in range(n, 0, -1))
               for n in range(13))
-# the seed's late-game order (<= 5 stacks on the board): whole stack first, longest move
+# the report's late-game order (<= 5 stacks on the board): whole stack first, longest move
 # first, and only every second distance (n, n-2, ..., and always 1)
 ENDGAME_DISTANCES = tuple(tuple(sorted(set(range(n, 0, -2)) | {1}, reverse=True)) if n else ()
                           for n in range(13))
@@ -98,7 +98,7 @@ class SearchOptions:
     killers: bool = True
     history: bool = False
     dedup_booms: bool = True
-    endgame_ordering: bool = False  # seed 003's ordering with <= 5 stacks (changes the tree)
+    endgame_ordering: bool = False  # the report's ordering with <= 5 stacks (changes the tree)
     track_leaf: bool = True  # keep the principal leaf (TD-Leaf needs it; costs a copy per leaf)
 
 
@@ -208,7 +208,7 @@ class Position:
         return roots
 
     def moves(self, endgame: bool = False) -> list[tuple]:
-        """MOVE actions in seed 003's order (``endgame``: the late-game order)."""
+        """MOVE actions in the report's order (``endgame``: the late-game order)."""
         return list(self.iter_moves(endgame))
 
     def iter_moves(self, endgame: bool = False):
@@ -227,7 +227,7 @@ class Position:
                             if len(line) >= d and b[line[d - 1]] * sign >= 0:
                                 yield ("MOVE", m, sq, line[d - 1])
             return
-        # legal destinations per stack and distance, then seed 003's (m, d) order
+        # legal destinations per stack and distance, then the report's (m, d) order
         if sign > 0:
             legal = [(sq, n, [[t for t in dests[d] if b[t] >= 0] if d <= n else ()
                               for d in range(n + 1)])

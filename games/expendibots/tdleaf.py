@@ -1,4 +1,4 @@
-"""TD-Leaf(λ) (Baxter, Tridgell & Weaver 1999) for seed 003's Expendibots evaluation.
+"""TD-Leaf(λ) (Baxter, Tridgell & Weaver 1999) for the Expendibots report's evaluation.
 
 The learner plays with alpha-beta; at each of its decisions the principal
 variation's leaf l_t is scored r_t = tanh(w · f(l_t)) (a terminal leaf scores its
@@ -107,7 +107,7 @@ class TDLeafTrainer:
 def read_weights(path: str | Path) -> tuple[list[float], list[float], dict]:
     """(White's weights, Black's weights, the file's data) from a weights file: either
     ``{"weights": [5 numbers]}`` for both colours or ``{"white": [...], "black": [...]}``
-    (seed 003 keeps separate weights per colour)."""
+    (the Expendibots report keeps separate weights per colour)."""
     file = Path(path)
     if not file.is_file():
         raise FileNotFoundError(f"{path}: no such weights file")
@@ -128,27 +128,27 @@ def read_weights(path: str | Path) -> tuple[list[float], list[float], dict]:
 
 def load_weights_player(path: str | Path, depth: int | None = None, book: int = 0):
     """An alpha-beta player from a weights file (``read_weights``); ``book=1`` plays
-    seed 003's full agent (opening books, time budget) with these weights."""
+    the report's full agent (opening books, time budget) with these weights."""
     from games.expendibots.players import AlphaBetaPlayer
-    from games.expendibots.seed003 import Seed003Player
+    from games.expendibots.timed_agent import TimedAlphaBetaPlayer
 
     white, black, data = read_weights(path)
     depth = depth or int(data.get("depth", 2))
     if book:
-        return Seed003Player(white, black, depth=depth, name=f"seed003:{path}")
+        return TimedAlphaBetaPlayer(white, black, depth=depth, name=f"timed-alphabeta:{path}")
     return AlphaBetaPlayer(linear_evaluation(white), linear_evaluation(black), depth=depth,
                            name=f"weights:{path}")
 
 
 class PoolTDLeaf:
     """TD-Leaf(λ) with separate weights per colour against an opponent pool that improves
-    with the learner (seed 003, after Baxter et al.: "a series of varied opponents,
+    with the learner (Hitchcock and Randell, after Baxter et al.: "a series of varied opponents,
     increasing in skill as our player improved").
 
     The pool holds ``fixed`` opponents plus frozen copies of the learner taken every
     ``snapshot_every`` games (the ``keep`` most recent). Each game's opponent and seat
     are drawn from a generator seeded by (seed, game), so a resumed run continues
-    exactly. The learning rate falls linearly from ``alpha`` to ``alpha_end`` (the seed
+    exactly. The learning rate falls linearly from ``alpha`` to ``alpha_end`` (the report
     went from 0.1 to 0.01). ``save``/``load`` keep everything needed to resume.
     """
 

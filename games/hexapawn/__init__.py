@@ -1,4 +1,4 @@
-"""Hexapawn on an n×n board (seed 004): pawns step forward onto an empty square or
+"""Hexapawn on an n×n board (Hocquette and Muggleton): pawns step forward onto an empty square or
 capture diagonally forward; reaching the far row wins. ``no_move="draw"`` is the
 seed's variant (a player with no legal move draws), ``"lose"`` the classic rule.
 
@@ -116,7 +116,7 @@ PLAYERS = {"random": RandomStrategy, "human": HumanPlayer, "minimax": _minimax}
 
 register_game(GameSpec(
     name="hexapawn",
-    summary="Hexapawn on an n×n board (seed 004; game parameters size and no_move)",
+    summary="Hexapawn on an n×n board (Hocquette and Muggleton; game parameters size and no_move)",
     factory="games.hexapawn:Hexapawn",
     players="games.hexapawn:PLAYERS",
     synthesis=SynthesisSpec(default_target="minimax", cloning={"A": "gp.cloning:action_cloning"}),

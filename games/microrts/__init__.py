@@ -15,11 +15,13 @@ PLAYERS = {name: partial(BotSpec, name) for name in BOTS}
 
 register_game(GameSpec(
     name="microrts",
-    summary="microRTS through its Java engine (seeds 000, 001; game parameters map, utt)",
+    summary=("microRTS through its Java engine (the sketch-learning paper, Aleixo 2023; "
+             "game parameters map, utt)"),
     factory="games.microrts.game:MicroRTS",
     players="games.microrts:PLAYERS",
     synthesis=SynthesisSpec(
-        languages={"seed001": "gp.languages.microrts:MicroRTSProgramPlayer"},
+        languages={"scripts": "gp.languages.microrts:MicroRTSProgramPlayer"},
+        language_aliases={"seed001": "scripts"},
         default_target="coac",
         default_matches=2,
         cloning={"O": "games.microrts.counts:observation_cloning"},

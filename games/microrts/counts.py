@@ -1,4 +1,4 @@
-"""Ψ and C_O on microRTS (seed 000), computed from the same matches.
+"""Ψ and C_O on microRTS (Medeiros, Aleixo and Lelis 2022), computed from the same matches.
 
 Ψ is ``gp.fitness.WinRate`` on ``games.microrts.MicroRTS``: the program's score
 over ``matches`` matches against the target, starts alternating (the default 2 is
@@ -25,7 +25,7 @@ RECORD_VERSION = 1
 
 
 def count_similarity(mine: dict[str, float], theirs: dict[str, float]) -> float:
-    """Seed 000's C_O for one pair of matches."""
+    """The sketch-learning paper's C_O for one pair of matches."""
     total = 0.0
     for key in COUNTS:
         a, b = mine.get(key, 0.0), theirs.get(key, 0.0)

@@ -37,7 +37,7 @@ MAPS = {
     "64x64": "maps/BroodWar/(4)BloodBath.scmB.xml",
     "32x32-distant": "maps/BWDistantResources32x32.xml",
 }
-"""Map names -> files: the four maps of seeds 000/001 (16x16 TwoBasesBarracks,
+"""Map names -> files: the papers' four maps (16x16 TwoBasesBarracks,
 24x24 basesWorkers, 32x32 basesWorkers32x32A, 64x64 BloodBath-B), and
 ``32x32-distant`` (BWDistantResources32x32: walls and far resources, a different
 problem that stood in for 32x32 before basesWorkers32x32A was written). ``own:``

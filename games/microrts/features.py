@@ -1,4 +1,4 @@
-"""microRTS behaviour features (seed 001): what a player produced and gathered.
+"""microRTS behaviour features (Aleixo 2023): what a player produced and gathered.
 
 Counted by the match runner from unit censuses (``games.microrts.match``), so a
 program's features come from the matches that compute its fitness. ``FEATURES``

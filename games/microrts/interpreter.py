@@ -1,6 +1,6 @@
 """What the microRTS DSL's Booleans and commands mean, one game cycle at a time.
 
-Semantics follow the reference interpreter of the DSL (seed 001 appendix A.2,
+Semantics follow the reference interpreter of the DSL (Aleixo 2023, appendix A.2,
 the Java ``Interpreter`` of the Sketch-SA/HSS code): every cycle the program runs
 from scratch over a snapshot of the state; a command gives the unit an abstract
 action only if the unit has none yet this cycle (the first action stands);

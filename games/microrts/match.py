@@ -40,7 +40,7 @@ from .mapfiles import MapError
 log = logging.getLogger("stratsynth.microrts")
 
 PRODUCED = ("Worker", "Light", "Heavy", "Ranged", "Base", "Barracks")
-"""Unit types counted per player (seed 000's C_O; the behaviour features)."""
+"""Unit types counted per player (the sketch-learning paper's C_O; the behaviour features)."""
 STATS_EVERY = 10
 """Cycles between unit censuses (no unit is produced and killed faster than this)."""
 RETRIES = 3

@@ -1,4 +1,5 @@
-"""Noughts-and-crosses (seed 004): X (player 0) moves first; cells 0..8 row by row."""
+"""Noughts-and-crosses (Hocquette and Muggleton): X (player 0) moves first; cells 0..8 row by
+row."""
 
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ PLAYERS = {"random": RandomStrategy, "human": HumanPlayer, "minimax": _minimax}
 
 register_game(GameSpec(
     name="tictactoe",
-    summary="noughts-and-crosses (seed 004), solved by the built-in minimax player",
+    summary="noughts-and-crosses (Hocquette and Muggleton), solved by the built-in minimax player",
     factory="games.tictactoe:TicTacToe",
     players="games.tictactoe:PLAYERS",
     synthesis=SynthesisSpec(default_target="minimax", cloning={"A": "gp.cloning:action_cloning"}),

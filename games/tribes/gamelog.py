@@ -1,10 +1,10 @@
-"""Play one Tribes game and log what seed 002 measures.
+"""Play one Tribes game and log what the play-styles paper measures.
 
 Per seat: final score, technologies (count and fraction of the 24), cities,
 production, units; attacks, spawns per unit type, and per round the number of
 technologies researched and tiles owned (for the research-progress and
 tile-dominance slopes of MAP-Elites use case III); plus the winner and the round
-it was won in. Table I of seed 002 reports win rate, score, technologies, cities
+it was won in. Table I of the play-styles paper reports win rate, score, technologies, cities
 and production from such logs.
 """
 
@@ -21,11 +21,12 @@ from .rules import STAT_ATTACKS, Tribes, TribesState
 
 
 def play_logged(game: Tribes, seats: Sequence[Any], seed: int,
-                level: int | None = None) -> dict[str, Any]:
+                level: int | str | None = None) -> dict[str, Any]:
     """Play one game (players reset with seeds derived from ``seed``) and return its log."""
     rng = random.Random(seed)
     if level is not None:
-        game = Tribes(level=level, size=game.size, turn_limit=game.turn_limit)
+        game = Tribes(level=level, size=game.size, turn_limit=game.turn_limit,
+                      rules=game.rules)
     state = game.new_initial_state(random.Random(rng.getrandbits(64)))
     for seat, player in enumerate(seats):
         if hasattr(player, "reset"):

@@ -1,13 +1,13 @@
-"""Tribes' QD search space for ``stratsynth qd tribes`` (seed 002 §IV).
+"""Tribes' QD search space for ``stratsynth qd tribes`` (Perez-Liebana et al. 2021, §IV).
 
 A solution is the 11 Research and Spawn weights of P-MCTS(PU) (σ15..σ19,
 σ36..σ41; the other 46 stay 0.5), each in {0, 0.25, 0.5, 0.75, 1}, searched by
 Algorithm 1 (``qd.vectors``). One evaluation plays ``matches`` games of P-MCTS(PU)
-with those weights against the target (seed 002: MCTS), both at the target's
+with those weights against the target (the play-styles paper: MCTS), both at the target's
 forward-model budget (the evolved player at 2,000 calls if the target has none):
 game i on level ``levels[(i // 2) % |levels|]`` with the evolved player in seat
 i mod 2 and the same game seed for every solution, so each level is played by both
-seats in turn (seed 002: |L| = 5 levels × R_L = 4 games,
+seats in turn (the play-styles paper: |L| = 5 levels × R_L = 4 games,
 ``--game-param levels=[0,1,2,3,4] --matches 20``). Objective: win rate + mean score
 × 10⁻⁶ (score as the tie-break; a Tribes score stays far below 10⁶). Features are
 the means over the same games of what ``gamelog`` logs per game; every game's log
@@ -41,7 +41,7 @@ USE_CASES: dict[str, dict[str, tuple[float, float]]] = {
     # III: research-progress and tile-dominance slopes (per round)
     "III": {"research_slope": (0, 2), "tile_slope": (0, 2)},
 }
-"""Seed 002's three pairs of features (``--features`` takes any two of them), with
+"""The play-styles paper's three pairs of features (``--features`` takes any two of them), with
 the archive ranges of its figures."""
 
 FEATURE_RANGES: dict[str, tuple[float, float]] = {

@@ -1,14 +1,15 @@
-"""A typed board-feature DSL for Expendibots evaluation functions (seed 003).
+"""A typed board-feature DSL for Expendibots evaluation functions (Hitchcock and Randell).
 
 Here the program being synthesized is the evaluation function of alpha-beta:
 ``value: EXPR`` over board features seen by the player to evaluate for, squashed
 with tanh. Features (all scaled to about [0, 1]): ``my_tokens``,
 ``their_tokens``, ``my_stacks``, ``their_stacks``, ``my_largest``,
 ``their_largest``, ``distance`` (Manhattan distance of the centres of mass / 14)
-seed 003's five features ``f1`` … ``f5`` and ``seed003``, seed 003's own weighted
-sum of them with the weights of the player's colour (``value: seed003`` is seed
-003's evaluation exactly); constants 0, 0.5, 1, 2, 4;
-``+ - *``, ``min``, ``max``. The hand-set evaluation of seed 003 is
+the report's five features ``f1`` … ``f5`` and ``seed003``, the report's own weighted
+sum of them with the weights of the player's colour (``value: seed003`` is
+the report's evaluation exactly; the feature keeps this name because saved programs
+and the committed runs' logs print it); constants 0, 0.5, 1, 2, 4;
+``+ - *``, ``min``, ``max``. The hand-set evaluation of the Expendibots report is
 ``experiments/programs/expendibots_hand.txt``.
 """
 
@@ -40,13 +41,13 @@ class Value:
 
 FEATURES = ("my_tokens", "their_tokens", "my_stacks", "their_stacks", "my_largest",
             "their_largest", "distance", "f1", "f2", "f3", "f4", "f5", "seed003")
-SEED_WEIGHTS = (HAND_WEIGHTS_WHITE, HAND_WEIGHTS_BLACK)
+HAND_WEIGHTS = (HAND_WEIGHTS_WHITE, HAND_WEIGHTS_BLACK)
 
 
-def seed003_sum(f: tuple, player: int) -> float:
-    """Seed 003's weighted sum w · f with the weights of the player's colour (before
-    tanh): the DSL's ``seed003`` feature, so programs can refine seed 003's evaluation."""
-    w = SEED_WEIGHTS[player]
+def hand_weighted_sum(f: tuple, player: int) -> float:
+    """The report's weighted sum w · f with the weights of the player's colour (before
+    tanh): the DSL's ``seed003`` feature, so programs can refine the report's evaluation."""
+    w = HAND_WEIGHTS[player]
     return w[0] * f[0] + w[1] * f[1] + w[2] * f[2] + w[3] * f[3] + w[4] * f[4]
 
 
@@ -55,7 +56,7 @@ def board_features(board, player) -> tuple[float, ...]:
     n_p, n_o, s_p, s_o, _, _, _, _, big_p, big_o = counts
     f = features_of(counts)
     return (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
-            com_distance(counts) / 14, *f, seed003_sum(f, player))
+            com_distance(counts) / 14, *f, hand_weighted_sum(f, player))
 
 
 def _binop(op, x, y):
@@ -120,7 +121,7 @@ class ProgramEvaluation:
             big_p, big_o = (high, low) if player == 0 else (low, high)
         f = features_of(v)
         features = (n_p / 12, n_o / 12, s_p / 12, s_o / 12, big_p / 12, big_o / 12,
-                    com_distance(v) / 14, *f, seed003_sum(f, player))
+                    com_distance(v) / 14, *f, hand_weighted_sum(f, player))
         try:
             value = math.tanh(self.body(features, None, None))
         except (OverflowError, ValueError, ZeroDivisionError):
@@ -133,9 +134,9 @@ class EvaluationProgramPlayer(ProgramPlayer):
 
     Pickles as program text; ``depth`` is the search depth (1 by default, so
     synthesis can afford many games; tournaments use deeper searches). ``agent=1``
-    plays the evaluation inside seed 003's agent (time budget with depth-1 fall-back,
+    plays the evaluation inside the report's agent (time budget with depth-1 fall-back,
     late-game ordering; ``book=1`` adds its opening books), so that only the
-    evaluation differs from seed 003's.
+    evaluation differs from the report's.
     """
 
     LANGUAGE = EXPENDIBOTS_DSL
@@ -150,10 +151,10 @@ class EvaluationProgramPlayer(ProgramPlayer):
         evaluation = ProgramEvaluation(dsl.compile(self.tree), "largest" in self.text)
         self.search = AlphaBeta(evaluation, depth)
         self.player = None
-        if agent:  # seed 003's agent (time budget, late-game ordering, book if asked)
-            from games.expendibots.seed003 import Seed003Player
+        if agent:  # the report's agent (time budget, late-game ordering, book if asked)
+            from games.expendibots.timed_agent import TimedAlphaBetaPlayer
 
-            self.player = Seed003Player(evaluations=(evaluation, evaluation), depth=depth,
+            self.player = TimedAlphaBetaPlayer(evaluations=(evaluation, evaluation), depth=depth,
                                         book=bool(book), name=self.name)
 
     def reset(self, seed=None) -> None:

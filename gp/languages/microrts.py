@@ -1,10 +1,12 @@
-"""The microRTS DSL (seed 001 appendix A.2) as a DEAP typed primitive set.
+"""The microRTS scripting language (``--dsl scripts``, formerly ``seed001``; Aleixo 2023,
+appendix A.2) as a DEAP typed primitive set: per-unit scripts of loops, conditions and
+commands.
 
     S -> S S | for S | if(B) then S | if(B) then S else S | C | λ
 
 with the 14 Boolean functions B and 7 commands C over the parameter sets T
 (unit types), N (numbers), D (directions), O_p (target criteria) and T_p
-(players). Programs print like seed 000 Fig. 4 and parse back::
+(players). Programs print like Fig. 4 of the sketch-learning paper and parse back::
 
     for u in s:
         if u.isBuilder():
@@ -265,13 +267,33 @@ class MicroRTSLanguage(DSL):
                 self.terminal(name, type_, Syntax("lit", str(value)), partial(_constant, value))
                 self.literals[(type_, str(value))] = name
 
+    STATEMENTS = {"seq": 2, "for": 1, "if": 2, "ifelse": 3, "command": 1}
+    """Statement syntax kinds -> operands; they print as indented lines (``_statement``)."""
+
+    def syntax_problem(self, syntax: Syntax, arity: int, ret: type) -> str | None:
+        """What ``parse`` reads: statements by kind, conditions and commands as
+        ``name(literal, ...)``, literals as single words."""
+        kind = syntax.kind
+        if kind in self.STATEMENTS:
+            wanted = self.STATEMENTS[kind]
+            return None if arity == wanted else \
+                f"statement '{kind}' has {wanted} operand(s), the primitive {arity}"
+        if kind == "call":
+            return None if re.fullmatch(r"(?:u\.)?[A-Za-z_]\w*", syntax.text) else \
+                f"'{syntax.text}(...)' is not a call the line parser reads"
+        if kind == "lit":
+            return None if re.fullmatch(r"[^\s,()#:]+", syntax.text) else \
+                f"literal '{syntax.text}' is not one word"
+        return f"syntax kind '{kind}' is not part of the microRTS language"
+
     # ---- neighbours -----------------------------------------------------------------------
     INSERT_SHARE = 0.5
     """Share of neighbours made by the reference's insertion move instead of a regrow."""
 
     def neighbour(self, tree: Sequence, rng: random.Random, max_height: int | None = None,
                   tries: int = 100):
-        """Seed 000's move (regrow a uniformly chosen subtree) or, half of the time, the
+        """The sketch-learning paper's move (regrow a uniformly chosen subtree) or, half of the
+        time, the
         reference microRTS SA's insertion: a uniformly chosen statement ``x`` becomes
         ``new x`` or ``x new`` with ``new`` a fresh random statement, so programs can
         grow one instruction at a time."""

@@ -1,4 +1,4 @@
-"""A game-independent rule language over move / won / drawn (seed 004), as typed GP.
+"""A game-independent rule language over move / won / drawn (Hocquette and Muggleton), as typed GP.
 
 A rule judges a move of the player to act, from position A to position B (the
 opponent to act at B). Two types keep the quantifiers honest:
@@ -12,7 +12,7 @@ opponent to act at B). Two types keep the quantifiers honest:
   ``lost`` (the opponent has won at C), ``drawn``, ``not``, ``and``, ``or``,
   ``some_move(B: …)`` (I have a move C→B satisfying …).
 
-Seed 004's rules read, for example::
+The MIGO paper's rules read, for example::
 
     win1: won
     win2: not(some_reply(lost)) and every_reply(some_move(win1))

@@ -1,4 +1,4 @@
-"""The Can't Stop DSL of seed 000 (appendix) as a DEAP typed primitive set.
+"""The Can't Stop DSL of the sketch-learning paper (appendix) as a DEAP typed primitive set.
 
 A program fills the two holes of the fixed sketch used by the reference code:
 
@@ -134,7 +134,8 @@ LEAVES = {
     "difficulty": ("lit", "difficulty", "",
                    lambda s, c, a: difficulty_score(s, GLENN_ALOI), set(SCOPES)),
 }
-"""Domain functions f1..f6 and tables l4, l5 of seed 000: name -> (syntax kind, text,
+"""Domain functions f1..f6 and tables l4, l5 of the sketch-learning paper: name -> (syntax kind,
+text,
 variable, function, scopes where it is defined)."""
 
 REFERENCE_LEAVES = {
@@ -146,7 +147,8 @@ REFERENCE_LEAVES = {
 """``secured`` as the reference code's ``PositionsPlayerHasSecuredInColumn`` (the
 neutral's cell when a neutral is in the column, this turn's progress included;
 height + 1 for a claimed column) and its opponent twin; ours count permanent
-markers only (design.md §8)."""
+markers only (``games.cantstop.reference_rules`` lists where the reference code
+differs)."""
 
 
 DSLS: dict = {}
@@ -203,7 +205,7 @@ CANTSTOP_DSL = build_dsl()
 
 
 class SketchStrategy(ProgramPlayer):
-    """The fixed sketch of seed 000 with a program in its two holes.
+    """The fixed sketch of the sketch-learning paper with a program in its two holes.
 
     Pickles as program text (closures do not pickle) and recompiles on arrival.
     """
@@ -240,7 +242,7 @@ class SketchStrategy(ProgramPlayer):
 
 
 APPENDIX_CONSTANTS_DSL = build_dsl("cantstop-01", constants=(0, 1))
-"""The same language with the appendix's constants, ``N -> 0 | 1`` (seed 000's SA,
+"""The same language with the appendix's constants, ``N -> 0 | 1`` (the sketch-learning paper's SA,
 Sketch-SA and UCT runs; ours default to 0..7)."""
 
 

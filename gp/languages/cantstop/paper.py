@@ -1,4 +1,5 @@
-"""Seed 000's appendix grammar with untyped holes, run as its reference code runs it
+"""The sketch-learning paper's appendix grammar with untyped holes, run as its reference code runs
+it
 (``--dsl sketch-paper``).
 
 Our typed DSL (``gp.languages.cantstop``) makes every program run: the column hole

@@ -1,7 +1,10 @@
-"""Seed 003's full Expendibots agent: opening books per colour, depth-3 alpha-beta
-with a per-game time budget and a depth-1 fall-back, separate weights per colour.
+"""Timed alpha-beta, the Expendibots report's full agent (Hitchcock and Randell): opening
+books per colour, depth-3 alpha-beta with a per-game time budget and a depth-1
+fall-back, separate weights per colour. Player specs ``timed-alphabeta``,
+``timed-alphabeta-nobook`` and ``timed-alphabeta-depth2`` (formerly ``seed003``,
+``seed003-nobook``, ``seed003-depth2``, still accepted).
 
-What the seed specifies and what we chose (its text gives no move list):
+What the report specifies and what we chose (its text gives no move list):
   * White's book: "3 - 4 fixed opening moves ... at least guaranteed to not be
     detrimental". Ours: stack the centre block into a 4-stack on (4,1) in three
     moves, then advance it two squares to (4,3).
@@ -19,7 +22,7 @@ What the seed specifies and what we chose (its text gives no move list):
     own; otherwise the book ends for the game and search takes over.
   * Search: depth 3 "until the time resource budget is almost exhausted, when it
     reverts to a Minimax search of depth one". Budget: ``budget`` seconds of process
-    CPU time per game (60 s by default, the seed's tournament limit), fall-back when
+    CPU time per game (60 s by default, the report's tournament limit), fall-back when
     less than ``reserve`` seconds remain. BOOM-first ordering, the late-game ordering
     with <= 5 stacks, no own-only BOOM, repeated-state pruning (``search``).
 """
@@ -125,18 +128,19 @@ class OpeningBook:
         return action
 
 
-class Seed003Player:
-    """Seed 003's agent. ``weights`` are (White's, Black's), or ``evaluations`` any two
-    evaluation functions (an evolved program in seed 003's agent); ``book=False`` plays
-    without the opening book; ``clock`` measures the budget (process CPU seconds)."""
+class TimedAlphaBetaPlayer:
+    """The report's agent. ``weights`` are (White's, Black's), or ``evaluations`` any
+    two evaluation functions (an evolved program in the report's agent); ``book=False``
+    plays without the opening book; ``clock`` measures the budget (process CPU seconds)."""
 
     def __init__(self, weights_white: Sequence[float] = HAND_WEIGHTS_WHITE,
                  weights_black: Sequence[float] = HAND_WEIGHTS_BLACK, depth: int = 3,
                  budget: float = 60.0, reserve: float = 6.0, book: bool = True,
                  fallback_depth: int = 1, clock: Callable[[], float] = time.process_time,
-                 name: str = "seed003", evaluations: Sequence[Callable] | None = None) -> None:
+                 name: str = "timed-alphabeta",
+                 evaluations: Sequence[Callable] | None = None) -> None:
         if budget <= 0 or reserve < 0 or depth < 1 or fallback_depth < 1:
-            raise ValueError("seed003 needs budget > 0, reserve >= 0, depths >= 1")
+            raise ValueError("timed alpha-beta needs budget > 0, reserve >= 0, depths >= 1")
         options = SearchOptions(endgame_ordering=True, track_leaf=False)
         self.evaluations = (tuple(evaluations) if evaluations is not None else
                             (linear_evaluation(weights_white), linear_evaluation(weights_black)))
@@ -177,9 +181,9 @@ class Seed003Player:
         return action
 
     def __repr__(self) -> str:
-        return f"Seed003Player({self.name}, depth={self.depth}, book={self.use_book})"
+        return f"TimedAlphaBetaPlayer({self.name}, depth={self.depth}, book={self.use_book})"
 
 
-def seed003_player(depth: int = 3, book: bool = True) -> Seed003Player:
-    return Seed003Player(depth=depth, book=book,
-                         name="seed003" if book else "seed003-nobook")
+def timed_alphabeta_player(depth: int = 3, book: bool = True) -> TimedAlphaBetaPlayer:
+    return TimedAlphaBetaPlayer(depth=depth, book=book,
+                                name="timed-alphabeta" if book else "timed-alphabeta-nobook")

@@ -1,5 +1,5 @@
-"""Seed 003's full agent: opening books (Black's conditional reply), the time budget's
-depth-1 fall-back, per-colour weights loaded from a file and used."""
+"""Timed alpha-beta, the Expendibots report's full agent: opening books (Black's conditional
+reply), the time budget's depth-1 fall-back, per-colour weights loaded from a file and used."""
 
 import json
 
@@ -8,14 +8,14 @@ import pytest
 from experiments.players import make_player
 from games.expendibots.players import HAND_WEIGHTS_BLACK, HAND_WEIGHTS_WHITE
 from games.expendibots.rules import Expendibots, initial_board
-from games.expendibots.seed003 import (
+from games.expendibots.tdleaf import load_weights_player
+from games.expendibots.timed_agent import (
     BLACK_BOOK,
     WHITE_BOOK,
-    Seed003Player,
+    TimedAlphaBetaPlayer,
     is_safe,
     threat_side,
 )
-from games.expendibots.tdleaf import load_weights_player
 
 
 def sq(x, y):
@@ -37,7 +37,7 @@ def moved(board, *moves):
 
 
 def test_white_plays_its_four_book_moves_from_the_start():
-    player = Seed003Player()
+    player = TimedAlphaBetaPlayer()
     state = Expendibots().new_initial_state()
     black_replies = [("MOVE", 1, sq(0, 7), sq(0, 6)), ("MOVE", 1, sq(7, 7), sq(7, 6)),
                      ("MOVE", 1, sq(0, 6), sq(0, 5)), ("MOVE", 1, sq(7, 6), sq(7, 5))]
@@ -53,7 +53,7 @@ def test_white_plays_its_four_book_moves_from_the_start():
 def test_black_without_a_threat_mirrors_the_book():
     state = state_of(moved(initial_board(), (1, sq(0, 0), sq(0, 1))), player=1, turns=1)
     assert threat_side(state.board) is None
-    assert Seed003Player()(state) == BLACK_BOOK[0] == ("MOVE", 1, sq(3, 7), sq(3, 6))
+    assert TimedAlphaBetaPlayer()(state) == BLACK_BOOK[0] == ("MOVE", 1, sq(3, 7), sq(3, 6))
 
 
 def test_black_answers_a_four_stack_on_the_left_with_a_stack_on_the_right():
@@ -61,7 +61,7 @@ def test_black_answers_a_four_stack_on_the_left_with_a_stack_on_the_right():
     board = moved(initial_board(), (1, sq(0, 0), sq(1, 0)), (2, sq(1, 0), sq(1, 1)),
                   (1, sq(0, 1), sq(1, 1)))
     assert board[sq(1, 1)] == 4 and threat_side(board) == "left"
-    player = Seed003Player()
+    player = TimedAlphaBetaPlayer()
     state = state_of(board, player=1, turns=5)
     first = player(state)
     assert first == ("MOVE", 1, sq(6, 7), sq(6, 6))
@@ -80,12 +80,12 @@ def test_black_answers_a_four_stack_on_the_left_with_a_stack_on_the_right():
 def test_black_answers_an_advance_on_the_right_with_a_stack_on_the_left():
     board = moved(initial_board(), (1, sq(6, 1), sq(6, 2)), (1, sq(6, 2), sq(6, 3)))
     assert threat_side(board) == "right"
-    assert Seed003Player()(state_of(board, player=1, turns=3)) == ("MOVE", 1, sq(1, 7),
+    assert TimedAlphaBetaPlayer()(state_of(board, player=1, turns=3)) == ("MOVE", 1, sq(1, 7),
                                                                      sq(1, 6))
 
 
 def test_black_switches_to_defence_when_the_threat_appears_mid_book():
-    player = Seed003Player()
+    player = TimedAlphaBetaPlayer()
     state = Expendibots().new_initial_state()
     state.apply_action(("MOVE", 1, sq(6, 1), sq(6, 2)))
     assert player(state) == BLACK_BOOK[0]  # no threat yet: the mirrored book
@@ -100,7 +100,7 @@ def test_a_book_move_that_loses_tokens_to_a_boom_is_not_played():
                   (2, sq(3, 1), sq(4, 1)), (1, sq(4, 6), sq(4, 5)), (1, sq(4, 5), sq(4, 4)))
     move = WHITE_BOOK[3]
     assert not is_safe(board, 0, move)
-    player = Seed003Player()
+    player = TimedAlphaBetaPlayer()
     player.books[0].index = 3
     player.last_turns[0] = 6
     state = state_of(board, player=0, turns=6)
@@ -111,7 +111,7 @@ def test_a_book_move_that_loses_tokens_to_a_boom_is_not_played():
 def test_the_time_budget_falls_back_to_depth_one():
     ticks = iter(range(0, 1000, 1))
     clock = lambda: 3.0 * next(ticks)  # noqa: E731 - every search costs 3 s
-    player = Seed003Player(budget=10.0, reserve=2.0, book=False, clock=clock)
+    player = TimedAlphaBetaPlayer(budget=10.0, reserve=2.0, book=False, clock=clock)
     state = Expendibots().new_initial_state()
     depths = []
     for _ in range(4):
@@ -133,36 +133,54 @@ def test_per_colour_weights_are_loaded_and_used(tmp_path):
     assert [s.evaluate.weights for s in player.searches] == [tuple(white), tuple(black)]
     assert player.searches[0].depth == 2
     full = make_player("expendibots", f"weights:{path}?book=1&depth=3")
-    assert isinstance(full, Seed003Player)
+    assert isinstance(full, TimedAlphaBetaPlayer)
     assert [e.weights for e in full.evaluations] == [tuple(white), tuple(black)]
     # used: the same position is scored with each colour's own weights
     board = moved(initial_board(), (1, sq(0, 0), sq(1, 0)))
     v_white = full.evaluations[0](board, 0)
     v_black = full.evaluations[1](board, 0)
     assert v_white != v_black
-    default = Seed003Player()
+    default = TimedAlphaBetaPlayer()
     assert [e.weights for e in default.evaluations] == [HAND_WEIGHTS_WHITE, HAND_WEIGHTS_BLACK]
     (tmp_path / "bad.json").write_text(json.dumps({"white": [1, 2]}))
     with pytest.raises(ValueError, match="bad.json"):
         load_weights_player(tmp_path / "bad.json")
 
 
-def test_seed003_spec_plays_a_whole_game_against_random():
+def test_timed_alphabeta_spec_plays_a_whole_game_against_random():
     from games.match import play_match
 
-    seed003 = make_player("expendibots", "seed003-depth2")
+    timed = make_player("expendibots", "timed-alphabeta-depth2")
     result = play_match(Expendibots(opening_plies=0, turn_limit=60),
-                        [seed003, make_player("expendibots", "random")], seed=1)
+                        [timed, make_player("expendibots", "random")], seed=1)
     assert result.winner == 0
 
 
-def test_an_evolved_evaluation_plays_inside_seed003s_agent(tmp_path):
+@pytest.mark.parametrize("old, new", [("seed003", "timed-alphabeta"),
+                                      ("seed003-nobook", "timed-alphabeta-nobook"),
+                                      ("seed003-depth2", "timed-alphabeta-depth2")])
+def test_the_former_player_names_still_build_the_same_players(old, new):
+    # committed runs and results name the timed alpha-beta players by their former names
+    before, now = make_player("expendibots", old), make_player("expendibots", new)
+    assert isinstance(before, TimedAlphaBetaPlayer)
+    assert (before.depth, before.use_book, before.name) == (now.depth, now.use_book, now.name)
+
+
+def test_former_player_names_are_not_listed_as_players():
+    from experiments.players import SpecError
+
+    with pytest.raises(SpecError) as error:
+        make_player("expendibots", "nobody")
+    assert "timed-alphabeta-depth2" in str(error.value) and "seed003" not in str(error.value)
+
+
+def test_an_evolved_evaluation_plays_inside_the_timed_agent(tmp_path):
     path = tmp_path / "eval.txt"
     path.write_text("value: f1 + f2 - my_stacks\n")
     player = make_player("expendibots", f"program:{path}?depth=2&agent=1&book=1")
     state = Expendibots().new_initial_state()
     assert player(state) == WHITE_BOOK[0]
-    assert isinstance(player.player, Seed003Player) and player.player.depth == 2
+    assert isinstance(player.player, TimedAlphaBetaPlayer) and player.player.depth == 2
     import pickle
 
     again = pickle.loads(pickle.dumps(player))
