@@ -1,4 +1,4 @@
-"""Seed 000's Can't Stop Fig. 2 and Table 1 at the paper's budget, counted in Ψ evaluations.
+"""The sketch-learning paper's Can't Stop Fig. 2 and Table 1 at its budget, in Ψ evaluations.
 
 Reads the comparisons of ``experiments/configs/cantstop_paper_budget_{fig2,table1}.toml``
 (runs under ``DIR/runs/LABEL/seedN``; only finished runs, those with a ``done`` file):
@@ -6,12 +6,12 @@ Reads the comparisons of ``experiments/configs/cantstop_paper_budget_{fig2,table
 * best Ψ over **Ψ evaluations** (1,000-match evaluations against GA; the cloning
   score's evaluations are not counted, as they cost ≈ 1/5,000 of one), median and
   quartile band over seeds, SA variants and UCT variants in two panels as in the
-  seed's Fig. 2 (``psi-by-evaluations.png``); the top axis converts evaluations to
+  paper's Fig. 2 (``psi-by-evaluations.png``); the top axis converts evaluations to
   hours of the reference code at ``REFERENCE_SECONDS_PER_PSI``;
 * each run's best program re-measured on 10,000 fresh matches (``experiments.report``'s
   re-measurement, cached in the run's ``remeasured.json``);
 * Mann–Whitney U tests over seeds between methods (two-sided, Holm-adjusted), and
-  one-sided tests of the seed's ordering Sketch-SA(O) > Sketch-SA(A) > SA;
+  one-sided tests of the paper's ordering Sketch-SA(O) > Sketch-SA(A) > SA;
 * Table 1: BC (SA on C alone; its best-C program measured against GA) beside
   Sketch-SA for each data set and score.
 
@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 REFERENCE_SECONDS_PER_PSI = 39.0
-"""CPU seconds the seed-000 reference code spends on one 1,000-match Ψ against GA."""
+"""CPU seconds the sketch-learning paper's reference code spends on one 1,000-match Ψ against GA."""
 PAPER_HOURS = 48
 PSI_METRICS = ("psi", "psi-fresh")
 CHECKPOINTS = (0.1, 0.25, 0.5, 1.0)
@@ -231,7 +231,7 @@ def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int) -> lis
                                        ("Sketch-SA(A)", "SA"), ("Sketch-SA(O)", "SA"))
                    if a in rates and b in rates and len(rates[a]) > 1 and len(rates[b]) > 1]
         if ordered:
-            lines += ["", "The seed's ordering, one-sided (first greater than second):", ""]
+            lines += ["", "The paper's ordering, one-sided (first greater than second):", ""]
             for a, b in ordered:
                 p = float(mannwhitneyu(rates[a], rates[b], alternative="greater").pvalue)
                 lines.append(f"- {a} > {b}: medians {np.median(rates[a]):.3f} against "
@@ -270,7 +270,7 @@ def table1_lines(methods: dict[str, list[dict]], matches: int) -> list[str]:
     lines = ["## Table 1: behavioural cloning alone (BC) against Sketch-SA", "",
              "Win rate against GA of each run's returned program (BC: its best-C program; "
              f"Sketch-SA: its best-Ψ program), re-measured on {matches:,} fresh matches, "
-             "mean ± std over seeds (seeds in brackets). The seed's numbers are from its "
+             "mean ± std over seeds (seeds in brackets). The paper's numbers are from its "
              "Table 1.", "",
              "| score | L | BC | Sketch-SA | seed: BC | seed: Sketch-SA |",
              "|---|---|---|---|---|---|"]
@@ -300,7 +300,7 @@ def report(roots: list[Path], out: Path, budget: int, matches: int, workers: int
     if not methods:
         raise SystemExit(f"no finished runs under {', '.join(str(r) for r in roots)}")
     out.mkdir(parents=True, exist_ok=True)
-    lines = ["# Seed 000's Can't Stop experiments at the paper's budget", "",
+    lines = ["# The sketch-learning paper's Can't Stop experiments at its budget", "",
              "Paper mode, `rules=reference`, Ψ over 1,000 matches against GA. Made by "
              "`python -m experiments.studies.cantstop_paper_budget "
              + " ".join(str(r) for r in roots) + f" --out {out}`.", ""]

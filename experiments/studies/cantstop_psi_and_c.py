@@ -1,4 +1,4 @@
-"""Seed 000's Figs. 7 and 8 from synthesis logs: win rate Ψ against cloning score C.
+"""The sketch-learning paper's Figs. 7 and 8 from run logs: win rate Ψ against cloning score C.
 
 For each run directory (a ``stratsynth run`` run with its ``log.csv``), every
 program whose Ψ was measured gets its cloning score C computed afterwards with the
