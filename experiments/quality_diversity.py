@@ -132,11 +132,13 @@ class QDRun:
     def run(self, progress: Callable[[int, dict], None] | None = None):
         """Start or resume the run under its lock; the archive it leaves."""
         from games.backends import make_map
+        from games.engines import prepare_engines
         from qd.archive import ProgramArchive
         from qd.map_elites import run_map_elites
         from qd.vectors import emitter
 
         c, out = self.config, self.run_dir
+        prepare_engines(self.game, c.engine)  # compiling is not the search's time
         with hold(out):
             if not self.resume:
                 check_empty(out)
