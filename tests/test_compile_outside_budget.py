@@ -58,3 +58,18 @@ def test_warmup_prepares_the_games_it_is_given(capsys):
     assert lines[1].startswith("cantstop: kernel, numpy, reference ready")
     assert main(["warmup", "nosuchgame"]) == 0
     assert capsys.readouterr().out.startswith("nosuchgame: not prepared (")
+
+
+def test_a_comparison_prepares_each_game_setting_once_before_its_runs(tmp_path, monkeypatch):
+    from experiments.comparison import Comparison
+
+    toml = tmp_path / "cmp.toml"
+    toml.write_text(f'[experiment]\nout = "{tmp_path / "out"}"\ngame = "cantstop"\n'
+                    'evaluations = 1\nworkers = 1\nmatches = 4\nseeds = [1, 2]\n'
+                    '[[methods]]\nmethod = "sa"\n[[methods]]\nmethod = "uct"\n'
+                    '[[methods]]\nlabel = "sa-ref"\nmethod = "sa"\nengine = "reference"\n')
+    prepared = []
+    monkeypatch.setattr("games.engines.prepare_engines",
+                        lambda game, engine: prepared.append((type(game).__name__, engine)))
+    Comparison(toml).prepare_engines()
+    assert prepared == [("CantStop", "fast"), ("CantStop", "reference")]
