@@ -125,3 +125,43 @@ def test_search_game_is_the_same_in_another_process():
             for seed in (1, 2)}
     assert len(runs) == 1, "same seeds, same game, whatever the hash seed"
     assert len(runs.pop()) == 40
+
+
+def test_framework_mcts_values_leaves_without_rollouts_and_prioritises_the_root():
+    import functools
+
+    from games.tribes import PLAYERS
+    from games.tribes.constants import DESTROY, END_TURN, MOVE
+    from games.tribes.players import MCTS, action_group
+    from games.tribes.search import SearchParams, search
+
+    game = Tribes(level="java:2", rules=4)
+    state = game.new_initial_state(random.Random(1))
+    agents = [PLAYERS["simple"](), PLAYERS["simple"]()]
+    while state.turn < 6:
+        state.apply_action(agents[state.current_player()](state))
+    legal = state.legal_actions()
+    seen = set()
+    for seed in range(30):
+        group = action_group(state, random.Random(seed))
+        assert group and set(group) <= set(legal)
+        kinds = {a[0] for a in group}
+        assert DESTROY not in kinds
+        if END_TURN in kinds:
+            assert len(group) > 1
+        seen.add(min(kinds) >= MOVE)
+    assert seen == {True, False}  # unit and other groups are both drawn
+
+    def no_rollout(sim, rng):
+        raise AssertionError("a rollout was played")
+
+    player = MCTS(budget=150, rollouts=False, prioritise_root=True)
+    value = functools.partial(player.heuristic.value, player.heuristic.root(state),
+                              p=state.current_player())
+    move = search(state, SearchParams(budget=150, rollouts=False), lambda s: [
+        (a, 0.0, None) for a in s.legal_actions()], no_rollout, value, random.Random(0))
+    assert move[0] in legal
+    player.reset(3)
+    first = player(state)
+    player.reset(3)
+    assert player(state) == first and first in legal

@@ -68,3 +68,21 @@ def test_table1_games_are_the_same_with_two_workers(tmp_path):
     assert len(serial) == 6 and games("pool") == serial
     assert (tmp_path / "serial" / "table1.md").read_text() == \
         (tmp_path / "pool" / "table1.md").read_text()
+
+
+def test_table1_plays_the_framework_game_with_its_agents(tmp_path, capsys):
+    argv = ["--out", str(tmp_path), "--pairings", "mcts:rhea", "--levels", "3",
+            "--games-per-level", "2", "--budget", "5", "--turn-limit", "1", "--rules", "4",
+            "--agents", "framework"]
+    assert table1(argv) == 0
+    rows = [json.loads(x) for x in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert {r["rules_version"] for r in rows} == {4}
+    assert {r["agent_setting"] for r in rows} == {"framework"}
+    assert {r["log"]["level"] for r in rows} == {"java:3"}
+    assert all(r["log"]["rounds"] == 2 for r in rows)  # rounds 0..turn_limit
+    assert "rules version 4 on the framework's 25 tournament levels" in \
+        (tmp_path / "table1.md").read_text()
+    assert table1(argv[:-2]) == 2  # the folder holds the framework setting
+    assert "agent setting 'framework'" in capsys.readouterr().err
+    assert table1(["--out", str(tmp_path / "x"), *argv[2:8], "--rules", "4",
+                   "--levels", "25"]) == 2

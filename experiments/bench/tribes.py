@@ -11,7 +11,8 @@ ones with ``--random``) up to round 20. Figures per run:
     and cold (that cache emptied too).
 Rates are given per second of this process's CPU time (``time.process_time``), which
 a busy shared machine disturbs less, and per wall-clock second.
-Run ``python -m experiments.bench.tribes`` (``make bench`` runs it too).
+Run ``python -m experiments.bench.tribes`` (``make bench`` runs it too); ``--rules 4``
+times the framework's rules on its levels ``java:0..9``.
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ from games.tribes import PLAYERS, Tribes
 
 
 def mid_game_states(levels: range = range(10), rounds: int = 20, player: str = "simple",
-                    seed: int = 0) -> list:
-    """One state per level at the start of ``rounds`` (fewer if a game ends first)."""
+                    seed: int = 0, rules: int = 3, java: bool | None = None) -> list:
+    """One state per level at the start of ``rounds`` (fewer if a game ends first), on
+    the framework's tournament levels (``java:N``) if ``java`` (default: under rules 4)."""
     states = []
+    java = rules >= 4 if java is None else java
     for level in levels:
-        state = Tribes(level=level).new_initial_state(random.Random(seed + level))
+        key = f"java:{level}" if java else level
+        state = Tribes(level=key, rules=rules).new_initial_state(random.Random(seed + level))
         agents = [PLAYERS[player](), PLAYERS[player]()]
         for seat, agent in enumerate(agents):
             if hasattr(agent, "reset"):
@@ -133,15 +137,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--calls", type=int, default=100_000)
     parser.add_argument("--random", action="store_true", help="mid-game states by random play")
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--rules", type=int, default=3, choices=(3, 4),
+                        help="rules version (4: on the framework's levels java:0..9)")
+    parser.add_argument("--java-levels", action="store_true",
+                        help="the framework's levels java:0..9 under any rules version")
     parser.add_argument("--decisions", action="store_true",
                         help="also time one decision of each player (2,000-call searches)")
     args = parser.parse_args(argv)
     player = "random" if args.random else "simple"
-    states = mid_game_states(rounds=args.rounds, player=player)
+    states = mid_game_states(rounds=args.rounds, player=player, rules=args.rules,
+                             java=args.java_levels or args.rules >= 4)
     units = sum(len(s.units_of(0)) + len(s.units_of(1)) for s in states) / len(states)
     legal = sum(len(s.legal_actions()) for s in states) / len(states)
-    print(f"tribes forward model: {len(states)} mid-game states (round {args.rounds}, "
-          f"{player} play), mean {units:.1f} units, {legal:.1f} legal actions")
+    print(f"tribes forward model, rules {args.rules}: {len(states)} mid-game states (round "
+          f"{args.rounds}, {player} play), mean {units:.1f} units, {legal:.1f} legal actions")
     print(f"  {'':<22} {'per CPU s':>10} {'per wall s':>11}")
     for name, (cpu, wall) in bench(states, args.calls).items():
         print(f"  {name:<22} {cpu:>10,.0f} {wall:>11,.0f}")

@@ -2,6 +2,8 @@
 
     python -m experiments.studies.tribes_table1 --levels 0-9 --games-per-level 10 \\
         --budget 2000 --max-seconds 780
+    python -m experiments.studies.tribes_table1 --rules 4 --agents framework \\
+        --levels 0-24 --games-per-level 4 --workers 2     # the framework's game and levels
 
 Each pairing plays ``games-per-level`` games on every level, seats alternating; every
 finished game is appended to ``games.jsonl`` (rerunning the command skips games
@@ -66,8 +68,17 @@ NAMES = {"pmcts": "P-MCTS", "pmcts-b": "P-MCTS(B)", "pmcts-pu": "P-MCTS(PU)", "m
          "rhea": "RHEA"}
 
 
-def make(spec: str, budget: int):
+AGENT_SETTINGS = ("ours", "framework")
+"""``framework``: MCTS as the framework's tournament configures it (``tournament.json``
+``"Rollouts": false``, ``Run.getAgent``'s prioritised root); P-MCTS and RHEA are the
+same in both (``Run.getAgent``: P-MCTS without a prioritised root and with rollouts,
+RHEA with population 1)."""
+
+
+def make(spec: str, budget: int, agents: str = "ours"):
     if spec == "mcts":
+        if agents == "framework":
+            return MCTS(budget=budget, rollouts=False, prioritise_root=True)
         return MCTS(budget=budget)
     if spec == "rhea":
         return RHEA(budget=budget)
@@ -81,17 +92,23 @@ def make(spec: str, budget: int):
 
 
 def play_game(job: tuple) -> dict:
-    """One scheduled game: ``(first, second, level, rep, budget, turn_limit, seed)`` -> its row."""
-    first, second, level, rep, budget, turn_limit, seed = job
+    """One scheduled game: ``(first, second, level, rep, budget, turn_limit, seed[, rules,
+    agents])`` -> its row. Under rules 4 level N is the framework's level ``java:N``."""
+    first, second, level, rep, budget, turn_limit, seed = job[:7]
+    rules, agents = job[7:] if len(job) > 7 else (RULES_VERSION, "ours")
     seat = rep % 2
-    players = [make(second, budget), make(second, budget)]
-    players[seat] = make(first, budget)
+    players = [make(second, budget, agents), make(second, budget, agents)]
+    players[seat] = make(first, budget, agents)
     t0 = time.perf_counter()
-    log = play_logged(Tribes(turn_limit=turn_limit), players,
-                      seed=seed * 1_000_003 + level * 1009 + rep, level=level)
-    return {"agents": [first, second], "level": level, "rep": rep, "seat": seat,
-            "budget": budget, "rules_version": RULES_VERSION,
-            "seconds": round(time.perf_counter() - t0, 1), "log": log}
+    key = f"java:{level}" if rules >= 4 else level
+    log = play_logged(Tribes(turn_limit=turn_limit, rules=rules), players,
+                      seed=seed * 1_000_003 + level * 1009 + rep, level=key)
+    row = {"agents": [first, second], "level": level, "rep": rep, "seat": seat,
+           "budget": budget, "rules_version": rules,
+           "seconds": round(time.perf_counter() - t0, 1), "log": log}
+    if agents != "ours":
+        row["agent_setting"] = agents
+    return row
 
 
 def parse_levels(text: str) -> list[int]:
@@ -147,13 +164,18 @@ def rules_version(row: dict) -> int:
     return int(row.get("rules_version", 1))
 
 
-def default_out(budget: int) -> Path:
-    return Path("experiments/results/tribes") / f"table1_budget{budget}_rules_v{RULES_VERSION}"
+def default_out(budget: int, rules: int = RULES_VERSION, agents: str = "ours") -> Path:
+    name = f"table1_budget{budget}_rules_v{rules}" + ("_framework_agents"
+                                                       if agents == "framework" else "")
+    return Path("experiments/results/tribes") / name
 
 
-def markdown(table: list[dict], budget: int) -> str:
+def markdown(table: list[dict], budget: int, rules: int = RULES_VERSION,
+             agents: str = "ours") -> str:
+    where = " on the framework's 25 tournament levels" if rules >= 4 else ""
+    setting = ", MCTS as the framework configures it" if agents == "framework" else ""
     lines = [f"Budget {budget} forward-model calls per decision, Tribes rules version "
-             f"{RULES_VERSION}; standard errors in brackets.",
+             f"{rules}{where}{setting}; standard errors in brackets.",
              "", "| agent | vs | games (levels) | wins % | seed 002 wins % | score | techs % "
              "| cities | production | median rounds | ended by a capture |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
@@ -188,11 +210,15 @@ def beside_seed(table: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_tables(out: Path, rows: list[dict], budget: int, turn_limit: int) -> None:
-    table = summarise([r for r in rows if r["budget"] == budget], turn_limit)
+def write_tables(out: Path, rows: list[dict], budget: int, turn_limit: int,
+                 rules: int = RULES_VERSION, agents: str = "ours") -> None:
+    # under rules 4 the framework plays rounds 0..turn_limit
+    table = summarise([r for r in rows if r["budget"] == budget],
+                      turn_limit + (rules >= 4))
     (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
     (out / "table1.md").write_text(
-        markdown(table, budget) + "\nOurs / seed 002's (its 500 games a row on 25 levels), "
+        markdown(table, budget, rules, agents)
+        + "\nOurs / seed 002's (its 500 games a row on 25 levels), "
         "standard errors in brackets:\n\n" + beside_seed(table))
 
 
@@ -211,6 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=None)
     parser.add_argument("--workers", type=int, default=1,
                         help="games played at a time: 1 serial (default), 0 all cores")
+    parser.add_argument("--rules", type=int, default=RULES_VERSION, choices=(3, 4),
+                        help="Tribes rules version; 4 plays the framework's game on its "
+                        "tournament levels (level N = java:N)")
+    parser.add_argument("--agents", default="ours", choices=AGENT_SETTINGS,
+                        help="'framework': MCTS without rollouts and with the prioritised "
+                        "root, as the framework's tournament runs it")
     args = parser.parse_args(argv)
     try:
         pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]
@@ -221,17 +253,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--pairings / --levels: bad value (pairings known: "
               f"{', '.join(f'{a}:{b}' for a, b in PAIRINGS)})", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out is not None else default_out(args.budget)
+    out = Path(args.out) if args.out is not None else default_out(args.budget, args.rules,
+                                                                    args.agents)
     path = out / "games.jsonl"
     rows = []
     if path.exists():
         text = path.read_text()
         rows = [json.loads(line) for line in text.splitlines(keepends=True)
                 if line.endswith("\n")]  # a line cut by a kill is played again
-        other = sorted({rules_version(r) for r in rows} - {RULES_VERSION})
+        other = sorted({rules_version(r) for r in rows} - {args.rules})
         if other:
-            print(f"{path}: holds games of Tribes rules version {other[0]}, not the current "
-                  f"{RULES_VERSION}; give a fresh --out", file=sys.stderr)
+            print(f"{path}: holds games of Tribes rules version {other[0]}, not "
+                  f"{args.rules}; give a fresh --out", file=sys.stderr)
+            return 2
+        settings = {r.get("agent_setting", "ours") for r in rows} - {args.agents}
+        if settings:
+            print(f"{path}: holds games of the agent setting '{settings.pop()}', not "
+                  f"'{args.agents}'; give a fresh --out", file=sys.stderr)
             return 2
         if text and not text.endswith("\n"):
             path.write_text(text[: text.rfind("\n") + 1] if "\n" in text else "")
@@ -241,7 +279,12 @@ def main(argv: list[str] | None = None) -> int:
                 for block in range(0, args.games_per_level, 2) for level in levels
                 for pairing in pairings
                 for rep in range(block, min(block + 2, args.games_per_level))]
-    jobs = [(first, second, level, rep, args.budget, args.turn_limit, args.seed)
+    extra = () if (args.rules, args.agents) == (RULES_VERSION, "ours") else \
+        (args.rules, args.agents)
+    if args.rules >= 4 and any(not 0 <= level < 25 for level in levels):
+        print("--levels: the framework's tournament levels are 0-24", file=sys.stderr)
+        return 2
+    jobs = [(first, second, level, rep, args.budget, args.turn_limit, args.seed, *extra)
             for rep, level, (first, second) in schedule
             if ((first, second), level, rep, args.budget) not in done]
     started = time.perf_counter()
@@ -265,8 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{first} vs {second} level {row['level']} rep {row['rep']}: winner "
                       f"seat {row['log']['winner']} (agent seat {row['seat']}), "
                       f"{row['seconds']} s", flush=True)
-            write_tables(out, rows, args.budget, args.turn_limit)
-    write_tables(out, rows, args.budget, args.turn_limit)
+            write_tables(out, rows, args.budget, args.turn_limit, args.rules, args.agents)
+    write_tables(out, rows, args.budget, args.turn_limit, args.rules, args.agents)
     return 0
 
 

@@ -157,6 +157,15 @@ CITY_LEVEL_UP_PARK = 250
 PROD_CAPITAL_BONUS = 1
 POINTS_PER_POPULATION = 5
 CLEAR_VIEW_POINTS = 5
+TECH_TIER_POINTS = 100
+"""Rules version 4: researching a technology scores 100 × its tier (``ResearchTechCommand``),
+a tribe's initial technology too (``Tribe.init``)."""
+CITY_CENTRE_POINTS = 100
+"""Rules version 4: a capital, and a village captured, score this (``LevelLoader``,
+``Board.capture``)."""
+CITY_BORDER_POINTS = 20
+"""Rules version 4: each tile a city claims scores this for its tribe and adds it to the
+city's worth (``Board.assignCityTiles``)."""
 FIRST_CITY_CLEAR_RANGE = 2
 
 
@@ -189,7 +198,19 @@ TURN_LIMIT = 50
 (END_TURN, RESEARCH, BUILD_ROAD, BUILD, SPAWN, LEVEL_UP, RESOURCE, BURN_FOREST, CLEAR_FOREST,
  GROW_FOREST, DESTROY, MOVE, ATTACK, CAPTURE, RECOVER, EXAMINE, HEAL_OTHERS, UPGRADE,
  MAKE_VETERAN, CONVERT, DISBAND) = range(21)
+# the framework's two diplomacy actions, rules version 4 only: (DECLARE_WAR,), (SEND_STARS, n)
+DECLARE_WAR, SEND_STARS = 21, 22
 ACTION_NAMES = ("end_turn", "research", "build_road", "build", "spawn", "level_up", "resource",
                 "burn_forest", "clear_forest", "grow_forest", "destroy", "move", "attack",
                 "capture", "recover", "examine", "heal_others", "upgrade", "make_veteran",
-                "convert", "disband")
+                "convert", "disband", "declare_war", "send_stars")
+
+# ---- diplomacy (rules version 4; TribesConfig, Diplomacy.java) -----------------------------
+ALLEGIANCE_MAX = 60
+ATTACK_REPERCUSSION = -5
+CAPTURE_REPERCUSSION = -30
+CONVERT_REPERCUSSION = -5
+MIN_STARS_SEND = 15
+"""A tribe sends 1 .. min(stars, 15) − 1 stars at a time (``SendStarsFactory``)."""
+MAX_STARS_SENT = 30
+"""No more sending once 30 were sent in the turn (``Tribe.canSendStars``)."""

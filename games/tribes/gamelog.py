@@ -21,11 +21,12 @@ from .rules import STAT_ATTACKS, Tribes, TribesState
 
 
 def play_logged(game: Tribes, seats: Sequence[Any], seed: int,
-                level: int | None = None) -> dict[str, Any]:
+                level: int | str | None = None) -> dict[str, Any]:
     """Play one game (players reset with seeds derived from ``seed``) and return its log."""
     rng = random.Random(seed)
     if level is not None:
-        game = Tribes(level=level, size=game.size, turn_limit=game.turn_limit)
+        game = Tribes(level=level, size=game.size, turn_limit=game.turn_limit,
+                      rules=game.rules)
     state = game.new_initial_state(random.Random(rng.getrandbits(64)))
     for seat, player in enumerate(seats):
         if hasattr(player, "reset"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 from .constants import (
     ANIMAL,
@@ -46,7 +47,9 @@ class Level:
     capitals: tuple[int, int]
     villages: tuple[int, ...]
     tribes: tuple[int, int]
-    seed: int
+    seed: int | str
+    """The level's key: a generator seed, or ``"java:N"`` / ``"java:NAME"`` for the
+    framework's levels (``load_java_level``)."""
 
     def to_text(self) -> str:
         """One row per line: terrain char, resource char ('-' none), '|' separated."""
@@ -184,3 +187,79 @@ def _attempt_level(rng: random.Random, size: int, land_fraction: float, seed: in
     tribes = tuple(rng.sample(range(len(TRIBES)), 2))
     return Level(size, tuple(terrain), tuple(resource), tuple(capitals), tuple(villages),
                  tribes, seed)
+
+
+JAVA_LEVELS_DIR = Path(__file__).parent / "java_levels"
+"""The framework's levels as data: ``tournament_NN_SEED.csv`` (its level generator at
+the 25 seeds of its ``tournament.json``) and its two-player ``levels/*.csv``."""
+JAVA_TOURNAMENT_LEVELS = 25
+
+
+def java_level_names() -> list[str]:
+    """Every framework level key: ``java:0`` .. ``java:24``, then ``java:NAME`` files."""
+    names = [f"java:{i}" for i in range(JAVA_TOURNAMENT_LEVELS)]
+    names += sorted(f"java:{p.stem}" for p in JAVA_LEVELS_DIR.glob("*.csv")
+                    if not p.stem.startswith("tournament_"))
+    return names
+
+
+def java_level_path(key: str) -> Path:
+    """The file of ``java:N`` (tournament level N) or ``java:NAME`` (a level file)."""
+    name = key.removeprefix("java:")
+    if name.isdigit():
+        found = sorted(JAVA_LEVELS_DIR.glob(f"tournament_{int(name):02d}_*.csv"))
+    else:
+        found = [JAVA_LEVELS_DIR / f"{name}.csv"]
+    if not found or not found[0].is_file():
+        raise ValueError(f"no framework level {key!r} (known: {', '.join(java_level_names())})")
+    return found[0]
+
+
+def parse_java_level(text: str, key: str) -> Level:
+    """A level in the framework's CSV format (``LevelLoader.buildLevel``).
+
+    One line per board row, ``TERRAIN:EXTRA`` per tile: ``EXTRA`` is a resource character,
+    or for a city the key of its tribe. Tribes are numbered in the order their capitals
+    appear reading row by row, as the framework numbers them. Tile (row i, column j) is
+    our tile ``i * size + j``, so the framework's position (x, y) is tile ``x * size + y``.
+    """
+    rows = [line.rstrip(",") for line in text.splitlines() if line.strip()]
+    size = len(rows)
+    terrain, resource, capitals, villages, tribes = [], [], [], [], []
+    res_chars = "-hfawocr"
+    for i, line in enumerate(rows):
+        cells = line.split(",")
+        if len(cells) != size:
+            raise ValueError(f"{key}: row {i} has {len(cells)} tiles, not {size}")
+        for j, cell in enumerate(cells):
+            t = i * size + j
+            kind, _, extra = cell.partition(":")
+            if not kind or kind[0] not in TERRAIN_CHARS:
+                raise ValueError(f"{key}: row {i} tile {j}: unknown terrain {cell!r}")
+            ter = TERRAIN_CHARS.index(kind[0])
+            res = NO_RES
+            if ter == CITY:
+                if len(capitals) == 2:
+                    ter = VILLAGE  # the framework turns cities beyond its tribes into villages
+                    villages.append(t)
+                else:
+                    capitals.append(t)
+                    tribes.append(int(extra))
+            else:
+                if ter == VILLAGE:
+                    villages.append(t)
+                if extra and extra[0] in res_chars[1:]:
+                    res = res_chars.index(extra[0])
+            terrain.append(ter)
+            resource.append(res)
+    if len(capitals) != 2:
+        raise ValueError(f"{key}: {len(capitals)} capitals; two-player levels need two")
+    if any(not 0 <= tribe < len(TRIBES) for tribe in tribes):
+        raise ValueError(f"{key}: tribe keys {tribes} outside 0..{len(TRIBES) - 1}")
+    return Level(size, tuple(terrain), tuple(resource), (capitals[0], capitals[1]),
+                 tuple(villages), (tribes[0], tribes[1]), key)
+
+
+def load_java_level(key: str) -> Level:
+    """The framework's level ``java:N`` / ``java:NAME`` (see ``java_level_names``)."""
+    return parse_java_level(java_level_path(key).read_text(), key)

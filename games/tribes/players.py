@@ -25,6 +25,7 @@ from .constants import (
     BORDER_GROWTH,
     BUILD,
     BUILDING_POP,
+    BURN_FOREST,
     CAPTURE,
     CITY_WALL,
     CLEAR_FOREST,
@@ -34,6 +35,7 @@ from .constants import (
     END_TURN,
     EXAMINE,
     EXPLORER,
+    GROW_FOREST,
     HEAL_OTHERS,
     LEVEL_UP,
     MAKE_VETERAN,
@@ -258,14 +260,45 @@ class _TreeSearch(_Seeded):
     def budget(self) -> int:
         return self.params.budget
 
+    prioritise_root = False
+
     def __call__(self, state: TribesState):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        root_moves = None
+        if self.prioritise_root:
+            group = action_group(state, self.rng)
+            if not group:
+                return (END_TURN,)
+            root_moves = [(a, 0.0, None) for a in group]
         me = state.current_player()
         root_f = self.heuristic.root(state)
         value = partial(self.heuristic.value, root_f, p=me)
-        return search(state, self.params, self._moves, self._rollout, value, self.rng)[0]
+        return search(state, self.params, self._moves, self._rollout, value, self.rng,
+                      root_moves)[0]
+
+
+_CITY_KINDS = frozenset((BUILD, SPAWN, LEVEL_UP, RESOURCE, BURN_FOREST, CLEAR_FOREST,
+                         GROW_FOREST))
+_UNIT_KINDS = frozenset(range(MOVE, DISBAND + 1))
+
+
+def action_group(state: TribesState, rng: random.Random) -> list[tuple]:
+    """The framework's prioritised root (``Agent.determineActionGroup``): one of the
+    groups city actions (destroying left out), unit actions and tribe actions (research,
+    roads, diplomacy and end turn; only when there is more than end turn), drawn
+    uniformly among those that are not empty. The unit group keeps disbanding (the
+    framework filters it only to decide whether the group is there)."""
+    legal = state.legal_actions()
+    city = [a for a in legal if a[0] in _CITY_KINDS]
+    unit = [a for a in legal if a[0] in _UNIT_KINDS]
+    tribe = [a for a in legal if a[0] not in _CITY_KINDS and a[0] not in _UNIT_KINDS
+             and a[0] != DESTROY]
+    groups = [g for g in (city, unit, tribe if len(tribe) > 1 else []) if g]
+    if not groups:
+        return []
+    return groups[rng.randrange(len(groups))]
 
 
 class MCTS(_TreeSearch):
@@ -273,14 +306,20 @@ class MCTS(_TreeSearch):
     expanded before UCT, random rollouts to a horizon of ``rollout_length`` actions
     (tree depth included), heuristic rewards in [0, 1] normalised per node, budget in
     forward-model calls per decision, the most visited root action played
-    (games.tribes.search)."""
+    (games.tribes.search). ``rollouts=False`` and ``prioritise_root=True`` are the
+    framework's tournament configuration (``tournament.json`` ``"Rollouts": false``,
+    ``Run.getAgent``'s ``PRIORITIZE_ROOT = true``): new leaves valued as they stand, the
+    root branching on one action group drawn at random (``action_group``)."""
 
     name = "mcts"
 
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
-                 seed: int = 0, heuristic: Heuristic | None = None) -> None:
+                 seed: int = 0, heuristic: Heuristic | None = None, rollouts: bool = True,
+                 prioritise_root: bool = False) -> None:
         super().__init__(seed)
-        self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c)
+        self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c,
+                                   rollouts=rollouts)
+        self.prioritise_root = prioritise_root
         self.heuristic = heuristic or Heuristic()
 
 

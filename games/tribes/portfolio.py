@@ -17,6 +17,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 from .constants import (
+    ACTION_NAMES,
     ATTACK,
     BOAT,
     BORDER_GROWTH,
@@ -534,6 +535,8 @@ def assignments(state: TribesState, weights: Sequence[float]) -> list[tuple]:
     wkey = tuple(weights)
     out: list[tuple] = []
     for kind, actor, actions in state.legal_groups():
+        if kind not in BY_TYPE:  # diplomacy (rules version 4): no script of Table III
+            continue
         if kind < MOVE:
             _group_assignments(out, state, p, kind, actor, actions, ctx, weights, BY_TYPE[kind])
             continue
@@ -588,8 +591,8 @@ def _groups(legal: Sequence[tuple]) -> dict[tuple[int, int], list[tuple]]:
 
 _WRAPPER_IDS = {kind: tuple(s for s in sids if s in range(1, 11)) for kind, sids in BY_TYPE.items()}
 _SCRIPT_IDS = {kind: tuple(s for s in sids if s > 10) for kind, sids in BY_TYPE.items()}
-_N_WRAPPERS = [0] * (max(BY_TYPE) + 1)
-_N_SLOTS = [0] * (max(BY_TYPE) + 1)
+_N_WRAPPERS = [0] * len(ACTION_NAMES)  # diplomacy (rules version 4) has no slot
+_N_SLOTS = [0] * len(ACTION_NAMES)
 for _kind in BY_TYPE:
     _N_WRAPPERS[_kind] = 1 if _kind == UPGRADE else len(_WRAPPER_IDS[_kind])
     _N_SLOTS[_kind] = _N_WRAPPERS[_kind] + len(_SCRIPT_IDS[_kind])

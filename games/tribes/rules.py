@@ -36,12 +36,15 @@ from ..api import two_player_returns
 from .constants import (
     ACTION_NAMES,
     ALL_TECHS,
+    ALLEGIANCE_MAX,
     ALTAR_OF_PEACE,
     ALTAR_OF_PEACE_TURNS,
     AQUATISM,
+    ARCHER,
     ARCHERY,
     ATTACK,
     ATTACK_MODIFIER,
+    ATTACK_REPERCUSSION,
     ATTACKED,
     BATTLESHIP,
     BOAT,
@@ -59,8 +62,11 @@ from .constants import (
     BURN_FOREST,
     BURN_FOREST_COST,
     CAPTURE,
+    CAPTURE_REPERCUSSION,
     CHIVALRY,
     CITY,
+    CITY_BORDER_POINTS,
+    CITY_CENTRE_POINTS,
     CITY_LEVEL_UP_PARK,
     CITY_LEVEL_UP_POP_GROWTH,
     CITY_LEVEL_UP_RESOURCES,
@@ -72,11 +78,15 @@ from .constants import (
     CLIMBING,
     CONSTRUCTION,
     CONVERT,
+    CONVERT_REPERCUSSION,
     CROPS,
+    CUSTOM_HOUSE,
     DASH_UNITS,
+    DECLARE_WAR,
     DEEP,
     DEFENCE_BONUS,
     DEFENCE_IN_WALLS,
+    DEFENDER,
     DESTROY,
     DISBAND,
     EMPERORS_TOMB,
@@ -86,10 +96,12 @@ from .constants import (
     EXPLORER,
     EXPLORER_STEPS,
     EYE_OF_GOD,
+    FARM,
     FINISHED,
     FIRST_CITY_CLEAR_RANGE,
     FOREST,
     FORESTRY,
+    FORGE,
     FREE_SPIRIT,
     FRESH,
     GATE_OF_POWER,
@@ -104,11 +116,15 @@ from .constants import (
     KNIGHT,
     LEVEL_UP,
     LEVEL_UP_NAMES,
+    LUMBER_HUT,
     MAKE_VETERAN,
+    MAX_STARS_SENT,
     MEDITATION,
     MELEE,
+    MIN_STARS_SEND,
     MIND_BENDER,
     MINDBENDER_HEAL,
+    MINE,
     MONUMENT_POINTS,
     MONUMENTS,
     MOUNTAIN,
@@ -142,6 +158,8 @@ from .constants import (
     ROADS,
     RUINS,
     SAILING,
+    SAWMILL,
+    SEND_STARS,
     SHALLOW,
     SHIP,
     SPAWN,
@@ -149,11 +167,13 @@ from .constants import (
     SPIRITUALISM,
     SUPER,
     SUPERUNIT,
+    SWORDMAN,
     TECH_BASE_COST,
     TECH_DISCOUNT,
     TECH_NAMES,
     TECH_PARENT,
     TECH_TIER,
+    TECH_TIER_POINTS,
     TEMPLE_LEVEL_POINTS,
     TEMPLE_MAX_LEVEL,
     TEMPLE_POINTS,
@@ -176,14 +196,27 @@ from .constants import (
     UPGRADE,
     VETERAN_KILLS,
     VETERAN_PLUS_HP,
+    VILLAGE,
+    WARRIOR,
     WATER,
+    WINDMILL,
     WORKSHOP,
     level_up_options,
     level_up_points,
 )
-from .levels import DEFAULT_SIZE, NUM_LEVELS, Level, generate_level
+from .levels import (
+    DEFAULT_SIZE,
+    NUM_LEVELS,
+    Level,
+    generate_level,
+    java_level_names,
+    load_java_level,
+)
 
 RULES_VERSION = 3
+"""The default rules (``Tribes(rules=...)``): 3, ours as documented; 4, the framework's
+game as it plays at commit 270e7e5 (its score, full observability; see docs/tribes.md)."""
+RULES_VERSIONS = (3, 4)
 """Which rule set games are played under; bump it with any change that changes play, so
 result files never mix games of two rule sets. 1: before the framework fixes of commit
 a34b11f (level-up first and alone, idle units recover at the end of the turn, an
@@ -236,6 +269,15 @@ def _after_attack(ut: int, st: int) -> int:
 _CAN_MOVE = _status_table(_can_move)
 _CAN_ATTACK = _status_table(_can_attack)
 _AFTER_MOVE = _status_table(_after_move)
+_AFTER_MOVE_FRAMEWORK = tuple(
+    tuple(FINISHED if (ut == RIDER and st == ATTACKED) or ut == SUPERUNIT else after
+          for st, after in enumerate(row))
+    for ut, row in enumerate(_AFTER_MOVE))
+"""Rules version 4: ``Unit.transitionToStatus(MOVED)`` as written, its checks in sequence:
+a rider that attacked and then moves becomes MOVED_AND_ATTACKED and at once FINISHED
+(attack–move–move is not possible there; move–attack–move is), and a superunit is
+finished by moving (``transitionToStatus`` lists it with the move-or-attack units, while
+``canTransitionTo`` gives it the dash). Framework bugs, kept."""
 _AFTER_ATTACK = _status_table(_after_attack)
 assert set(DASH_UNITS) | set(ONE_ACTION_UNITS) | {RIDER, KNIGHT} == set(range(_NUM_UNIT_TYPES))
 _PUSH_ORDER = ((0, 1), (-1, 0), (0, -1), (1, 0), (-1, 1), (-1, -1), (1, -1), (1, 1))
@@ -268,6 +310,37 @@ def _build_table() -> tuple:
 
 
 _BUILD_TABLE = _build_table()
+
+
+def _build_table_framework() -> tuple:
+    """Rules version 4's ``_BUILD_TABLE`` (``Build.isBuildable``): only farms (crops) and
+    mines (ore) ask for a resource, every other building stands on any; each option also
+    names the building a neighbouring tile must hold (windmill: farm, forge: mine,
+    sawmill: lumber hut, custom house: port; else −1)."""
+    table = []
+    for ter in range(7):
+        row = []
+        for res in range(8):
+            options = []
+            for bt, cost in BUILDING_COST.items():
+                needed_res = BUILDING_RESOURCE.get(bt)
+                if ter in BUILDING_TERRAIN[bt] and (needed_res is None or res == needed_res):
+                    need = BUILDING_TECH[bt]
+                    options.append((bt, cost, (1 << need) if need >= 0 else 0,
+                                    bt in UNIQUE_PER_CITY, MONUMENT_INDEX.get(bt, -1),
+                                    BOOSTED_BY[bt][0] if bt in BOOSTED_BY else -1))
+            row.append(tuple(options))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_BUILD_TABLE_FRAMEWORK = _build_table_framework()
+_BASE_BONUS = {FARM: 2, LUMBER_HUT: 1, MINE: 2, PORT: 2, WINDMILL: 1, SAWMILL: 1, FORGE: 2,
+               CUSTOM_HOUSE: 2}
+"""``Types.BUILDING.getBonus`` of the producing buildings and their boosters."""
+_MATCHING = {FARM: WINDMILL, WINDMILL: FARM, LUMBER_HUT: SAWMILL, SAWMILL: LUMBER_HUT,
+             MINE: FORGE, FORGE: MINE, PORT: CUSTOM_HOUSE, CUSTOM_HOUSE: PORT}
+"""``Types.BUILDING.getMatchingBuilding``."""
 _TECH_BIT = tuple(1 << t for t in range(NUM_TECHS))
 _PARENT_BIT = tuple((1 << TECH_PARENT[t]) if t in TECH_PARENT else 0 for t in range(NUM_TECHS))
 _SPAWN_REQ = tuple((ut, UNIT_COST[ut], (1 << UNIT_TECH[ut]) if UNIT_TECH[ut] >= 0 else 0)
@@ -288,6 +361,15 @@ _LAND_BLOCKED = tuple(
           else 0 for ter in range(7)) for climbing in (0, 1))
 """A land unit's step onto a terrain, by Climbing: 0 free, 1 barred, 2 only onto a port of
 its tribe."""
+_FRAMEWORK_BLOCKED = tuple(
+    tuple(1 if (ter == MOUNTAIN and not k & 1) or (ter == SHALLOW and not k & 2)
+          or (ter == DEEP and not k & 4) else 2 if ter in (SHALLOW, DEEP)
+          else 3 if ter == CITY else 0 for ter in range(7)) for k in range(8))
+"""Rules version 4: a land unit's step onto a terrain, by Climbing | Sailing << 1 |
+Navigation << 2 (``Board.traversable``): 0 free, 1 barred, 2 only onto a port (any
+tribe's), 3 a city (barred to a mind bender when not its tribe's)."""
+_FORTIFY = frozenset((WARRIOR, RIDER, ARCHER, DEFENDER, SWORDMAN, KNIGHT))
+"""Rules version 4: the units with the framework's fortify bonus in a city without walls."""
 _CITY_TECHS = sum(1 << t for t in {CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
                   | {tech for tech, _, _, _ in GATHER.values()}
                   | {tech for tech in BUILDING_TECH.values() if tech >= 0})
@@ -296,18 +378,19 @@ _SEGMENT_TECHS = (1 << CLIMBING) | (1 << FREE_SPIRIT) | (1 << SAILING) | (1 << N
 """The technologies a unit's actions depend on."""
 
 
-def _research_actions(techs: int, stars: int, ncities: int) -> tuple:
+def _research_actions(techs: int, stars: int, ncities: int, framework: bool = False) -> tuple:
     """The research actions open to a tribe, memoised: they depend only on its
     technologies and on which of the three tier costs its stars cover (looked up by
     technologies, stars and cities first, which saves working out the costs)."""
-    quick = (techs, stars, ncities)
+    quick = (techs, stars, ncities, framework)
     acts = _RESEARCH_QUICK.get(quick)
     if acts is not None:
         return acts
     if len(_RESEARCH_QUICK) > 200_000:
         _RESEARCH_QUICK.clear()
-    key = (techs, tech_cost(1, ncities, techs) <= stars, tech_cost(2, ncities, techs) <= stars,
-           tech_cost(3, ncities, techs) <= stars)
+    key = (techs, tech_cost(1, ncities, techs, framework) <= stars,
+           tech_cost(2, ncities, techs, framework) <= stars,
+           tech_cost(3, ncities, techs, framework) <= stars)
     acts = _RESEARCH_MEMO.get(key)
     if acts is None:
         affordable = (False, *key[1:])
@@ -352,11 +435,11 @@ def _spawn_actions(city: int, types: tuple) -> tuple:
 
 def group_actions(actions) -> list[tuple]:
     """Actions by (type, actor) as [(type, actor, actions)], in order of first appearance
-    (actor −1 for END_TURN, RESEARCH and BUILD_ROAD, else ``action[1]``)."""
+    (actor −1 for END_TURN, RESEARCH, BUILD_ROAD and diplomacy, else ``action[1]``)."""
     groups: dict[tuple[int, int], list] = {}
     for a in actions:
         k = a[0]
-        key = (k, a[1]) if k > BUILD_ROAD else (k, -1)
+        key = (k, a[1]) if BUILD_ROAD < k < DECLARE_WAR else (k, -1)
         g = groups.get(key)
         if g is None:
             groups[key] = [a]
@@ -373,8 +456,10 @@ def _runs(seg: tuple, u: int) -> tuple:
 class Board:
     """Static data of one level, shared by every state of a game (never mutated)."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, rules: int = RULES_VERSION) -> None:
         self.level = level
+        self.rules = rules
+        """Rules version of every state on this board (see ``RULES_VERSIONS``)."""
         self.size = size = level.size
         self.n = n = size * size
         self.nbr = tuple(tuple(sorted(self._ring(t, 1))) for t in range(n))
@@ -401,10 +486,15 @@ class Board:
         return self.dist[a][b]
 
 
-def tech_cost(tier: int, num_cities: int, techs: int) -> int:
-    """Technology cost: tier × cities + 4, 20% off once Philosophy is researched."""
+def tech_cost(tier: int, num_cities: int, techs: int, framework: bool = False) -> int:
+    """Technology cost: tier × cities + 4, 20% off once Philosophy is researched
+    (rounded up). ``framework`` (rules version 4): the framework's
+    ``TECHNOLOGY.getCost``, which with Philosophy charges 20% of the cost, rounded down
+    (its ``TECH_DISCOUNT_VALUE`` 0.2 is applied as the price, not the discount: a bug)."""
     cost = tier * max(1, num_cities) + TECH_BASE_COST
     if techs >> 23 & 1:  # PHILOSOPHY
+        if framework:
+            return int(cost * TECH_DISCOUNT)
         cost = int(math.ceil(cost * (1.0 - TECH_DISCOUNT)))
     return cost
 
@@ -415,10 +505,16 @@ def researchable(techs: int, tech: int) -> bool:
 
 
 def combat(atk: int, atk_hp: int, atk_max: int, dfn: int, def_hp: int, def_max: int,
-           defence_mult: float) -> tuple[int, int]:
-    """(damage to the defender, retaliation damage) as in the framework's AttackCommand."""
-    attack_force = atk * atk_hp / atk_max
-    defence_force = dfn * def_hp / def_max * defence_mult
+           defence_mult: float, framework: bool = False) -> tuple[int, int]:
+    """(damage to the defender, retaliation damage) as in the framework's AttackCommand;
+    ``framework`` (rules version 4) also takes its order of floating-point operations
+    (the hp fraction first), which decides a few roundings at .5."""
+    if framework:
+        attack_force = atk * (atk_hp / atk_max)
+        defence_force = dfn * (def_hp / def_max) * defence_mult
+    else:
+        attack_force = atk * atk_hp / atk_max
+        defence_force = dfn * def_hp / def_max * defence_mult
     total = attack_force + defence_force
     attack_result = _java_round(attack_force / total * atk * ATTACK_MODIFIER)
     defence_result = _java_round(defence_force / total * dfn * ATTACK_MODIFIER)
@@ -438,7 +534,7 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "moves", "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
           "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups",
-          "_net_clean", "_net_reach")
+          "_net_clean", "_net_reach", "diplo")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "u_join", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
@@ -484,6 +580,10 @@ class TribesState:
         s._tiles_shared = False
         s._net_clean, s._net_reach = 0, [None, None]
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
+        s.diplo = [0] * 10  # rules 4: allegiances 00 01 10 11, declared, sent, wars per tribe
+        framework = board.rules >= 4
+        if framework:  # full observability as the framework plays: nothing left to explore
+            s.explored, s.n_explored = bytearray(b"\x01" * (2 * n)), [n, n]
         for p in (0, 1):
             tribe = lv.tribes[p]
             _, tech, unit = TRIBES[tribe]
@@ -494,6 +594,9 @@ class TribesState:
             s._claim(city)
             s._explore(p, board.city_pos[city], FIRST_CITY_CLEAR_RANGE)
             s._new_unit(unit, board.city_pos[city], p, city, FINISHED)
+            if framework:
+                s.score[p] += (TECH_TIER_POINTS * TECH_TIER[tech] + CITY_CENTRE_POINTS
+                               + UNIT_POINTS[unit])
         for u in range(len(s.u_type)):  # the first player starts with fresh units
             if s.u_tribe[u] == 0:
                 s.u_status[u] = FRESH
@@ -526,6 +629,7 @@ class TribesState:
         s.stats = [self.stats[0][:], self.stats[1][:]]
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         s._net_clean, s._net_reach = self._net_clean, self._net_reach
+        s.diplo = self.diplo[:]
         return s
 
     @property
@@ -583,10 +687,12 @@ class TribesState:
         if head is None or parts is None:
             self._groups = groups = group_actions(legal)
             return groups
-        research, spawns, tiles, _ = head
+        research, spawns, tiles, _, diplo = head
         groups = [(END_TURN, -1, ((END_TURN,),))]
         if research:
             groups.append((RESEARCH, -1, research))
+        if diplo:
+            groups.extend(group_actions(diplo))
         groups.extend(spawns)
         if tiles:
             cached = self._tile_groups
@@ -658,7 +764,7 @@ class TribesState:
         which costs a set of the legal list per step of a rollout."""
         # what the next legal list can take from this one, worked out when it is needed
         self._pending = (self._segs, self._head, action,
-                         self.u_pos[action[1]] if action[0] >= MOVE else -1) \
+                         self.u_pos[action[1]] if MOVE <= action[0] <= DISBAND else -1) \
             if self._legal_list is not None else None
         self._legal_list = self._legal_set = self._groups = None
         self.moves += 1
@@ -685,6 +791,10 @@ class TribesState:
             return f"unit {action[1]} {name} unit {action[2]}"
         if kind == END_TURN:
             return "end turn"
+        if kind == DECLARE_WAR:
+            return "declare war"
+        if kind == SEND_STARS:
+            return f"send {action[1]} stars"
         return f"unit {action[1]} {name}"
 
     def _xy(self, t: int) -> str:
@@ -707,6 +817,8 @@ class TribesState:
         total = self.c_level[c] + self.c_prod[c]
         if c == self.b.capital_city[self.c_tribe[c]]:
             total += PROD_CAPITAL_BONUS
+        elif self.b.rules >= 4 and c < 2:  # the framework's City.isCapital stays on a
+            total += PROD_CAPITAL_BONUS       # captured capital
         return total
 
     def production(self, p: int) -> int:
@@ -825,6 +937,8 @@ class TribesState:
         self.c_nunits[lost] = 0
 
     def _kill(self, u: int) -> None:
+        if self.b.rules >= 4:  # GameState.killUnit, DisbandCommand
+            self.score[self.u_tribe[u]] -= UNIT_POINTS[self.u_type[u]]
         self.unit_at[self.u_pos[u]] = -1
         city = self.u_city[u]
         if city >= 0 and self.c_tribe[city] == self.u_tribe[u]:
@@ -847,11 +961,17 @@ class TribesState:
         self._own_tiles()
         owner = self.owner
         centre = self.b.city_pos[city]
+        claimed = 0
         if owner[centre] < 0:
             owner[centre] = city
+            claimed += 1
         for t in self.b.within[self.c_radius[city]][centre]:
             if owner[t] < 0:
                 owner[t] = city
+                claimed += 1
+        if self.b.rules >= 4:  # Board.assignCityTiles
+            self.score[self.c_tribe[city]] += claimed * CITY_BORDER_POINTS
+            self.c_worth[city] += claimed * CITY_BORDER_POINTS
 
     def _explore(self, p: int, centre: int, radius: int) -> None:
         n = self.b.n
@@ -915,7 +1035,10 @@ class TribesState:
         x, y = pos % size, pos // size
         q = self.u_tribe[u]
         terrain = self.terrain
+        framework = self.b.rules >= 4
         for dx, dy in _PUSH_ORDER:
+            if framework:  # the framework's offsets are (row, column): tile x·size + y
+                dx, dy = dy, dx
             if not (0 <= x + dx < size and 0 <= y + dy < size):
                 continue
             t = (y + dy) * size + x + dx
@@ -928,14 +1051,21 @@ class TribesState:
                 if self.building[t] != PORT or self.owner[t] < 0 \
                         or self.c_tribe[self.owner[t]] != q:
                     continue
-                if self.u_type[u] not in NAVAL:
+                embark = self.u_type[u] not in NAVAL
+                if embark:
                     self.u_type[u] = BOAT
             elif self.u_type[u] in NAVAL:
                 self.u_type[u] = self.u_base[u]
+                embark = False
+            else:
+                embark = False
             self.unit_at[pos] = -1
             self.unit_at[t] = u
             self.u_pos[u] = t
-            self.u_status[u] = PUSHED
+            # the framework's Board.embark makes a new unit, FINISHED, not PUSHED
+            self.u_status[u] = FINISHED if embark and framework else PUSHED
+            if embark:
+                self._rejoin(u)
             self._explore(q, t, 1)
             return
         self._kill(u)
@@ -954,7 +1084,7 @@ class TribesState:
         else:
             head = carried = None
         if head is not None:  # research and spawns carried from the parent state
-            research, spawns, _, prefix = head
+            research, spawns, _, prefix, diplo = head
             acts = list(prefix)
             my_cities = None
         else:
@@ -969,8 +1099,10 @@ class TribesState:
                 self._segs = self._head = None
                 return [(LEVEL_UP, c, bonus) for bonus in level_up_options(c_level[c])]
             research, spawns = self._research_and_spawns(p, stars, techs, my_cities)
+            diplo = self._diplomacy_actions(p, stars) if self.b.rules >= 4 else ()
             acts = [(END_TURN,)]
             acts.extend(research)
+            acts.extend(diplo)
             for _, _, group in spawns:
                 acts.extend(group)
             prefix = tuple(acts)
@@ -1000,15 +1132,21 @@ class TribesState:
         if cached[6] != key:
             cached = self._tile_cache[p] = cached[:6] + (
                 key, tuple([a for a, need in cached[4] if need <= stars]))
-        acts.extend(cached[7])
-        self._head = (research, spawns, cached[7], prefix)
+        tiles = cached[7]
+        if road_key >= 0 and self.b.rules >= 4:  # no road under an enemy unit
+            unit_at, u_tribe = self.unit_at, self.u_tribe
+            tiles = tuple([a for a in tiles if a[0] != BUILD_ROAD or unit_at[a[1]] < 0
+                           or u_tribe[unit_at[a[1]]] == p])
+        acts.extend(tiles)
+        self._head = (research, spawns, tiles, prefix, diplo)
         return self._unit_part(p, stars, techs, acts, carried)
 
     def _research_and_spawns(self, p: int, stars: int, techs: int, my_cities: list[int]
                              ) -> tuple[tuple, list]:
         """The research actions and the spawn groups (SPAWN, city, actions) of the
         player to move."""
-        research = _research_actions(techs, stars, len(my_cities)) if techs != ALL_TECHS \
+        research = _research_actions(techs, stars, len(my_cities), self.b.rules >= 4) \
+            if techs != ALL_TECHS \
             else ()
         spawns = []
         if my_cities:
@@ -1032,16 +1170,21 @@ class TribesState:
         one segment, ``carried`` over from the parent state for the units the action
         played cannot have affected (``_carry_segments``)."""
         u_tribe, u_status = self.u_tribe, self.u_status
+        # rules version 4: a finished boat or ship may still be upgraded
+        # (UnitActionBuilder offers Upgrade before it looks at the status)
+        upgradable = (BOAT, SHIP) if self.b.rules >= 4 else ()
+        u_type = self.u_type
         if carried is None:
             candidates: Any = [u for u, tribe in enumerate(u_tribe)
-                               if tribe == p and u_status[u] != FINISHED]
+                               if tribe == p and (u_status[u] != FINISHED
+                                                  or u_type[u] in upgradable)]
             entries: dict[int, list] = {}
             enemy_adj = None
         else:  # no unit becomes active in a carried action
             candidates, entries, enemy_adj = carried
         active = []
         for u in candidates:
-            if u_tribe[u] != p or u_status[u] == FINISHED:
+            if u_tribe[u] != p or (u_status[u] == FINISHED and u_type[u] not in upgradable):
                 continue
             active.append(u)
             entry = entries.get(u)
@@ -1069,7 +1212,8 @@ class TribesState:
         radius = 1
         if not _CAN_MOVE[ut][status]:  # abilities: Unit.canMove (a rider escapes)
             acts: list[tuple] = []
-        elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY:
+        elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY \
+                and b.rules < 4:
             # one step, no road to run along: the free enterable neighbours (in tile order)
             terrain, building, owner, c_tribe = self.terrain, self.building, self.owner, \
                 self.c_tribe
@@ -1077,6 +1221,21 @@ class TribesState:
             acts = [(MOVE, u, t) for t in b.nbr[pos] if unit_at[t] < 0 and (
                 (kind := blocked[terrain[t]]) == 0
                 or (kind == 2 and building[t] == PORT and c_tribe[owner[t]] == p))]
+        elif b.rules >= 4:
+            if UNIT_MOV[ut] == 1 and not naval and not self.road[pos] \
+                    and self.terrain[pos] != CITY:
+                # one step off roads: every step costs the whole movement, so the
+                # framework's search stops at the enterable neighbours
+                terrain, building, c_tribe, city_at = self.terrain, self.building, \
+                    self.c_tribe, b.city_at
+                blocked = _FRAMEWORK_BLOCKED[techs >> CLIMBING & 1 | (techs >> SAILING & 1) << 1
+                                             | (techs >> NAVIGATION & 1) << 2]
+                acts = [(MOVE, u, t) for t in b.nbr[pos] if unit_at[t] < 0 and (
+                    (kind := blocked[terrain[t]]) == 0 or (kind == 2 and building[t] == PORT)
+                    or (kind == 3 and (ut != MIND_BENDER or c_tribe[city_at[t]] == p)))]
+            else:
+                tiles, radius = self._reachable_framework(ut, pos, p, techs, enemy_adj)
+                acts = [(MOVE, u, t) for t in tiles if unit_at[t] < 0]
         else:
             tiles, radius = self._reachable(ut, pos, p, techs, enemy_adj)
             acts = [(MOVE, u, t) for t in tiles]
@@ -1095,8 +1254,8 @@ class TribesState:
                 acts.append((CAPTURE, u))
             if self.u_hp[u] < UNIT_HP[self.u_base[u]] + VETERAN_PLUS_HP * self.u_vet[u]:
                 acts.append((RECOVER, u))
-        if fresh and self.resource[pos] == RUINS and not naval:  # Examine.isFeasible
-            acts.append((EXAMINE, u))
+        if fresh and self.resource[pos] == RUINS and (not naval or b.rules >= 4):
+            acts.append((EXAMINE, u))  # Examine.isFeasible (any unit in the framework)
         if ut == MIND_BENDER:
             if fresh:
                 for t in b.nbr[pos]:
@@ -1115,7 +1274,8 @@ class TribesState:
         elif ut == SHIP:
             if stars >= UNIT_COST[BATTLESHIP] and techs >> NAVIGATION & 1:
                 acts.append((UPGRADE, u))
-        if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT:
+        if self.u_kills[u] >= VETERAN_KILLS and not self.u_vet[u] and ut != SUPERUNIT \
+                and status != FINISHED:
             acts.append((MAKE_VETERAN, u))
         if fresh and techs >> FREE_SPIRIT & 1:
             acts.append((DISBAND, u))
@@ -1241,6 +1401,12 @@ class TribesState:
         ex = self.explored
         off = p * b.n
         road = self.road
+        if b.rules >= 4:  # Board.canBuildRoadAt: villages too, over buildings (enemy units
+            # on the tile are left to _generate, which filters the cached list)
+            return tuple([((BUILD_ROAD, t), ROAD_COST) for t in range(b.n)
+                          if (terrain[t] == PLAIN or terrain[t] == FOREST
+                              or terrain[t] == VILLAGE)
+                          and not road[t] and (owner[t] < 0 or c_tribe[owner[t]] == p)])
         return tuple([((BUILD_ROAD, t), ROAD_COST) for t in range(b.n)
                       if (terrain[t] == PLAIN or terrain[t] == FOREST) and ex[off + t]
                       and not road[t] and building[t] == NO_BUILDING
@@ -1249,6 +1415,8 @@ class TribesState:
     def _city_candidates(self, p: int, techs: int, my_cities: list[int]) -> tuple:
         """The tile actions of the tribe's cities with the stars each needs, city by city
         and tile by tile."""
+        if self.b.rules >= 4:
+            return self._city_candidates_framework(p, techs, my_cities)
         acts: list[tuple] = []
         terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
         if my_cities:
@@ -1297,6 +1465,180 @@ class TribesState:
                             continue
                         acts.append(((BUILD, c, t, bt), cost))
         return tuple(acts)
+
+    def _city_candidates_framework(self, p: int, techs: int, my_cities: list[int]) -> tuple:
+        """Rules version 4: the framework's city tile actions (``BuildFactory``,
+        ``ResourceGatheringFactory``, ``ClearForestFactory``, ``BurnForestFactory``,
+        ``GrowForestFactory``, ``DestroyFactory``): gathering, clearing, burning and
+        growing forest ignore buildings on the tile, growing forest ignores resources,
+        any building (monuments and temples too) can be destroyed, and a building needs
+        an empty tile, its terrain, its resource (farm, mine) and its neighbour (windmill,
+        forge, sawmill, custom house) only."""
+        acts: list[tuple] = []
+        terrain, resource, building = self.terrain, self.resource, self.building
+        if not my_cities:
+            return ()
+        tiles_of = self._territory
+        if tiles_of is None:
+            lists: list[list[int]] = [[] for _ in self.c_tribe]
+            for t, c in enumerate(self.owner):
+                if c >= 0:
+                    lists[c].append(t)
+            tiles_of = self._territory = tuple(tuple(x) for x in lists)
+        nbr = self.b.nbr
+        mon_base = p * _NUM_MONUMENTS
+        monuments = self.monuments
+        can_destroy = techs >> CONSTRUCTION & 1
+        can_clear = techs >> FORESTRY & 1
+        can_burn = techs >> CHIVALRY & 1
+        can_grow = techs >> SPIRITUALISM & 1
+        for c in my_cities:
+            built = self.c_built[c]
+            for t in tiles_of[c]:
+                ter = terrain[t]
+                if ter == CITY:
+                    continue
+                bld = building[t]
+                if bld != NO_BUILDING and can_destroy:
+                    acts.append(((DESTROY, c, t), 0))
+                res = resource[t]
+                if res in GATHER:
+                    tech, cost, _, _ = GATHER[res]
+                    if techs >> tech & 1:
+                        acts.append(((RESOURCE, c, t), cost))
+                if ter == FOREST:
+                    if can_clear:
+                        acts.append(((CLEAR_FOREST, c, t), 0))
+                    if can_burn:
+                        acts.append(((BURN_FOREST, c, t), BURN_FOREST_COST))
+                elif ter == PLAIN and can_grow:
+                    acts.append(((GROW_FOREST, c, t), GROW_FOREST_COST))
+                if bld != NO_BUILDING:
+                    continue
+                for bt, cost, need, unique, mon, beside in _BUILD_TABLE_FRAMEWORK[ter][res]:
+                    if techs & need != need:
+                        continue
+                    if unique and built >> bt & 1:
+                        continue
+                    if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
+                        continue
+                    if beside >= 0 and not any(building[m] == beside for m in nbr[t]):
+                        continue
+                    acts.append(((BUILD, c, t, bt), cost))
+        return tuple(acts)
+
+    def _apply_bonus(self, c: int, t: int, bt: int, population: bool, sign: int,
+                     only_matching: bool = False) -> None:
+        """Rules version 4: ``City.applyBonus`` as the framework has it. A producing
+        building (farm, lumber hut, mine) gives its city its population; then for each
+        neighbouring tile holding the matching building, in tile order, the booster's
+        bonus goes to the city that tile belongs to when the tribe holds it; once such a
+        tile of another of the tribe's cities was met, the bonus of the later ones goes
+        to that city too, and a matching building of another tribe's city ends the scan
+        (the framework's quirks, kept)."""
+        p = self.c_tribe[c]
+        base = bt in BOOSTS
+        if base and population and not only_matching:
+            self._add_pop(c, sign * _BASE_BONUS[bt])
+        match = _MATCHING[bt]
+        building, owner, c_tribe = self.building, self.owner, self.c_tribe
+        target = c
+        for m in self.b.nbr[t]:
+            if building[m] != match:
+                continue
+            cm = owner[m]
+            if cm != c:
+                if cm >= 0 and c_tribe[cm] == p:
+                    target = cm
+                else:
+                    return
+            bonus = sign * _BASE_BONUS[match if base else bt]
+            if population:
+                self._add_pop(target, bonus)
+            else:
+                self.c_prod[target] = max(0, self.c_prod[target] + bonus)
+
+    def _building_effect_framework(self, c: int, t: int, bt: int, sign: int) -> None:
+        """Rules version 4: ``City.updateBuildingEffects``. Temples and monuments score
+        for the tribe, not the city's worth; removing a temple *adds* the points it
+        earned (a framework bug, kept); removing a monument takes its 400 back."""
+        p = self.c_tribe[c]
+        if bt in _MATCHING:
+            if bt == PORT:
+                self._add_pop(c, sign * _BASE_BONUS[PORT])
+            self._apply_bonus(c, t, bt, bt != PORT and bt != CUSTOM_HOUSE, sign)
+        elif bt in TEMPLES:
+            self._add_pop(c, sign * BUILDING_POP[bt])
+            if sign > 0:
+                self.score[p] += TEMPLE_POINTS
+            else:
+                temples = self.temples
+                i = next(i for i in range(0, len(temples), 3) if temples[i] == t)
+                self.score[p] += sum(TEMPLE_LEVEL_POINTS[:temples[i + 1]])
+        elif bt in MONUMENT_INDEX:
+            self._add_pop(c, sign * BUILDING_POP[bt])
+            self.score[p] += sign * MONUMENT_POINTS
+
+    def _rebuild_effects_on_capture(self, c: int) -> None:
+        """Rules version 4: what the framework's ``Tribe.capturedCity`` and ``lostCity``
+        do to a captured city's buildings (``updateBuildingEffects`` with
+        ``onlyMatching``), quirks included: every building's neighbour bonuses are
+        applied again for the new owner (so pairs inside the city count twice), those of
+        its farms, lumber huts, mines and ports are then taken off once, and each temple
+        scores 100 and each monument 400 for the new owner again."""
+        p = self.c_tribe[c]
+        owner, building = self.owner, self.building
+        tiles = [t for t in range(self.b.n) if owner[t] == c and building[t] != NO_BUILDING]
+        for t in tiles:
+            bt = building[t]
+            if bt in _MATCHING:
+                self._apply_bonus(c, t, bt, bt != PORT and bt != CUSTOM_HOUSE, +1,
+                                  only_matching=True)
+            elif bt in TEMPLES:
+                self.score[p] += TEMPLE_POINTS
+            elif bt in MONUMENT_INDEX:
+                self.score[p] += MONUMENT_POINTS
+        for t in tiles:
+            bt = building[t]
+            if bt in BOOSTS:
+                self._apply_bonus(c, t, bt, bt != PORT, -1, only_matching=True)
+
+    def _diplomacy_actions(self, p: int, stars: int) -> tuple:
+        """Rules version 4: the framework's ``DeclareWarFactory`` (once a turn, while
+        the allegiance is above −30) and ``SendStarsFactory`` (1 .. min(stars, 15) − 1
+        stars, while fewer than 30 were sent this turn)."""
+        d = self.diplo
+        acts: list[tuple] = []
+        if not d[4 + p] and d[2 * p + 1 - p] > -ALLEGIANCE_MAX / 2.0:
+            acts.append((DECLARE_WAR,))
+        if d[6 + p] < MAX_STARS_SENT:
+            acts.extend((SEND_STARS, n) for n in range(1, min(stars, MIN_STARS_SEND)))
+        return tuple(acts)
+
+    def _allegiance(self, value: int, i: int, j: int) -> None:
+        """``Diplomacy.updateAllegiance``: the pair's allegiance moves by ``value``,
+        clipped (oddly) to ±60; both entries are written in turn, so i == j moves
+        twice."""
+        d = self.diplo
+        a = d[2 * i + j]
+        if a + value < -ALLEGIANCE_MAX or a + value > ALLEGIANCE_MAX:
+            value = (1 if value > 0 else -1 if value < 0 else 0) * (ALLEGIANCE_MAX - abs(a))
+        d[2 * i + j] += value
+        d[2 * j + i] += value
+
+    def _repercussion(self, value: int, i: int, j: int) -> None:
+        """``updateAllegiance`` then ``checkConsequences`` (a third party whose
+        allegiance to ``j`` is negative warms to ``i``; with two tribes only a tribe's
+        own entry, moved by the framework's conversion bug, can make that happen)."""
+        self._allegiance(value, i, j)
+        self._consequences(value, i, j)
+
+    def _consequences(self, value: int, i: int, j: int) -> None:
+        """``Diplomacy.checkConsequences``."""
+        half = int(value / -2)
+        for k in (0, 1):
+            if self.diplo[2 * k + j] < 0 and k != i:
+                self._allegiance(half, k, i)
 
     def _enemy_adjacent(self, p: int) -> bytearray:
         mark = bytearray(self.b.n)
@@ -1366,6 +1708,111 @@ class TribesState:
         del best[start]
         return sorted(best), radius
 
+    def _reachable_framework(self, ut: int, start: int, p: int, techs: int,
+                             enemy_adj: bytearray) -> tuple[list[int], int]:
+        """Rules version 4: the tiles the framework's move search reaches (``MoveFactory``
+        over ``Pathfinder.findPaths`` with ``StepMove``), friendly units' tiles included
+        (the caller drops occupied ones), and the radius within which it read the board.
+
+        It is the framework's search step for step, quirks included: a step costs 1, ½
+        from road to road (cities count as roads when on a tile of no city or of the
+        tribe), entering forest, mountain, a port or (naval) land costs what is left,
+        and so does entering a tile next to an enemy unit; a step is allowed while the
+        cost so far plus the step, rounded down, is within the unit's movement, and a
+        tile whose cost reached the movement exactly is not expanded. Friendly units
+        are passed through. Mountains need Climbing, shallow water Sailing and deep
+        water Navigation for every unit; a land unit enters any port. Costs found
+        cheaper after a tile entered the queue are lowered in place without reordering
+        the queue, as the framework's ``PriorityQueue`` does, so the order of its binary
+        heap is simulated here."""
+        b = self.b
+        nbr, row = b.nbr, b.dist[start]
+        terrain, road, unit_at, u_tribe = self.terrain, self.road, self.unit_at, self.u_tribe
+        owner, c_tribe, building, city_at = self.owner, self.c_tribe, self.building, b.city_at
+        mov = float(UNIT_MOV[ut])
+        naval = ut in NAVAL
+        climbing = techs >> CLIMBING & 1
+        sailing = techs >> SAILING & 1
+        navigation = techs >> NAVIGATION & 1
+        cost = {start: 0.0}
+        heap = [start]
+        reached = []
+        read = 0
+        while heap:
+            node = heap[0]  # PriorityQueue.poll: the root, then the last element sifted down
+            last = heap.pop()
+            n = len(heap)
+            if n:
+                k, half, key = 0, n >> 1, cost[last]
+                while k < half:
+                    child = 2 * k + 1
+                    c = heap[child]
+                    if child + 1 < n and cost[c] > cost[heap[child + 1]]:
+                        child += 1
+                        c = heap[child]
+                    if key <= cost[c]:
+                        break
+                    heap[k] = c
+                    k = child
+                heap[k] = last
+            if node != start:
+                reached.append(node)
+            here = cost[node]
+            if here == mov:
+                continue
+            if row[node] > read:
+                read = row[node]
+            left = mov - here if here < mov else mov
+            ter_here = terrain[node]
+            on_road = ((road[node] and ter_here != SHALLOW and ter_here != DEEP)
+                       or ter_here == CITY) and (owner[node] < 0 or c_tribe[owner[node]] == p)
+            for t in nbr[node]:
+                v = unit_at[t]
+                if v >= 0 and u_tribe[v] != p:
+                    continue
+                ter = terrain[t]
+                if (ter == MOUNTAIN and not climbing) or (ter == SHALLOW and not sailing) \
+                        or (ter == DEEP and not navigation):
+                    continue
+                if ut == MIND_BENDER and ter == CITY and c_tribe[city_at[t]] != p:
+                    continue
+                if naval:
+                    step = 1.0 if ter == SHALLOW or ter == DEEP else left
+                else:
+                    if ter == SHALLOW or ter == DEEP:
+                        if building[t] != PORT:
+                            continue
+                        step = left
+                    elif ter == FOREST or ter == MOUNTAIN:
+                        step = left
+                    else:
+                        step = 1.0
+                    if on_road and ((road[t] and ter != SHALLOW and ter != DEEP)
+                                    or ter == CITY):
+                        step = max(0.5, step / 2.0)
+                if enemy_adj[t]:
+                    step = left
+                    if here + step > mov:
+                        continue
+                elif math.floor(here + step) > mov:
+                    continue
+                total = here + step
+                if t not in cost:
+                    cost[t] = total  # PriorityQueue.offer: sift up
+                    k = len(heap)
+                    heap.append(t)
+                    while k:
+                        parent = (k - 1) >> 1
+                        e = heap[parent]
+                        if total >= cost[e]:
+                            break
+                        heap[k] = e
+                        k = parent
+                    heap[k] = t
+                elif total < cost[t]:
+                    cost[t] = total
+        return sorted(reached), read + 1
+
     # ---- action execution -------------------------------------------------------------
     def _execute(self, a: tuple) -> None:
         kind = a[0]
@@ -1419,7 +1866,8 @@ class TribesState:
         elif kind == CLEAR_FOREST:
             t = a[2]
             self.terrain[t] = PLAIN
-            self.resource[t] = NO_RES
+            if self.b.rules < 4:  # the framework's ClearForestCommand keeps the resource
+                self.resource[t] = NO_RES
             self._add_stars(p, CLEAR_FOREST_STARS)
         elif kind == BURN_FOREST:
             t = a[2]
@@ -1429,6 +1877,7 @@ class TribesState:
         elif kind == GROW_FOREST:
             self.stars[p] -= GROW_FOREST_COST
             self.terrain[a[2]] = FOREST
+            self.resource[a[2]] = NO_RES
         elif kind == DESTROY:
             self._destroy(a[1], a[2])
         elif kind == CAPTURE:
@@ -1455,6 +1904,7 @@ class TribesState:
             new = SHIP if self.u_type[u] == BOAT else BATTLESHIP
             self.stars[p] -= UNIT_COST[new]
             self.u_type[u] = new
+            self._rejoin(u)
         elif kind == MAKE_VETERAN:
             u = a[1]
             self.u_vet[u] = 1
@@ -1467,7 +1917,26 @@ class TribesState:
             self.u_tribe[v] = p
             self.u_city[v] = -1
             self.u_status[v] = FINISHED
+            pacifist = self.pacifist[p]
             self._after_attack(p, u)
+            if self.b.rules >= 4:  # ConvertCommand does not reset the pacifist count
+                self.pacifist[p] = pacifist
+            if self.b.rules >= 4:  # ConvertCommand, after the unit changed tribe: the
+                # tribe's own entry moves (a framework bug)
+                self._repercussion(CONVERT_REPERCUSSION, p, p)
+        elif kind == DECLARE_WAR:  # DeclareWarCommand
+            d = self.diplo
+            d[4 + p] = 1
+            d[8 + p] += 1
+            self._allegiance(int(-ALLEGIANCE_MAX / 2.0 - d[2 * p + 1 - p]), p, 1 - p)
+            self._consequences(int(-ALLEGIANCE_MAX / 2.0), p, 1 - p)
+        elif kind == SEND_STARS:  # SendStarsCommand: the sender scores the stars
+            n = a[1]
+            self.stars[p] -= n
+            self._add_stars(1 - p, n)
+            self.diplo[6 + p] += n
+            self.score[p] += n
+            self._repercussion(n, p, 1 - p)
         elif kind == DISBAND:
             u = a[1]
             self._add_stars(p, UNIT_COST[self.u_type[u]] // 2)
@@ -1478,7 +1947,10 @@ class TribesState:
     def _research(self, p: int, tech: int, pay: bool) -> None:
         if pay:
             ncities = sum(1 for t in self.c_tribe if t == p)
-            self.stars[p] -= tech_cost(TECH_TIER[tech], ncities, self.techs[p])
+            self.stars[p] -= tech_cost(TECH_TIER[tech], ncities, self.techs[p],
+                                       self.b.rules >= 4)
+            if self.b.rules >= 4:
+                self.score[p] += TECH_TIER_POINTS * TECH_TIER[tech]
         self.techs[p] |= 1 << tech
         if self.techs[p] == ALL_TECHS:
             self._monument_available(p, TOWER_OF_WISDOM)
@@ -1489,7 +1961,8 @@ class TribesState:
         self._recover_idle(p)
         if p == 1:
             self.turn += 1
-            if self.turn >= self.turn_limit:
+            # the framework plays rounds 0..turn_limit (GameState.gameOver: tick > max turns)
+            if self.turn >= self.turn_limit + (self.b.rules >= 4):
                 self._finish_by_score()
                 return
         self.player = q
@@ -1501,6 +1974,20 @@ class TribesState:
             self._grow_temples(q)
         if self.turn >= 1:
             self._add_stars(q, self.income(q))
+        elif self.b.rules >= 4:  # GameState.initTurn sets the stars at tick 0 (stars sent
+            self.stars[q] = INITIAL_STARS  # to the second tribe in its first round are lost)
+        if self.b.rules >= 4:
+            self.diplo[4 + q] = self.diplo[6 + q] = 0  # GameState.initTurn
+        if self.b.rules >= 4:  # Tribe.addPacifistCount: counted with Meditation, and the
+            # altar becomes available again (even once built) at exactly 5 turns
+            if self.techs[q] >> MEDITATION & 1:
+                self.pacifist[q] += 1
+                if self.pacifist[q] == ALTAR_OF_PEACE_TURNS:
+                    i = q * len(MONUMENTS) + MONUMENT_INDEX[ALTAR_OF_PEACE]
+                    if self.monuments[i] != AVAILABLE:
+                        self.monuments[i] = AVAILABLE
+                        self.econ += 1
+            return
         self.pacifist[q] += 1
         if self.pacifist[q] >= ALTAR_OF_PEACE_TURNS:
             self._monument_available(q, ALTAR_OF_PEACE)
@@ -1538,9 +2025,11 @@ class TribesState:
 
     def _finish_by_score(self) -> None:
         """The framework's ranking at the turn limit: score, then technologies, cities
-        and production; equal on all four is a draw."""
+        and production (rules 4: then wars declared and stars); equal on all is a draw
+        (the framework draws the order at random)."""
         self.over = True
         key = [(self.score[p], self.num_techs(p), len(self.cities_of(p)), self.production(p))
+               + ((self.diplo[8 + p], self.stars[p]) if self.b.rules >= 4 else ())
                for p in (0, 1)]
         self.won_by = None if key[0] == key[1] else (0 if key[0] > key[1] else 1)
 
@@ -1548,6 +2037,19 @@ class TribesState:
         self.stars[p] -= BUILDING_COST[bt]
         self.building[t] = bt
         self.resource[t] = NO_RES
+        if self.b.rules >= 4:  # BuildCommand
+            self._building_effect_framework(c, t, bt, +1)
+            if bt in UNIQUE_PER_CITY:
+                self.c_built[c] |= 1 << bt
+            if bt in TEMPLES:
+                self.temples.extend((t, 1, TEMPLE_TURNS_TO_SCORE))
+            elif bt == PORT:
+                self._update_trade_network()
+            elif bt in MONUMENT_INDEX:
+                self.monuments[p * len(MONUMENTS) + MONUMENT_INDEX[bt]] = BUILT
+            elif bt == LUMBER_HUT:  # the hut clears its forest
+                self.terrain[t] = PLAIN
+            return
         self._building_effect(c, t, bt, +1)
         if bt in UNIQUE_PER_CITY:
             self.c_built[c] |= 1 << bt
@@ -1590,7 +2092,10 @@ class TribesState:
     def _destroy(self, c: int, t: int) -> None:
         bt = self.building[t]
         self.building[t] = NO_BUILDING  # (neighbour scans skip the tile itself)
-        self._building_effect(c, t, bt, -1)
+        if self.b.rules >= 4:
+            self._building_effect_framework(c, t, bt, -1)
+        else:
+            self._building_effect(c, t, bt, -1)
         if bt in UNIQUE_PER_CITY:
             self.c_built[c] &= ~(1 << bt)
         elif bt in TEMPLES:
@@ -1638,12 +2143,22 @@ class TribesState:
         if ut in NAVAL and ter not in WATER:
             self.u_type[u] = self.u_base[u]
             self.u_status[u] = FINISHED
+            self._rejoin(u)
         elif ut not in NAVAL and ter in WATER:
             self.u_type[u] = BOAT
             self.u_status[u] = FINISHED
+            self._rejoin(u)
+        elif self.b.rules >= 4:
+            self.u_status[u] = _AFTER_MOVE_FRAMEWORK[ut][self.u_status[u]]
         else:
             self.u_status[u] = _AFTER_MOVE[ut][self.u_status[u]]
         self._explore(p, t, 1)
+
+    def _rejoin(self, u: int) -> None:
+        """Rules version 4: the framework's embark, disembark and upgrade replace the
+        unit by a new one, appended to its city's list of units (``Board.addUnit``)."""
+        if self.b.rules >= 4:
+            self.u_join[u] = max(self.u_join) + 1
 
     def defence_multiplier(self, v: int) -> float:
         """City walls ×4; a city without walls, or forest (Archery), mountain (Meditation)
@@ -1657,6 +2172,8 @@ class TribesState:
             if self.c_tribe[city] == q:
                 if self.c_walls[city]:
                     return DEFENCE_IN_WALLS
+                if self.b.rules >= 4:  # Types.UNIT.canFortify
+                    return DEFENCE_BONUS if self.u_type[v] in _FORTIFY else 1.0
                 if self.u_type[v] not in NAVAL:
                     return DEFENCE_BONUS
             return 1.0
@@ -1670,7 +2187,7 @@ class TribesState:
         """(damage dealt, retaliation damage if the target survives and is in range)."""
         ut, vt = self.u_type[u], self.u_type[v]
         return combat(UNIT_ATK[ut], self.u_hp[u], self.max_hp(u), UNIT_DEF[vt], self.u_hp[v],
-                      self.max_hp(v), self.defence_multiplier(v))
+                      self.max_hp(v), self.defence_multiplier(v), self.b.rules >= 4)
 
     def _after_attack(self, p: int, u: int) -> None:
         self.u_status[u] = _AFTER_ATTACK[self.u_type[u]][self.u_status[u]]
@@ -1681,6 +2198,10 @@ class TribesState:
         self._after_attack(p, u)
         self.stats[p][STAT_ATTACKS] += 1
         q = self.u_tribe[v]
+        if self.b.rules >= 4:  # AttackCommand: −5, and −5 more for a kill
+            self._repercussion(ATTACK_REPERCUSSION, p, q)
+            if self.u_hp[v] <= dealt:
+                self._repercussion(ATTACK_REPERCUSSION, p, q)
         if self.u_hp[v] <= dealt:
             target_pos = self.u_pos[v]
             self._kill(v)
@@ -1693,6 +2214,17 @@ class TribesState:
                 self.unit_at[target_pos] = u
                 self.u_pos[u] = target_pos
                 self._explore(p, target_pos, 1)
+            elif ut in MELEE and ter in WATER and self.b.rules >= 4 \
+                    and self.building[target_pos] == PORT and self.owner[target_pos] >= 0 \
+                    and self.c_tribe[self.owner[target_pos]] == p:
+                # Board.tryPush: the killer moves onto its tribe's port and embarks (a new,
+                # finished unit)
+                self.unit_at[self.u_pos[u]] = -1
+                self.unit_at[target_pos] = u
+                self.u_pos[u] = target_pos
+                self.u_type[u] = BOAT
+                self.u_status[u] = FINISHED
+                self._rejoin(u)
         else:
             self.u_hp[v] -= dealt
             if self.b.cheb(self.u_pos[u], self.u_pos[v]) <= UNIT_RANGE[self.u_type[v]]:
@@ -1718,6 +2250,8 @@ class TribesState:
         if q < 0:  # a neutral village becomes a city of level 1
             self.c_tribe[c] = p
             self.terrain[pos] = CITY
+            if self.b.rules >= 4:
+                self.score[p] += CITY_CENTRE_POINTS
             self._claim(c)
             self._explore(p, pos, 1)
             self._move_one_to(c, p)
@@ -1725,12 +2259,23 @@ class TribesState:
             worth = self.c_worth[c]
             self.score[q] -= worth
             self.score[p] += worth
+            if self.b.rules >= 4:
+                self._repercussion(CAPTURE_REPERCUSSION, p, q)
             self.c_tribe[c] = p
+            if self.b.rules >= 4:
+                self._rebuild_effects_on_capture(c)
             self._move_all_from(c, q)
             self._move_one_to(c, p)
+            if self.b.rules >= 4 and q not in self.c_tribe:  # Tribe.manageLoss
+                for v in range(len(self.u_tribe)):
+                    if self.u_tribe[v] == q:
+                        self.unit_at[self.u_pos[v]] = -1
+                        self.u_type[v] = self.u_tribe[v] = self.u_city[v] = -1
             if c == self.b.capital_city[q]:
                 self.over = True
                 self.won_by = p
+                if self.b.rules >= 4:  # Game.processTurn still ends the winner's turn
+                    self._recover_idle(p)
         self._update_trade_network()
 
     # ---- trade network (TradeNetwork.java, Tribe.updateNetwork) ------------------------
@@ -1787,6 +2332,9 @@ class TribesState:
 
     def _update_network_of(self, q: int, reached=None) -> None:
         """Tribe.updateNetwork for ``q`` with its reach (computed when None or False)."""
+        if self.b.rules >= 4:
+            self._update_network_framework(q, reached)
+            return
         capital = self.b.capital_city[q]
         c_tribe = self.c_tribe
         old = self.connected[q]
@@ -1825,6 +2373,57 @@ class TribesState:
         if q == self.player:  # the cities' own population only in their tribe's turn
             for c in lost:
                 self._add_pop(c, -1, q)
+            for c in added:
+                self._add_pop(c, 1, q)
+
+    def _update_network_framework(self, q: int, reached=None) -> None:
+        """Rules version 4: ``Tribe.updateNetwork`` at the framework's commit. Without
+        its capital a tribe's network is emptied with no population change. Else a city
+        that drops out of the network, or that the tribe no longer holds, loses 1
+        population at once (the points are the tribe's), in either tribe's turn; a city
+        that joins gains 1 only in its tribe's turn; the capital gains one per city
+        joined and loses one per city dropped."""
+        capital = self.b.capital_city[q]
+        c_tribe = self.c_tribe
+        old = self.connected[q]
+        if c_tribe[capital] != q:  # no capital, no network
+            self.connected[q] = 0
+            self._net_clean &= ~(1 << q)
+            return
+        others = [c for c, t in enumerate(c_tribe) if t == q and c != capital]
+        added: list[int] = []
+        dropped = 0
+        now = old
+        if others:
+            if not reached:
+                reached = self._network_reach(q)
+            net_reach = self._net_reach = self._net_reach[:]  # shared with clones
+            net_reach[q] = reached
+            self._net_clean |= 1 << q
+            city_pos = self.b.city_pos
+            for c in others:
+                bit = 1 << c
+                linked = reached[city_pos[c]]
+                if old & bit and not linked:
+                    now &= ~bit
+                    dropped += 1
+                    self._add_pop(c, -1, q)
+                elif not old & bit and linked:
+                    now |= bit
+                    added.append(c)
+        else:
+            self._net_clean &= ~(1 << q)  # (no reach kept)
+        for c in range(len(c_tribe)):  # connected cities the tribe no longer holds
+            if now >> c & 1 and c_tribe[c] != q:
+                now &= ~(1 << c)
+                dropped += 1
+                self._add_pop(c, -1, q)
+        self.connected[q] = now
+        if len(added) != dropped:
+            self._add_pop(capital, len(added) - dropped, q)
+        if bin(now).count("1") >= GRAND_BAZAR_CITIES:
+            self._monument_available(q, GRAND_BAZAR)
+        if q == self.player:
             for c in added:
                 self._add_pop(c, 1, q)
 
@@ -1883,7 +2482,44 @@ class TribesState:
                     stack.append(m)
         return reached
 
+    def _examine_framework(self, p: int, u: int) -> None:
+        """Rules version 4: ``ExamineCommand``. One of five bonuses, uniformly (a free
+        technology is drawn again once all are researched): a superunit (a battleship
+        on water) on the unit's own tile, which pushes the unit off; a technology drawn
+        uniformly among the researchable ones, in the tree's order, scoring nothing; 3
+        population for the capital (or the tribe's first city while it holds no
+        capital); an explorer, which finds nothing under full observability; or 10
+        stars. The ruins go and the unit is finished."""
+        pos = self.u_pos[u]
+        bonus = self._rand(5)
+        while bonus == 1 and self.techs[p] == ALL_TECHS:
+            bonus = self._rand(5)
+        if bonus == 0:
+            self._push_off(pos)
+            if self.terrain[pos] in WATER:
+                v = self._new_unit(BATTLESHIP, pos, p, -1, FINISHED)
+                self.u_base[v] = WARRIOR  # (the framework's has −1 hp: a bug, not kept)
+                self.u_hp[v] = UNIT_HP[WARRIOR]
+            else:
+                self._new_unit(SUPERUNIT, pos, p, -1, FINISHED)
+        elif bonus == 1:
+            options = [t for t in range(NUM_TECHS) if researchable(self.techs[p], t)]
+            self._research(p, options[self._rand(len(options))], pay=False)
+        elif bonus == 2:
+            capital = self.b.capital_city[p]
+            if self.c_tribe[capital] != p:
+                capital = min(self.cities_of(p), key=self.c_order.__getitem__)
+            self._add_pop(capital, 3)
+        elif bonus == 4:
+            self._add_stars(p, 10)
+        self.resource[pos] = NO_RES  # (for the superunit too: its tile's ruins go)
+        if self.u_tribe[u] == p:  # (set after a push too)
+            self.u_status[u] = FINISHED
+
     def _examine(self, p: int, u: int) -> None:
+        if self.b.rules >= 4:
+            self._examine_framework(p, u)
+            return
         pos = self.u_pos[u]
         self.resource[pos] = NO_RES
         self.u_status[u] = FINISHED
@@ -1915,6 +2551,9 @@ class TribesState:
         data: dict[str, Any] = {name: list(getattr(self, name)) for name in _LIST_FIELDS}
         data["explored"] = list(self.explored)
         data["stats"] = [list(self.stats[0]), list(self.stats[1])]
+        if self.b.rules != 3:  # version 3 snapshots stay as they were written
+            data["rules"] = self.b.rules
+            data["diplomacy"] = list(self.diplo)
         data.update(level=self.b.level.seed, size=self.b.size, turn_limit=self.turn_limit,
                     turn=self.turn, player=self.player, moves=self.moves, over=self.over,
                     won_by=self.won_by, rng=self.rng)
@@ -1953,36 +2592,63 @@ class TribesState:
         return "\n".join(rows)
 
 
-_BOARDS: dict[tuple[int, int], Board] = {}
+_BOARDS: dict[tuple[int | str, int, int], Board] = {}
 
 
-def board_for(level: int, size: int = DEFAULT_SIZE) -> Board:
-    """The (cached) static board of a level seed."""
-    key = (level, size)
+def board_for(level: int | str, size: int = DEFAULT_SIZE, rules: int = RULES_VERSION) -> Board:
+    """The (cached) static board of a level under a rules version: a generator seed (at
+    ``size``), or a framework level ``"java:N"`` / ``"java:NAME"`` (its own size)."""
+    key = (level, size if isinstance(level, int) else 0, rules)
     if key not in _BOARDS:
         if len(_BOARDS) > 512:
             _BOARDS.clear()
-        _BOARDS[key] = Board(generate_level(level, size))
+        _BOARDS[key] = Board(generate_level(level, size) if isinstance(level, int)
+                             else load_java_level(level), rules)
     return _BOARDS[key]
 
 
+def level_key(value: Any, name: str = "level") -> int | str:
+    """A level parameter: an integer generator seed or ``"java:N"`` / ``"java:NAME"``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.startswith("java:"):
+        if value not in java_level_names():
+            raise ValueError(f"{name}: no framework level {value!r} "
+                             f"(java:0..java:24 or one of {', '.join(java_level_names()[25:])})")
+        return value
+    raise ValueError(f"{name} must be an integer or 'java:N', not {value!r}")
+
+
 class Tribes:
-    """The game. ``level=None`` draws a level from ``levels`` (default 0..24) with the
-    match RNG; an int fixes it. ``turn_limit`` rounds (50 in the framework)."""
+    """The game. ``level=None`` draws a level from ``levels`` (default 0..24 of our
+    generator; ``levels="java"`` the framework's 25 tournament levels) with the match RNG;
+    a level fixes it: an int is a seed of our generator, ``"java:N"`` the framework's
+    tournament level N, ``"java:NAME"`` one of its level files. ``turn_limit`` rounds (50
+    in the framework). ``rules`` is the rules version (``RULES_VERSIONS``; 4 plays as the
+    framework does, see docs/tribes.md)."""
 
     name = "tribes"
     num_players = 2
 
-    def __init__(self, level: int | None = None, levels: tuple[int, ...] | None = None,
-                 size: int = DEFAULT_SIZE, turn_limit: int = TURN_LIMIT) -> None:
-        for name, value in (("level", level), ("size", size), ("turn_limit", turn_limit),
-                            *(("each of levels", v) for v in (levels or ()))):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+    def __init__(self, level: int | str | None = None,
+                 levels: tuple[int | str, ...] | str | None = None,
+                 size: int = DEFAULT_SIZE, turn_limit: int = TURN_LIMIT,
+                 rules: int = RULES_VERSION) -> None:
+        for name, value in (("size", size), ("turn_limit", turn_limit), ("rules", rules)):
+            if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"{name} must be an integer, not {value!r}")
         if turn_limit < 1:
             raise ValueError("turn_limit must be >= 1")
-        self.level = level
-        self.levels = tuple(levels) if levels is not None else tuple(range(NUM_LEVELS))
+        if rules not in RULES_VERSIONS:
+            raise ValueError(f"rules must be one of {RULES_VERSIONS}, not {rules}")
+        self.rules = rules
+        if levels == "java":
+            levels = tuple(f"java:{i}" for i in range(25))
+        elif isinstance(levels, str):
+            raise ValueError(f"levels must be a list of levels or 'java', not {levels!r}")
+        self.level = None if level is None else level_key(level)
+        self.levels = (tuple(level_key(v, "each of levels") for v in levels)
+                       if levels is not None else tuple(range(NUM_LEVELS)))
         if not self.levels:
             raise ValueError("levels must name at least one level")
         self.size = size
@@ -1992,13 +2658,16 @@ class Tribes:
         rng = rng or random.Random(0)
         level = self.level if self.level is not None else self.levels[rng.randrange(
             len(self.levels))]
-        return TribesState.initial(board_for(level, self.size), seed=rng.getrandbits(63),
+        return TribesState.initial(board_for(level, self.size, self.rules),
+                                   seed=rng.getrandbits(63),
                                    turn_limit=self.turn_limit)
 
     def state_from_dict(self, data: dict[str, Any], rng: random.Random | None = None
                         ) -> TribesState:
         try:
-            board = board_for(int(data["level"]), int(data["size"]))
+            level = data["level"]
+            board = board_for(level if isinstance(level, str) else int(level), int(data["size"]),
+                              int(data.get("rules", 3)))
             s = TribesState.__new__(TribesState)
             s.b = board
             s.turn_limit = int(data["turn_limit"])
@@ -2010,6 +2679,7 @@ class Tribes:
             s.over = bool(data["over"])
             s.won_by = None if data["won_by"] is None else int(data["won_by"])
             s.rng = int(data["rng"])
+            s.diplo = [int(v) for v in data.get("diplomacy", [0] * 10)]
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"bad tribes snapshot: {err!r}") from None
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:

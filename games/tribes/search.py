@@ -17,6 +17,9 @@
   the k0 = max(⌊A/2⌋, 1) children of highest h stay selectable; the next best is
   unpruned each time N exceeds ⌊⌊3A⌋·1.3^k⌋ (k = unprunings so far + 1; the code's
   A_mult 1.5 on T is the paper's α_β = 3.0 on |A|).
+* ``rollouts=False`` values a new leaf as it stands (the framework's tournament
+  setting); the root may branch on a subset of the moves (``root_moves``: the
+  framework's prioritised root, ``Agent.determineActionGroup``).
 * Budget: forward-model calls, counted as the framework does: one per expansion,
   per tree step and per rollout action; the search stops once the count exceeds
   the budget. The most visited root child is played (ties: best mean).
@@ -39,7 +42,7 @@ class SearchParams:
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  bias: bool = False, pruning: bool = False, bias_denominator: str = "paper",
                  k_mult: float = 0.5, t_mult: float = 2.0, a_mult: float = 1.5,
-                 b: float = 1.3) -> None:
+                 b: float = 1.3, rollouts: bool = True) -> None:
         if budget < 1 or rollout_length < 1:
             raise ValueError("budget and rollout_length must be >= 1")
         if bias_denominator not in ("paper", "code"):
@@ -47,6 +50,9 @@ class SearchParams:
         self.budget, self.rollout_length, self.c = budget, rollout_length, c
         self.bias, self.pruning, self.bias_denominator = bias, pruning, bias_denominator
         self.k_mult, self.t_mult, self.a_mult, self.b = k_mult, t_mult, a_mult, b
+        self.rollouts = rollouts
+        """False: a new leaf is valued as it stands (the framework's ``Rollouts: false``
+        in its ``tournament.json``); the tree still grows to ``rollout_length``."""
 
     def prune_t(self, n: int) -> int:
         return int(n * self.t_mult)
@@ -82,10 +88,12 @@ class _Node:
 
 
 def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move: Callable,
-           value: Callable[[TribesState], float], rng: random.Random) -> tuple:
-    """One decision: the chosen move tuple (action, h, label) of the root."""
+           value: Callable[[TribesState], float], rng: random.Random,
+           root_moves: Sequence[tuple] | None = None) -> tuple:
+    """One decision: the chosen move tuple (action, h, label) of the root (branching on
+    ``root_moves`` when given, else on ``moves(state)``)."""
     me = state.current_player()
-    root = _Node(state.clone(), moves(state), None, 0)
+    root = _Node(state.clone(), moves(state) if root_moves is None else root_moves, None, 0)
     calls = 0
     L = params.rollout_length
     while calls <= params.budget:
@@ -108,7 +116,7 @@ def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move:
         # rollout
         sim = node.state
         depth = node.depth
-        if not sim.over and depth < L:
+        if params.rollouts and not sim.over and depth < L:
             sim = sim.clone()
             while depth < L and not sim.over:
                 sim.apply_legal(rollout_move(sim, rng))
