@@ -11,6 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,microrts,dask,dqn]'
 	$(PY) -m pip install -q --no-deps --ignore-requires-python gym-microrts==0.6.0
+	$(VENV)/bin/stratsynth warmup
 	@touch $(STAMP)
 
 demo: $(STAMP)

@@ -49,18 +49,23 @@ __all__ = ["PoolMatrix", "QDRun", "SelfPlayRun", "SynthesisResult", "SynthesisRu
 
 
 def play(game: str, p0: str, p1: str, matches: int = 100, seed: int = 0, workers: int = 1,
-         game_params: dict | None = None, dsl: str | None = None) -> MatchSummary:
-    """``matches`` matches between two player specs, seats alternating (``stratsynth play``)."""
+         game_params: dict | None = None, dsl: str | None = None,
+         engine: str = "fast") -> MatchSummary:
+    """``matches`` matches between two player specs, seats alternating (``stratsynth play``);
+    ``engine`` (``fast``, ``numpy``, ``reference``) changes the speed only."""
     from games import load_game
     from games.backends import make_map
+    from games.engines import check_engine, prepare_engines
     from games.match import play_matches
 
     from .players import make_player
 
+    check_engine(engine)
     players = [make_player(game, spec, dsl=dsl) for spec in (p0, p1)]
+    played = load_game(game, **(game_params or {}))
+    prepare_engines(played, engine)
     with make_map(workers) as backend:
-        return play_matches(load_game(game, **(game_params or {})), players, matches, seed,
-                            map=backend)
+        return play_matches(played, players, matches, seed, map=backend, engine=engine)
 
 
 def _fitness_name(fitness: str | Callable) -> str:

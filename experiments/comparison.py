@@ -141,9 +141,24 @@ class Comparison:
                     SynthesisRun(run_dir, config, resume=False, where=config_where)
                 self.runs.append((run_dir, config))
 
+    def prepare_engines(self) -> None:
+        """Compile or load every engine the runs play on (``games.engines.Engine.prepare``)
+        before the first run's clock starts, once per game setting."""
+        from games.engines import prepare_engines
+
+        from .config import open_game
+
+        seen = set()
+        for _, config in self.runs:
+            key = (config.game, repr(sorted((config.game_params or {}).items())), config.engine)
+            if key not in seen:
+                seen.add(key)
+                prepare_engines(open_game(config.game, config.game_params), config.engine)
+
     def run(self, progress: bool = True, report=print) -> list[Path]:
         """Every unfinished, unclaimed run; returns the runs this process claimed
         (finished before or by it). ``report`` gets one line per run."""
+        self.prepare_engines()
         done = []
         for i, (run_dir, config) in enumerate(self.runs, 1):
             with claim(run_dir) as mine:
@@ -170,7 +185,8 @@ def plan(path: Path) -> list[tuple[Path, dict[str, Any]]]:
 
 def run_side_by_side(path: Path, jobs: int, quiet: bool) -> None:
     """``jobs`` processes of ``stratsynth run`` sharing one comparison through the locks."""
-    Comparison(path)  # a bad config fails once, here, not in every child
+    # a bad config fails once, here, not in every child; engines compile once, here
+    Comparison(path).prepare_engines()
     command = [sys.executable, "-m", "experiments.cli", "run", str(path), "--jobs", "1"]
     children = [subprocess.Popen(command + (["--quiet"] if quiet else []))
                 for _ in range(jobs)]

@@ -105,6 +105,11 @@ def _workers() -> Any:
                    minimum=0, check=workers_check)
 
 
+def _engine() -> Any:
+    return setting("fast", "match engine: fast, numpy or reference (every engine gives "
+                   "the same results)")
+
+
 NOT_IDENTITY = frozenset({"workers", "backend", "scheduler", "label", "engine"})
 """Settings a run may change when it is resumed: where and how fast it evaluates (every
 engine and backend gives the same results) and its name in a comparison."""
@@ -337,6 +342,7 @@ class TournamentConfig:
     matches: int = setting(20, "matches per pairing", minimum=1, flags=("-n", "--matches"))
     seed: int = _seed()
     workers: int = _workers()
+    engine: Literal["fast", "numpy", "reference"] = _engine()
     out: str | None = setting(None, "directory for tournament.md and .png, and pairs.jsonl "
                               "of finished pairings (a rerun continues from it)")
 
@@ -365,6 +371,7 @@ class PoolConfig:
     matches: int = setting(10, "matches per cell", minimum=1, flags=("-n", "--matches"))
     seed: int = _seed()
     workers: int = _workers()
+    engine: Literal["fast", "numpy", "reference"] = _engine()
     out: str = setting(None, "directory for matrix.json and matrix.md")
 
 

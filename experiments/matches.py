@@ -6,12 +6,14 @@ import json
 
 from games import game_spec, resolve
 from games.backends import make_map
+from games.engines import prepare_engines
 from games.human import HumanPlayer, play_with_human
 from games.match import play_matches, wilson_interval
 
 from .config import open_game
 from .options import (
     UsageError,
+    add_engine,
     add_game,
     add_seed,
     add_workers,
@@ -34,8 +36,10 @@ def cmd_play(args) -> int:
             raise UsageError("--json and a human player: the narrated match is the output")
         summary = play_with_human(game, players, specs, args.matches, args.seed)
     else:
+        prepare_engines(game, args.engine)  # compiling is not the matches' time
         with make_map(args.workers) as backend:
-            summary = play_matches(game, players, args.matches, args.seed, map=backend)
+            summary = play_matches(game, players, args.matches, args.seed, map=backend,
+                                   engine=args.engine)
     if args.json:
         print(json.dumps({
             "game": args.game, "players": specs, "matches": summary.matches,
@@ -116,6 +120,7 @@ def add_parsers(sub) -> None:
     play.add_argument("-n", "--matches", type=positive, default=100)
     add_seed(play)
     add_workers(play)
+    add_engine(play)
     play.add_argument("--json", action="store_true", help="print one JSON object")
     play.set_defaults(handler=cmd_play)
 

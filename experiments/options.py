@@ -92,6 +92,17 @@ def add_workers(parser: argparse.ArgumentParser) -> None:
                         help=f"0 = all cores (default), 1 = serial, n <= {cores()} processes")
 
 
+def add_engine(parser: argparse.ArgumentParser, default: str | None = "fast",
+               shown: str = "fast") -> None:
+    """``--engine``: the match engine (``games.engines.ENGINES``); results are the same on
+    all of them."""
+    from games.engines import ENGINES
+
+    parser.add_argument("--engine", choices=ENGINES, default=default,
+                        help=f"match engine (default {shown}; every engine gives the same "
+                        "results, reference is the slowest)")
+
+
 def _reader(hint: Any) -> tuple[dict[str, Any], bool]:
     """argparse keywords reading a field of type ``hint`` from text, and whether it is a
     switch (``store_true``)."""

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from games.backends import make_map
+from games.engines import prepare_engines
 from games.files import check_same_setting, write_atomically
 from games.match import MatchSummary, play_matches
 
@@ -123,6 +124,7 @@ class PoolMatrix:
         c, out = self.config, self.out
         path = out / "matrix.json"
         self._start()  # a kept matrix of another setting fails before the lock
+        prepare_engines(self.game, c.engine)  # compiling is not a cell's time
         with hold(out):
             result = self._start()
             out.mkdir(parents=True, exist_ok=True)
@@ -134,7 +136,8 @@ class PoolMatrix:
                             continue
                         summary = play_matches(self.game, (self.built[spec],
                                                            self.built[opponent]),
-                                               c.matches, c.seed, map=backend)
+                                               c.matches, c.seed, map=backend,
+                                               engine=c.engine)
                         cells[opponent] = cell_of(summary)
                         write_atomically(path, json.dumps(result, indent=1) + "\n")
                         write_atomically(out / "matrix.md", markdown(result))

@@ -106,8 +106,10 @@ class QDRun:
         return cls(run_dir, config, resume=True, where=where, rewrite=extend)
 
     def evaluate(self, backend: Any, matches: int | None = None, seed: int | None = None,
-                 game_params: dict | None = None, games_file: Path | None = None):
-        """The behaviour/win-rate measure of the run (or of a re-check with other matches)."""
+                 game_params: dict | None = None, games_file: Path | None = None,
+                 engine: str | None = None):
+        """The behaviour/win-rate measure of the run (or of a re-check with other matches,
+        or on another ``engine``: the same results)."""
         from qd.map_elites import BehaviourWinRate
 
         c = self.config
@@ -117,7 +119,8 @@ class QDRun:
         if self.space is None:
             game = self.game if game_params is None else open_game(c.game, params)
             return BehaviourWinRate(game, self.target, self.language_class, self.features,
-                                    self.names, matches, seed, backend, engine=c.engine)
+                                    self.names, matches, seed, backend,
+                                    engine=engine or c.engine)
         return self.space.metric(params, c.target, self.names, matches, seed, backend,
                                  games_file or self.run_dir)
 
@@ -132,11 +135,13 @@ class QDRun:
     def run(self, progress: Callable[[int, dict], None] | None = None):
         """Start or resume the run under its lock; the archive it leaves."""
         from games.backends import make_map
+        from games.engines import prepare_engines
         from qd.archive import ProgramArchive
         from qd.map_elites import run_map_elites
         from qd.vectors import emitter
 
         c, out = self.config, self.run_dir
+        prepare_engines(self.game, c.engine)  # compiling is not the search's time
         with hold(out):
             if not self.resume:
                 check_empty(out)
@@ -218,6 +223,7 @@ def cmd_qd(args) -> int:
 def cmd_qd_check(args) -> int:
     """Re-evaluate the elites of two opposite corners on fresh matches."""
     from games.backends import make_map
+    from games.engines import prepare_engines
     from qd.archive import ProgramArchive
 
     from .options import parse_game_params
@@ -227,7 +233,7 @@ def cmd_qd_check(args) -> int:
     run = QDRun(run_dir, config, resume=True, where=str(run_dir / "config.json"))
     archive = ProgramArchive.load(run_dir / "archive.json")
     params = {**(config.game_params or {}), **parse_game_params(args.game_param)}
-    open_game(config.game, params)  # a bad override fails before any match
+    game = open_game(config.game, params)  # a bad override fails before any match
     report = Path(args.out) if args.out else run_dir / "corners.md"
     if report.suffix != ".md":
         raise ValueError(f"--out {args.out}: the report is a Markdown file (name.md)")
@@ -244,10 +250,12 @@ def cmd_qd_check(args) -> int:
              "| corner | " + " | ".join(f"{n} (archive → fresh)" for n in names)
              + " | win rate (archive → fresh) |",
              "|---" * (len(names) + 2) + "|"]
+    engine = args.engine or config.engine
+    prepare_engines(game, engine)
     with make_map(args.workers) as backend:
         evaluate = run.evaluate(backend, matches=args.matches, seed=args.seed,
                                 game_params=params,
-                                games_file=report.with_suffix(".games.jsonl"))
+                                games_file=report.with_suffix(".games.jsonl"), engine=engine)
         for label, elite in zip(("low", "high"), archive.corner_elites()):
             rate, measures = evaluate(elite["program"])
             cells = " | ".join(f"{a:.3f} → {b:.3f}" for a, b in zip(elite["measures"], measures))
@@ -265,7 +273,7 @@ def cmd_qd_check(args) -> int:
 
 
 def add_parsers(sub) -> None:
-    from .options import add_config, add_game, add_workers, positive
+    from .options import add_config, add_engine, add_game, add_workers, positive
 
     q = sub.add_parser("qd", help="MAP-Elites archive of programs (pyribs)")
     add_game(q, dsl=True)
@@ -285,4 +293,5 @@ def add_parsers(sub) -> None:
                    "search over vectors logs its games beside it (NAME.games.jsonl) and a "
                    "killed check goes on from there")
     add_workers(c)
+    add_engine(c, default=None, shown="the run's, else fast")
     c.set_defaults(handler=cmd_qd_check)

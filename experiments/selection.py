@@ -17,11 +17,12 @@ import math
 from pathlib import Path
 
 from games.backends import make_map
+from games.engines import check_engine, prepare_engines
 from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
 from gp.programs import strategy_class
 
-from .options import UsageError, add_workers, positive
+from .options import UsageError, add_engine, add_workers, positive
 from .report import run_setting
 
 STAGE1_SEED = 20_011
@@ -78,16 +79,20 @@ def candidates(run_dir: Path, top: int) -> list[dict]:
     return sorted(best.values(), key=lambda c: -c["psi"])[:top]
 
 
-def select(run_dir: Path, top: int = 20, matches: int = 10_000, workers: int = 1) -> dict:
-    """Stage 1 on every candidate, stage 2 on the winner; kept in ``select.json``."""
+def select(run_dir: Path, top: int = 20, matches: int = 10_000, workers: int = 1,
+           engine: str | None = None) -> dict:
+    """Stage 1 on every candidate, stage 2 on the winner; kept in ``select.json``.
+    ``engine``: the match engine (default: the run's, else ``fast``); every engine
+    gives the same results."""
     config_path = run_dir / "config.json"
     if not config_path.exists():
         raise UsageError(f"{run_dir}: not a run directory (no config.json)")
     config = json.loads(config_path.read_text())
     game, cls, target_spec, target = run_setting(config)
     seed = int(config["seed"])
-    engine = config.get("engine") or "fast"  # every engine gives the same results
+    engine = check_engine(engine or config.get("engine") or "fast")
     pool = candidates(run_dir, top)
+    prepare_engines(game, engine)
     with make_map(workers) as backend:
         for cand in pool:
             summary = play_matches(game, (cls(cand["program"]), target), matches,
@@ -144,7 +149,7 @@ def cmd_select(args) -> int:
     if args.out and (Path(args.out).is_dir() or not Path(args.out).parent.is_dir()):
         raise UsageError(f"--out {args.out}: give a file in an existing directory "
                          "(the chosen program is written there)")
-    result = select(run_dir, args.top, args.matches, args.workers)
+    result = select(run_dir, args.top, args.matches, args.workers, args.engine)
     chosen = result["chosen"]
     print(f"{len(result['candidates'])} candidates; stage 1 ({args.matches} matches each):")
     for cand in result["candidates"]:
@@ -175,4 +180,5 @@ def add_parsers(sub) -> None:
                         help="write the chosen program here, with a header saying how it "
                         "was found and the command that re-checks it")
     add_workers(parser)
+    add_engine(parser, default=None, shown="the run's, else fast")
     parser.set_defaults(handler=cmd_select)

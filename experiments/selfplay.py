@@ -71,6 +71,7 @@ class SelfPlayRun:
     def run(self) -> list[str]:
         """Start or continue the run under its lock; the programs, oldest first."""
         from games.backends import make_map
+        from games.engines import prepare_engines
         from games.files import write_atomically
         from gp.simplify import simplified_text
         from qd.hss import Library, feature_levels
@@ -92,6 +93,7 @@ class SelfPlayRun:
                 for i, text in enumerate(sequence):
                     write_atomically(out / f"program{i}.txt", simplified_text(dsl, text) + "\n")
 
+            prepare_engines(self.game, c.engine)  # compiling is not a search's time
             with make_map(c.workers) as backend:
                 if c.oracle == "sa":
                     oracle = sa_oracle(self.game, self.language_class, c.matches,

@@ -137,6 +137,7 @@ class SynthesisRun:
         """Start or resume the search under the run's lock (``locked``: the caller holds
         it already); its result."""
         from games.backends import make_backend
+        from games.engines import prepare_engines
         from gp.evaluator import Budget, Evaluator
 
         c = self.config
@@ -146,6 +147,7 @@ class SynthesisRun:
                 self.run_dir.mkdir(parents=True, exist_ok=True)
                 (self.run_dir / "config.json").write_text(
                     json.dumps(with_identity(c), indent=2) + "\n")
+            prepare_engines(self.game, c.engine)  # compiling is not the search's time
             budget = Budget(seconds=self.seconds, evaluations=c.evaluations, clock=c.clock,
                             stop_at=c.stop_at)
             with make_backend(c.backend, c.workers, c.scheduler) as backend:

@@ -31,9 +31,11 @@ class Tournament:
 
     def run(self, command: str = ""):
         from games.backends import make_map
+        from games.engines import prepare_engines
         from qd.tournament import plot_matrix, round_robin
 
         c = self.config
+        prepare_engines(self.game, c.engine)
         out = Path(c.out) if c.out else None
         with hold(out) if out else nullcontext():
             with make_map(c.workers) as backend:
@@ -41,7 +43,8 @@ class Tournament:
                                      map=backend,
                                      pairs_file=out / "pairs.jsonl" if out else None,
                                      setting={"game": c.game, "specs": self.specs,
-                                              "game_params": c.game_params or {}})
+                                              "game_params": c.game_params or {}},
+                                     engine=c.engine)
             if out:
                 out.mkdir(parents=True, exist_ok=True)
                 (out / "tournament.md").write_text(

@@ -13,6 +13,10 @@ kernel and a numpy engine).
 The chain is chosen by a parameter, one of ``ENGINES``, that a run records in its
 ``config.json``: ``fast`` tries every declared engine, fastest first; ``numpy``
 starts at the numpy engine; ``reference`` plays on the reference engine alone.
+
+An engine that compiles code on first use (Can't Stop's kernel) does it in
+``prepare``, which a run calls through ``prepare_engines`` before its budget's
+clock starts: compiling is never charged to a search.
 """
 
 from __future__ import annotations
@@ -51,6 +55,11 @@ class Engine:
     def play(self, jobs: Sequence[MatchJob]) -> list[MatchSummary | None]:
         """Each job's summary, or None for a job this engine declines."""
         raise NotImplementedError
+
+    def prepare(self, game) -> None:
+        """Make the engine ready to play ``game``'s matches in this process (compile or
+        load its code), so that whoever times the first match does not pay for it.
+        Nothing by default."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -101,6 +110,15 @@ def engines_for(game, engine: str = "reference") -> tuple[Engine, ...]:
              if name in engines.fast]
     chain.append(resolve(engines.reference)() if engines.reference else StateEngine())
     return tuple(chain)
+
+
+def prepare_engines(game, engine: str = "fast") -> tuple[Engine, ...]:
+    """The chain ``engines_for(game, engine)``, each engine prepared for ``game``
+    (``Engine.prepare``): call it before a clock starts."""
+    chain = engines_for(game, engine)
+    for member in chain:
+        member.prepare(game)
+    return chain
 
 
 def play_in_process(jobs: Sequence[MatchJob], engines: Sequence[Engine]) -> list[MatchSummary]:

@@ -73,11 +73,12 @@ def score_interval(wins: int, draws: int, games: int, z: float = 1.96) -> tuple[
 
 def round_robin(game, players: Sequence[Callable], names: Sequence[str], matches: int,
                 seed: int, map: Callable | None = None, pairs_file: Path | None = None,
-                setting: dict | None = None) -> TournamentResult:
+                setting: dict | None = None, engine: str = "fast") -> TournamentResult:
     """Every pair of players, ``matches`` matches each, seats alternating; pairing
     ``p`` (in ``combinations`` order) plays on seed ``seed + 7919 * p``. ``setting``
     (e.g. the game, its parameters, the player specs) goes into the pairings file's
-    header, so that a file is only continued by the same tournament."""
+    header, so that a file is only continued by the same tournament. ``engine``
+    (``games.engines.ENGINES``) changes the speed only."""
     k = len(players)
     score = np.zeros((k, k))
     wins = np.zeros((k, k), dtype=int)
@@ -90,7 +91,7 @@ def round_robin(game, players: Sequence[Callable], names: Sequence[str], matches
             row = done[names[i], names[j]]
         else:
             summary = play_matches(game, (players[i], players[j]), matches, seed + 7919 * pair,
-                                   map=map)
+                                   map=map, engine=engine)
             row = {"pair": [names[i], names[j]], "wins": list(summary.wins),
                    "even": summary.draws + summary.capped, "matches": summary.matches}
             if pairs_file is not None:

@@ -54,3 +54,11 @@ def test_the_search_command_parses_back_to_the_run_config(run_dir):
 def test_a_directory_without_a_run_is_one_clear_error(tmp_path, capsys):
     assert main(["select", str(tmp_path)]) == 2
     assert "not a run directory" in capsys.readouterr().err
+
+
+def test_select_on_the_reference_engine_chooses_the_same_program(run_dir):
+    from experiments.selection import select
+
+    fast = select(run_dir, top=3, matches=40, workers=1)
+    reference = select(run_dir, top=3, matches=40, workers=1, engine="reference")
+    assert fast == reference

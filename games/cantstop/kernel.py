@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import random
+import sys
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -36,7 +37,7 @@ from ..engines import Engine, StateEngine, lowering, play_in_process
 from ..match import MatchJob, MatchSummary
 from . import fast
 from .features import bust_rate, markers_per_stop, outer_preference, turns
-from .players import HeuristicPlayer
+from .players import HeuristicPlayer, glenn_aloi_player
 from .reference_rules import ReferenceCantStopState
 from .rules import PHASE_COLUMN, PHASE_ROLL_OR_STOP, ROLLS, CantStop, CantStopState
 
@@ -52,11 +53,16 @@ PARAMETER_LIMIT = 1 << 40
 """Heuristic players' constants must stay below this for int64 scores to be exact
 (a score adds up to 3 x 14 progress terms and 4 bonuses)."""
 
+COMPILING = "compiling the Can't Stop kernel (once, about a minute)…"
+"""Said on stderr when numba compiles the kernel (an empty or stale cache)."""
+
 _JIT: list = []
+_READY: list[bool] = []
 
 
 def jit():
-    """The compiled module, or None if numba is not installed (warned once)."""
+    """The compiled module, or None if numba is not installed or cannot keep its cache
+    (warned once)."""
     if not _JIT:
         try:
             from . import kernel_jit
@@ -64,8 +70,54 @@ def jit():
             log.warning("numba is not available (%s): Can't Stop matches run on the numpy "
                         "engine (pip install numba for the compiled kernel)", err)
             kernel_jit = None
+        except RuntimeError as err:  # numba found no writable cache directory
+            log.warning("numba cannot cache the Can't Stop kernel (%s): its matches run on "
+                        "the numpy engine (set NUMBA_CACHE_DIR to a writable directory)", err)
+            kernel_jit = None
         _JIT.append(kernel_jit)
     return _JIT[0]
+
+
+def _compile_notice():
+    """A numba event listener that says once on stderr that the kernel is compiling
+    (``.compiled`` tells whether it did)."""
+    from numba.core import event
+
+    class CompileNotice(event.Listener):
+        compiled = False
+
+        def on_start(self, event) -> None:
+            if not self.compiled:
+                self.compiled = True
+                print(COMPILING, file=sys.stderr, flush=True)
+
+        def on_end(self, event) -> None:
+            pass
+
+    return CompileNotice()
+
+
+def warm_up() -> bool:
+    """Compile the kernel, or load it from numba's disk cache, once per process; False
+    if numba is missing. Every entry point is called once on the argument types the
+    engine gives it, so no later call compiles. numba keeps the cache beside the
+    module, or in the user's cache directory when the package directory is not
+    writable (``NUMBA_CACHE_DIR`` overrides both)."""
+    K = jit()
+    if K is None:
+        return False
+    if not _READY:
+        from numba.core import event
+
+        notice = _compile_notice()
+        with event.install_listener("numba:compile", notice):
+            players = [glenn_aloi_player(), RandomStrategy()]
+            KernelBatch(CantStop(), players, encode(players), [((0, 1), 0, 0, 2)])
+            table = np.zeros(K.SET_TABLE, dtype=np.int64)
+            K.set_order(np.array([26, 39], dtype=np.int64), 2, table, table.copy(),
+                        table.copy())
+        _READY.append(notice.compiled)
+    return True
 
 
 class Strategies:
@@ -310,7 +362,7 @@ functions give."""
 
 def play_batch(game, players: Sequence, seed: int, start: int, stop: int) -> KernelBatch | None:
     """Matches ``start..stop-1`` (seat-alternating) on the kernel, or None if unsupported."""
-    if jit() is None or not runs(game) or len(players) != 2:
+    if not warm_up() or not runs(game) or len(players) != 2:
         return None
     unique = list(players) if players[0] is not players[1] else [players[0]]
     strategies = encode(unique)
@@ -332,9 +384,14 @@ class KernelEngine(Engine):
 
     name = "kernel"
 
+    def prepare(self, game) -> None:
+        """Compile or load the kernel if it plays ``game``'s rules."""
+        if type(game) is CantStop and game.state_class in RULES:
+            warm_up()
+
     def play(self, jobs: Sequence[MatchJob]) -> list[MatchSummary | None]:
         out: list[MatchSummary | None] = [None] * len(jobs)
-        if jit() is None:
+        if not warm_up():
             return out
         pending = []
         encoded: dict[int, bool] = {}

@@ -1413,21 +1413,25 @@ class TribesState:
                       and not road[t] and building[t] == NO_BUILDING
                       and (owner[t] < 0 or c_tribe[owner[t]] == p)])
 
+    def _city_tiles(self) -> tuple:
+        """City -> the tiles it owns, kept until ownership changes."""
+        if self._territory is None:
+            lists: list[list[int]] = [[] for _ in self.c_tribe]
+            for t, c in enumerate(self.owner):
+                if c >= 0:
+                    lists[c].append(t)
+            self._territory = tuple(tuple(x) for x in lists)
+        return self._territory
+
     def _city_candidates(self, p: int, techs: int, my_cities: list[int]) -> tuple:
         """The tile actions of the tribe's cities with the stars each needs, city by city
         and tile by tile."""
         if self.b.rules >= 4:
             return self._city_candidates_framework(p, techs, my_cities)
         acts: list[tuple] = []
-        terrain, resource, building, owner = self.terrain, self.resource, self.building, self.owner
+        terrain, resource, building = self.terrain, self.resource, self.building
         if my_cities:
-            tiles_of = self._territory
-            if tiles_of is None:
-                lists: list[list[int]] = [[] for _ in self.c_tribe]
-                for t, c in enumerate(owner):
-                    if c >= 0:
-                        lists[c].append(t)
-                tiles_of = self._territory = tuple(tuple(x) for x in lists)
+            tiles_of = self._city_tiles()
             mon_base = p * _NUM_MONUMENTS
             monuments = self.monuments
             can_destroy = techs >> CONSTRUCTION & 1
@@ -1479,13 +1483,7 @@ class TribesState:
         terrain, resource, building = self.terrain, self.resource, self.building
         if not my_cities:
             return ()
-        tiles_of = self._territory
-        if tiles_of is None:
-            lists: list[list[int]] = [[] for _ in self.c_tribe]
-            for t, c in enumerate(self.owner):
-                if c >= 0:
-                    lists[c].append(t)
-            tiles_of = self._territory = tuple(tuple(x) for x in lists)
+        tiles_of = self._city_tiles()
         nbr = self.b.nbr
         mon_base = p * _NUM_MONUMENTS
         monuments = self.monuments
