@@ -154,15 +154,17 @@ def decode_program(field: str) -> str:
     return field.replace("\\n", "\n")
 
 
-def read_log(path: Path) -> list[dict[str, str]]:
-    """Complete rows of a run log. Every row is one line, so a row cut by a kill is
-    the text after the last newline: it is dropped (and written again later)."""
+def read_log(path: Path, repair: bool = False) -> list[dict[str, str]]:
+    """Complete rows of a run log. Every row is one line, so a row cut by a kill (or
+    still being written by a live run) is the text after the last newline: it is left
+    out, and with ``repair`` (a resume, the only writer) also cut from the file."""
     if not path.exists():
         return []
     text = path.read_text()
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1] if "\n" in text else ""
-        path.write_text(text)
+        if repair:
+            path.write_text(text)
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
     for row in rows:
         row["program"] = decode_program(row["program"])
@@ -198,7 +200,7 @@ class Evaluator:
         if run_dir is not None:
             path = Path(run_dir) / "log.csv"
             if resume:
-                self._replay = read_log(path)
+                self._replay = read_log(path, repair=True)
                 self._adopt_log_names(path)
                 self._file = path.open("a", newline="")
             else:

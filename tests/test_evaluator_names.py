@@ -80,3 +80,14 @@ def test_a_view_ends_a_phase_and_the_evaluator_goes_on():
     assert view.best_value == 2.0 and view.budget is ev.budget
     ev.score("dddd")
     assert [s.program for s in ev.history] == ["a", "bb", "dddd"]
+
+
+def test_reading_a_live_log_leaves_its_unfinished_row_alone(tmp_path):
+    """A report may read a running run's log: only a resume (the one writer) cuts a row."""
+    log = tmp_path / "log.csv"
+    text = "seconds,evaluations,program\n1.0,1,a\n2.0,2,b"
+    log.write_text(text)
+    assert [row["program"] for row in read_log(log)] == ["a"]
+    assert log.read_text() == text
+    assert [row["program"] for row in read_log(log, repair=True)] == ["a"]
+    assert log.read_text() == "seconds,evaluations,program\n1.0,1,a\n"
