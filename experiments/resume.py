@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from .config import kind_of
@@ -35,6 +36,10 @@ def cmd_resume(args) -> int:
     from . import quality_diversity, synthesis
 
     run = open_run(args.run, budget=args.budget, evaluations=args.evaluations)
+    done = Path(args.run) / "done"
+    if isinstance(run, synthesis.SynthesisRun) and done.is_file():
+        print(f"{args.run}: the run is finished ({done.read_text().strip()}); replaying its "
+              "log to report it", file=sys.stderr)
     if isinstance(run, quality_diversity.QDRun):
         archive = quality_diversity.run_with_progress(run, args.quiet)
         print(quality_diversity.describe(archive, run.run_dir))

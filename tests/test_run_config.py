@@ -291,3 +291,15 @@ def test_the_api_runs_every_kind_and_returns_its_objects(tmp_path):
     with pytest.raises(ValueError, match="regret\\(\\): runs must be at least 1"):
         api.regret("tictactoe", ["q"], runs=0, out=tmp_path / "r0")
     assert not (tmp_path / "r0").exists()
+
+
+def test_resuming_a_finished_run_says_it_is_finished(tmp_path, capsys, finished_run):
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in finished_run.iterdir():
+        if path.is_file():
+            (copy / path.name).write_bytes(path.read_bytes())
+    log = (copy / "log.csv").read_bytes()
+    assert main(["resume", str(copy), "--quiet"]) == 0
+    assert "the run is finished (4 evaluations)" in capsys.readouterr().err
+    assert (copy / "log.csv").read_bytes() == log
