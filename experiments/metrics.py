@@ -18,13 +18,7 @@ from games import game_spec, resolve
 from games.api import draw_value
 from gp.metrics import BUILTIN_FITNESSES, CLONING, FRESH_PSI, PSI, PSI_WITH_CLONING, Metrics
 
-
-def game_defaults(game_name: str, *, target: str | None = None,
-                  matches: int | None = None) -> tuple[str, int]:
-    """The target and matches per Ψ a run uses: the given ones, else the game's
-    (``SynthesisSpec.target``, ``SynthesisSpec.matches``)."""
-    spec = game_spec(game_name)
-    return spec.synthesis.target(target), spec.synthesis.matches(matches)
+from .config import default_matches, default_target
 
 
 def check_psi_options(*, game_name: str, game: Any, target: str | None, matches: int | None,
@@ -36,7 +30,7 @@ def check_psi_options(*, game_name: str, game: Any, target: str | None, matches:
 
     from .players import split_specs
 
-    target, matches = game_defaults(game_name, target=target, matches=matches)
+    target, matches = default_target(game_name, target), default_matches(game_name, matches)
     if paired and matches % 2:
         raise ValueError(f"{where}: paired matches come in colour-swapped pairs: matches must "
                          f"be even, got {matches}")
@@ -96,7 +90,7 @@ def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str
 
     spec = game_spec(game_name)
     fitness = fitness or PSI
-    target, matches = game_defaults(game_name, target=target, matches=matches)
+    target, matches = default_target(game_name, target), default_matches(game_name, matches)
     failure_log = None if run_dir is None else Path(run_dir) / "failures.log"
     targets = make_targets(game_name, target)
     psi_class, against = (WinRate, targets[0]) if len(targets) == 1 else (PoolWinRate, targets)
