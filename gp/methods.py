@@ -44,10 +44,9 @@ def sa_restart(language, *, remeasure: bool, random_while_zero: bool = False,
 class SASettings(SynthesizerSettings):
     restart_random: bool = field(default=False, metadata={
         "help": "SA: while the best value is 0, restart each schedule from a new random "
-                "program (for grammars where most programs fail and score 0)",
-        "legacy": ("restart_random",)})
+                "program (for grammars where most programs fail and score 0)"})
     remeasure_restarts: bool = field(default=False, metadata={
-        "help": REMEASURE_HELP, "legacy": ("remeasure_restarts",)})
+        "help": REMEASURE_HELP})
 
 
 @register_synthesizer
@@ -74,7 +73,7 @@ class SA(Synthesizer):
 @dataclass(frozen=True, kw_only=True)
 class UCTSettings(SynthesizerSettings):
     rollout_evaluations: int | None = field(default=None, metadata={
-        "help": ROLLOUT_HELP, "minimum": 1, "legacy": ("rollout_evaluations",)})
+        "help": ROLLOUT_HELP, "minimum": 1})
 
 
 @register_synthesizer
@@ -99,8 +98,7 @@ class UCTSearch(Synthesizer):
 @dataclass(frozen=True, kw_only=True)
 class GPMethodSettings(SynthesizerSettings):
     population: int = field(default=20, metadata={
-        "help": "GP: population size (mu = lambda)", "minimum": 2,
-        "legacy": ("population",)})
+        "help": "GP: population size (mu = lambda)", "minimum": 2})
     cxpb: float = field(default=0.5, metadata={
         "help": "GP: crossover probability", "minimum": 0.0, "maximum": 1.0})
     mutpb: float = field(default=0.3, metadata={

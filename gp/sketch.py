@@ -68,14 +68,13 @@ class _SketchMethod(Synthesizer):
 @dataclass(frozen=True, kw_only=True)
 class SketchSASettings(SynthesizerSettings):
     sketch_share: float | None = field(default=None, metadata={
-        "help": SHARE_HELP, "minimum": 0.0, "maximum": 1.0, "legacy": ("sketch_share",)})
+        "help": SHARE_HELP, "minimum": 0.0, "maximum": 1.0})
     sketch_schedule: Literal["text", "reference"] = field(default="text", metadata={
         "help": "sketch-sa: text (one SA on C for the sketch share, the objective whenever "
                 "C improves) or reference (the reference code's: 5 searches of <= 10 SA "
-                "schedules on C, the objective of each search's best)",
-        "legacy": ("sketch_schedule",)})
+                "schedules on C, the objective of each search's best)"})
     remeasure_restarts: bool = field(default=False, metadata={
-        "help": REMEASURE_HELP, "legacy": ("remeasure_restarts",)})
+        "help": REMEASURE_HELP})
 
 
 @register_synthesizer
@@ -179,9 +178,9 @@ class ReferenceSketchSA:
 @dataclass(frozen=True, kw_only=True)
 class SketchUCTSettings(SynthesizerSettings):
     sketch_share: float | None = field(default=None, metadata={
-        "help": SHARE_HELP, "minimum": 0.0, "maximum": 1.0, "legacy": ("sketch_share",)})
+        "help": SHARE_HELP, "minimum": 0.0, "maximum": 1.0})
     rollout_evaluations: int | None = field(default=None, metadata={
-        "help": ROLLOUT_HELP, "minimum": 1, "legacy": ("rollout_evaluations",)})
+        "help": ROLLOUT_HELP, "minimum": 1})
 
 
 @register_synthesizer
