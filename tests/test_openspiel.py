@@ -207,3 +207,22 @@ def _last_action(state, seat):
 
 
 LAST_ACTION = (_last_action, (0, 10))
+
+
+def test_synth_and_qd_from_the_command_line(tmp_path):
+    def cli(*args):
+        run = subprocess.run([sys.executable, "-m", "experiments.cli", *args, "--workers", "1"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr
+        return run
+
+    cli("synth", "openspiel:tic_tac_toe", "--method", "sa", "--evaluations", "6",
+        "--matches", "4", "--out", str(tmp_path / "sa"))
+    best = (tmp_path / "sa" / "best.txt").read_text()
+    from games.openspiel.language import OBS_EVAL
+
+    OBS_EVAL.parse(best)
+    cli("qd", "openspiel:tic_tac_toe", "--features", "game_length,first_move", "--dims", "3,3",
+        "--evaluations", "8", "--matches", "4", "--out", str(tmp_path / "qd"), "--quiet")
+    assert (tmp_path / "qd" / "archive.json").is_file()
+    assert (tmp_path / "qd" / "heatmap.png").is_file()
