@@ -29,6 +29,7 @@ OpenSpiel's MCTS bot): its programs are clairvoyant.
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 
@@ -122,22 +123,27 @@ def diagonal_max(plane: np.ndarray) -> float:
     return float(max(max(plane.trace(o), flipped.trace(o)) for o in range(1 - rows, cols)))
 
 
+@functools.cache
+def _progress(rows: int, forward: int) -> np.ndarray:
+    progress = np.arange(rows, dtype=float) / max(rows - 1, 1)
+    return progress[::-1].copy() if forward < 0 else progress
+
+
 def advance(plane: np.ndarray, forward: int) -> float:
-    rows = plane.shape[0]
-    if rows == 1:
+    if plane.shape[0] == 1:
         return 0.0
-    progress = np.arange(rows, dtype=float) / (rows - 1)
-    if forward < 0:
-        progress = progress[::-1]
-    return float((plane.sum(axis=1) * progress).sum())
+    return float(plane.sum(axis=1) @ _progress(plane.shape[0], forward))
+
+
+@functools.cache
+def _closeness(rows: int, cols: int) -> np.ndarray:
+    r = np.abs(np.arange(rows) - (rows - 1) / 2) / max((rows - 1) / 2, 1)
+    c = np.abs(np.arange(cols) - (cols - 1) / 2) / max((cols - 1) / 2, 1)
+    return 1.0 - np.maximum(r[:, None], c[None, :])
 
 
 def centre(plane: np.ndarray) -> float:
-    rows, cols = plane.shape
-    r = np.abs(np.arange(rows) - (rows - 1) / 2) / max((rows - 1) / 2, 1)
-    c = np.abs(np.arange(cols) - (cols - 1) / 2) / max((cols - 1) / 2, 1)
-    closeness = 1.0 - np.maximum(r[:, None], c[None, :])
-    return float((plane * closeness).sum())
+    return float((plane * _closeness(*plane.shape)).sum())
 
 
 # ---- builders ------------------------------------------------------------------------------

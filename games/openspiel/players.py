@@ -16,6 +16,7 @@ from functools import partial
 import pyspiel
 
 from ..api import RandomStrategy, StrategyBase
+from ..human import HumanPlayer
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
@@ -114,6 +115,7 @@ def alphabeta(argument: str) -> AlphaBetaPlayer:
 
 IMPERFECT_INFORMATION_PLAYERS = {
     "random": RandomStrategy,
+    "human": HumanPlayer,
     "mcts": partial(MCTSPlayer, 100),
     "mcts1000": partial(MCTSPlayer, 1000),
 }
