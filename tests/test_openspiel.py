@@ -226,3 +226,30 @@ def test_synth_and_qd_from_the_command_line(tmp_path):
         "--evaluations", "8", "--matches", "4", "--out", str(tmp_path / "qd"), "--quiet")
     assert (tmp_path / "qd" / "archive.json").is_file()
     assert (tmp_path / "qd" / "heatmap.png").is_file()
+
+
+def test_benchmark_writes_a_table_and_resumes(tmp_path):
+    from experiments.benchmark import benchmark, parse_game
+
+    games = [parse_game("tic_tac_toe"), parse_game("breakthrough?rows=4&columns=4")]
+    assert games[1].params == {"rows": 4, "columns": 4}
+
+    def run():
+        return benchmark(tmp_path, games, ["sa", "map-elites"], 1, ["random"], evaluations=4,
+                         matches=2, target="random", rematches=4, workers=1,
+                         progress=lambda line: None)
+
+    first = run()
+    assert len(first) == 4
+    rows = (tmp_path / "results.csv").read_text().splitlines()
+    assert len(rows) == 5  # header + one row per game and method
+    again = run()
+    assert (tmp_path / "results.csv").read_text().splitlines() == rows
+    assert len(again) == 4
+    table = (tmp_path / "table.md").read_text()
+    assert "| tic_tac_toe | sa | 1 |" in table and "map-elites" in table
+    assert (tmp_path / "benchmark.png").is_file()
+    with pytest.raises(ValueError, match="unknown method"):
+        benchmark(tmp_path / "bad", games, ["annealing"], 1, ["random"], evaluations=4,
+                  matches=2, target="random", rematches=4, workers=1)
+    assert not (tmp_path / "bad").exists()
