@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "experiments.synthesis",          # synth
     "experiments.resume",             # resume
     "experiments.comparison",         # run
+    "experiments.demo",               # demo
     "experiments.report",             # report
     "experiments.selection",          # select
     "experiments.tournament",         # tournament
