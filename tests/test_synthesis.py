@@ -306,3 +306,24 @@ def test_side_by_side_jobs_run_every_run_exactly_once(tmp_path, capsys):
     for run in runs:
         assert (run / "done").exists()
         assert [int(r["evaluations"]) for r in rows(run)] == list(range(1, 7))
+
+
+def test_best_txt_holds_the_simplified_program_and_best_raw_txt_the_one_found(tmp_path):
+    from gp.simplify import simplified_text
+
+    found = ("score: sum(map(lambda c: advanced(c) * (2 - 1), neutrals))\n"
+             "column: if 2 < 1 then argmax(map(lambda a: 3, actions)) "
+             "else argmax(map(lambda a: sum(columns(a)), actions))")
+    (tmp_path / "start.txt").write_text(found + "\n")
+    assert simplified_text(CANTSTOP_DSL, found) != found
+    assert main(_synth(tmp_path / "a", "--method", "sa", "--evaluations", "1",
+                       "--initial", str(tmp_path / "start.txt"))) == 0
+    assert rows(tmp_path / "a")[0]["program"] == found
+    best = (tmp_path / "a" / "best.txt").read_text().splitlines()
+    raw = (tmp_path / "a" / "best_raw.txt").read_text().splitlines()
+    assert best[1:] == simplified_text(CANTSTOP_DSL, found).splitlines()
+    assert raw[0].startswith(best[0]) and "as found" in raw[0]
+    assert raw[1:] == found.splitlines()
+    SketchStrategy((tmp_path / "a" / "best_raw.txt").read_text())  # a program file too
+    assert main(["resume", str(tmp_path / "a"), "--quiet"]) == 0  # replayed: the same files
+    assert (tmp_path / "a" / "best_raw.txt").read_text().splitlines() == raw
