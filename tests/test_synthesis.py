@@ -296,6 +296,7 @@ def test_a_claimed_run_is_not_taken_twice(tmp_path):
             assert first and not second
     with claim(run) as again:
         assert again  # released when its holder lets go
+    assert not list(run.parent.glob("*.lock"))  # and no lock file stays behind
 
 
 def test_side_by_side_jobs_run_every_run_exactly_once(tmp_path, capsys):
@@ -306,6 +307,7 @@ def test_side_by_side_jobs_run_every_run_exactly_once(tmp_path, capsys):
     for run in runs:
         assert (run / "done").exists()
         assert [int(r["evaluations"]) for r in rows(run)] == list(range(1, 7))
+    assert not list((tmp_path / "cmp" / "runs").rglob("*.lock"))  # none left behind
 
 
 def test_best_txt_holds_the_simplified_program_and_best_raw_txt_the_one_found(tmp_path):
