@@ -64,3 +64,13 @@ def test_a_run_whose_initial_program_its_language_cannot_read_writes_nothing(cap
                        "--evaluations", "2", "--out", str(out))
     assert code == 2 and err.count("\n") == 1 and "cantstop_ga.txt: line 5" in err
     assert not out.exists()
+
+
+def test_a_game_s_own_command_is_named_under_its_game_not_among_the_generic_ones():
+    from experiments.cli import build_parser
+
+    text = build_parser().format_help()
+    commands, games = text.split("games: ")
+    assert "tdleaf" not in commands and "synth" in commands
+    assert "(its own command: stratsynth tdleaf)" in " ".join(games.split())
+    assert build_parser().parse_args(["tdleaf", "--out", "x"]).command == "tdleaf"  # still runs
