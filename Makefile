@@ -15,8 +15,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/stratsynth run experiments/configs/demo.toml
-	$(VENV)/bin/stratsynth report runs/demo
+	$(VENV)/bin/stratsynth demo
 
 compare: $(STAMP)
 	$(VENV)/bin/stratsynth run experiments/configs/cantstop_comparison.toml --jobs 2
