@@ -104,8 +104,9 @@ def test_resume_in_a_new_process_replays_other_methods(tmp_path, method, extra):
     log = (run / "log.csv").read_text().splitlines(keepends=True)
     (run / "log.csv").write_text("".join(log[:20]) + log[20][:15])  # killed mid-row
     (run / "done").unlink()
+    named = ["--data", str(RANDOM_DATA)] if "--data" in extra else []  # outside the run
     resumed = subprocess.run([sys.executable, "-m", "experiments.cli", "resume", str(run),
-                              "--quiet"], cwd=ROOT, capture_output=True, text=True)
+                              "--quiet", *named], cwd=ROOT, capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     final = rows(run)
     assert [int(r["evaluations"]) for r in final] == list(range(1, 41))
