@@ -188,7 +188,12 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
 def driver_names() -> list[str]:
     """Every driver's name: built-ins first, then installed plug-ins (not imported)."""
     _load_builtins()
-    return list(_REGISTRY) + sorted(n for n in _entry_points() if n not in _REGISTRY)
+
+    def rank(name: str) -> int:  # built-ins in BUILTIN_MODULES' order, whatever was imported first
+        module = _REGISTRY[name].__module__
+        return BUILTIN_MODULES.index(module) if module in BUILTIN_MODULES else len(BUILTIN_MODULES)
+
+    return sorted(_REGISTRY, key=rank) + sorted(n for n in _entry_points() if n not in _REGISTRY)
 
 
 def driver_class(name: str) -> type[SelfPlayDriver]:
