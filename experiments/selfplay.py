@@ -149,7 +149,8 @@ def cmd_selfplay(args) -> int:
     from .options import config_from
 
     sequence = SelfPlayRun(config_from(SelfPlayConfig, args)).run()
-    print(f"{len(sequence)} programs in {args.out} (program{len(sequence) - 1}.txt is the last)")
+    print(f"{len(sequence)} programs in {args.out} (program{len(sequence) - 1}.txt is the last; "
+          "final.txt is the run's answer)")
     return 0
 
 
