@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,microrts,dask,dqn]'
+	$(PY) -m pip install -q -e '.[dev,microrts,dask,dqn,openspiel,pettingzoo]'
 	$(PY) -m pip install -q --no-deps --ignore-requires-python gym-microrts==0.6.0
 	$(VENV)/bin/stratsynth warmup
 	@touch $(STAMP)
