@@ -18,6 +18,8 @@ from gp.cloning import ActionCloning
 from gp.evaluator import read_log
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 
+from .extras import need_dask
+
 ROOT = Path(__file__).parent.parent
 GA_TEXT = (ROOT / "experiments" / "programs" / "cantstop_ga.txt").read_text()
 GA_DATA = ROOT / "experiments" / "data" / "cantstop_ga.jsonl"
@@ -124,6 +126,7 @@ def test_same_results_whatever_the_backend(tmp_path, method):
 
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_results(tmp_path):
+    need_dask()
     argv = ["--method", "sa", "--evaluations", "10"]
     assert main(_synth(tmp_path / "serial", *argv)) == 0
     assert main(_synth(tmp_path / "dask", *argv, "--backend", "dask", workers="2")) == 0
