@@ -1,7 +1,7 @@
 """``stratsynth benchmark``: synthesis methods compared across OpenSpiel games.
 
 Every method (SA, GP, UCT, MAP-Elites) runs in the generic observation language
-(``games.openspiel.language``) on every game, at one evaluation budget and for
+(``gp.languages.openspiel``) on every game, at one evaluation budget and for
 several seeds; each run's best program is then re-measured against every
 opponent (random and OpenSpiel's MCTS at given budgets) on fresh matches (a seed
 no run used). One table (``table.md``: mean win rate over seeds with a bootstrap

@@ -158,7 +158,7 @@ def test_play_json_from_the_command_line():
 
 
 def test_programs_round_trip_and_pickle():
-    from games.openspiel.language import OBS_EVAL, ObservationEvalPlayer
+    from gp.languages.openspiel import OBS_EVAL, ObservationEvalPlayer
 
     rng = random.Random(0)
     for _ in range(200):
@@ -170,7 +170,7 @@ def test_programs_round_trip_and_pickle():
 
 
 def test_one_ply_takes_a_win_and_deeper_search_blocks_a_loss():
-    from games.openspiel.language import ObservationEvalPlayer
+    from gp.languages.openspiel import ObservationEvalPlayer
 
     game = load_game("openspiel:connect_four")
     state = game.new_initial_state()
@@ -219,7 +219,7 @@ def test_synth_and_qd_from_the_command_line(tmp_path):
     cli("synth", "openspiel:tic_tac_toe", "--method", "sa", "--evaluations", "6",
         "--matches", "4", "--out", str(tmp_path / "sa"))
     best = (tmp_path / "sa" / "best.txt").read_text()
-    from games.openspiel.language import OBS_EVAL
+    from gp.languages.openspiel import OBS_EVAL
 
     OBS_EVAL.parse(best)
     cli("qd", "openspiel:tic_tac_toe", "--features", "game_length,first_move", "--dims", "3,3",
@@ -253,3 +253,14 @@ def test_benchmark_writes_a_table_and_resumes(tmp_path):
         benchmark(tmp_path / "bad", games, ["annealing"], 1, ["random"], evaluations=4,
                   matches=2, target="random", rematches=4, workers=1)
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_chance_game_gives_the_same_matches_on_two_workers():
+    from experiments.api import play
+
+    def outcome(workers):
+        s = play("openspiel:pig", "mcts:10", "random", matches=8, seed=5, workers=workers,
+                 game_params={"winscore": 20})
+        return s.wins, s.draws, s.total_moves
+
+    assert outcome(1) == outcome(2)

@@ -88,7 +88,7 @@ class OpenSpielGame(GameBase):
         max_moves: stop a match after this many decisions, a draw (None: the game's
             own end).
         search_depth: the depth of the search that program players of the
-            observation language run (``games.openspiel.language``): 1 is one ply.
+            observation language run (``gp.languages.openspiel``): 1 is one ply.
     """
 
     num_players = 2
