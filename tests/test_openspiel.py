@@ -5,6 +5,7 @@ the observation language."""
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import random
 import subprocess
@@ -264,3 +265,14 @@ def test_a_chance_game_gives_the_same_matches_on_two_workers():
         return s.wins, s.draws, s.total_moves
 
     assert outcome(1) == outcome(2)
+
+
+def test_without_openspiel_a_game_is_one_line_naming_the_extra(tmp_path):
+    (tmp_path / "pyspiel.py").write_text("raise ImportError('no pyspiel here')\n")
+    run = subprocess.run([sys.executable, "-m", "experiments.cli", "play",
+                          "openspiel:connect_four", "--p0", "random", "--p1", "random"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"})
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert "stratsynth[openspiel]" in run.stderr

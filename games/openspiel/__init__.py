@@ -11,11 +11,9 @@ Needs the ``openspiel`` extra (``pip install 'stratsynth[openspiel]'``).
 
 from __future__ import annotations
 
-import pyspiel
-
 from ..spec import CLISpec, GameSpec, QDSpec, SynthesisSpec, register_game
 from .factories import move_cap
-from .game import PREFIX, OpenSpielGame, game_type, refusal
+from .game import PREFIX, OpenSpielGame, game_type, pyspiel, refusal
 
 LANGUAGE = "obs-eval"
 

@@ -14,7 +14,11 @@ import random
 from functools import cached_property
 from typing import Any
 
-import pyspiel
+try:
+    import pyspiel
+except ImportError as err:  # the one line every command shows for openspiel:NAME
+    raise ImportError("OpenSpiel is not installed (pip install 'stratsynth[openspiel]')") \
+        from err
 
 from ..api import GameBase, StateBase, two_player_returns
 
