@@ -201,6 +201,7 @@ def test_user_declared_features_resolve_by_reference():
     assert "games.openspiel.features:nothing_here" not in FEATURES
     assert "tests.test_openspiel:LAST_ACTION" in FEATURES
     assert FEATURES["tests.test_openspiel:LAST_ACTION"][1] == (0.0, 10.0)
+    assert "tests.test_openspiel:NOT_A_FEATURE" not in FEATURES
 
 
 def _last_action(state, seat):
@@ -208,6 +209,7 @@ def _last_action(state, seat):
 
 
 LAST_ACTION = (_last_action, (0, 10))
+NOT_A_FEATURE = 3
 
 
 def test_synth_and_qd_from_the_command_line(tmp_path):
