@@ -97,5 +97,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def drop_working_directory() -> None:
+    """``python -m experiments.cli`` puts the working directory first on ``sys.path``, so
+    a ``.py`` file there (in a run directory received from someone, say) would shadow
+    any module imported later; it stays only when it is the checkout being run."""
+    import os
+    from pathlib import Path
+
+    if sys.flags.safe_path or not sys.path:
+        return
+    first = Path(sys.path[0] or os.getcwd()).resolve()
+    if first == Path.cwd().resolve() and first != Path(__file__).resolve().parents[1]:
+        del sys.path[0]
+
+
 if __name__ == "__main__":
+    drop_working_directory()
     sys.exit(main())

@@ -32,6 +32,7 @@ processes taking the same run.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import ComparisonConfig, SynthesisConfig, method_setting_names
-from .loader import check_fields, load, read_run_config, read_text, to_dict
+from .loader import check_fields, load, read_text, to_dict
 from .lock import claim
 from .synthesis import SynthesisRun, run_with_progress
 
@@ -62,18 +63,6 @@ def _theirs(shared: dict[str, Any], method: dict[str, Any]) -> dict[str, Any]:
     own = {key for f in setting_fields(cls.Settings)
            for key in (f.name, *f.metadata.get("legacy", ()))}
     return {k: v for k, v in shared.items() if k in own}
-
-
-def _check_same_settings(run_dir: Path, config: SynthesisConfig) -> None:
-    """A run is continued only with the settings it started with (the TOML may have been
-    edited since): one line naming the settings that differ."""
-    saved, wanted = read_run_config(run_dir), to_dict(config)
-    differ = sorted(k for k in set(saved) & set(wanted) - SynthesisConfig.NOT_IDENTITY
-                    if saved[k] != wanted[k])
-    if differ:
-        shown = ", ".join(f"{k} {saved[k]!r} there, {wanted[k]!r} here" for k in differ)
-        raise ValueError(f"{run_dir / 'config.json'}: started with other settings ({shown}); "
-                         "put them back in the config or use a new out")
 
 
 def _slug(label: str) -> str:
@@ -185,11 +174,9 @@ class Comparison:
                 if not mine:
                     status = "taken by another process"
                 report(f"[{i}/{len(self.runs)}] {config.label} seed {config.seed}: {status}")
-                if status == "resume":
-                    _check_same_settings(run_dir, config)
-                if status in ("start", "resume"):
+                if status in ("start", "resume"):  # the TOML's settings, not the saved ones
                     run = (SynthesisRun.new(run_dir, config, where=str(self.path))
-                           if status == "start" else SynthesisRun.open(run_dir))
+                           if status == "start" else SynthesisRun.open(run_dir, given=config))
                     run_with_progress(run, not progress, locked=True)
                 if mine:
                     done.append(run_dir)
@@ -206,10 +193,15 @@ def run_side_by_side(comparison: Comparison, jobs: int, quiet: bool) -> None:
     # a bad config fails once, here, not in every child; engines compile once, here
     comparison.prepare_engines()
     path = comparison.path
-    command = [sys.executable, "-m", "experiments.cli", "run", str(path), "--jobs", "1"]
+    # -P: the working directory is not put on the children's sys.path (a module there
+    # would shadow ours); they import this checkout, named explicitly.
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])}
+    command = [sys.executable, "-P", "-m", "experiments.cli", "run", str(path), "--jobs", "1"]
     if comparison.example:
-        command = [*command[:4], "--example", path.stem, *command[5:]]
-    children = [subprocess.Popen(command + (["--quiet"] if quiet else []))
+        command = [*command[:5], "--example", path.stem, *command[6:]]
+    children = [subprocess.Popen(command + (["--quiet"] if quiet else []), env=env)
                 for _ in range(jobs)]
     codes = [child.wait() for child in children]
     if any(codes):

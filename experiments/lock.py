@@ -17,7 +17,8 @@ from pathlib import Path
 
 
 def lock_path(run_dir: Path) -> Path:
-    run_dir = Path(run_dir)
+    """``NAME.lock`` beside the run directory (``.`` too: named by its absolute path)."""
+    run_dir = Path(os.path.abspath(run_dir))
     return run_dir.with_name(run_dir.name + ".lock")
 
 

@@ -18,6 +18,8 @@ from gp.cloning import ActionCloning
 from gp.evaluator import read_log
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 
+from .extras import need_dask
+
 ROOT = Path(__file__).parent.parent
 GA_TEXT = (ROOT / "experiments" / "programs" / "cantstop_ga.txt").read_text()
 GA_DATA = ROOT / "experiments" / "data" / "cantstop_ga.jsonl"
@@ -104,8 +106,9 @@ def test_resume_in_a_new_process_replays_other_methods(tmp_path, method, extra):
     log = (run / "log.csv").read_text().splitlines(keepends=True)
     (run / "log.csv").write_text("".join(log[:20]) + log[20][:15])  # killed mid-row
     (run / "done").unlink()
+    named = ["--data", str(RANDOM_DATA)] if "--data" in extra else []  # outside the run
     resumed = subprocess.run([sys.executable, "-m", "experiments.cli", "resume", str(run),
-                              "--quiet"], cwd=ROOT, capture_output=True, text=True)
+                              "--quiet", *named], cwd=ROOT, capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     final = rows(run)
     assert [int(r["evaluations"]) for r in final] == list(range(1, 41))
@@ -123,6 +126,7 @@ def test_same_results_whatever_the_backend(tmp_path, method):
 
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_results(tmp_path):
+    need_dask()
     argv = ["--method", "sa", "--evaluations", "10"]
     assert main(_synth(tmp_path / "serial", *argv)) == 0
     assert main(_synth(tmp_path / "dask", *argv, "--backend", "dask", workers="2")) == 0
