@@ -35,6 +35,8 @@ def claim(run_dir: Path) -> Iterator[bool]:
         try:
             yield True
         finally:
+            if not Path(run_dir).exists():  # no run was made: no lock file is left either
+                path.unlink(missing_ok=True)  # (while still held: nobody takes it meanwhile)
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
