@@ -149,8 +149,9 @@ def run_qd(game: str, *, features: Sequence[str] | None, out: str | Path, **sett
 
 
 def selfplay(game: str, *, out: str | Path, **settings: Any) -> list[str]:
-    """Iterated best response or fictitious play (``stratsynth selfplay``); the
-    programs, oldest first. ``settings``: fields of ``experiments.config.SelfPlayConfig``."""
+    """Self-play with any registered driver (``stratsynth selfplay``: IBR, FP, Double
+    Oracle, 2L); the programs, oldest first. ``settings``: fields of
+    ``experiments.config.SelfPlayConfig`` and the driver's own settings."""
     config = load(SelfPlayConfig, {**settings, "game": game, "out": str(out)}, "selfplay()")
     return SelfPlayRun(config, "selfplay()").run()
 

@@ -2,8 +2,9 @@
 
 The run directory holds ``config.json`` (every setting; enough to reproduce or
 resume), ``log.csv`` (one row per evaluation: seconds, evaluations, metric,
-value, Ψ, C, best Ψ, best C, program text) and ``best.txt`` (the best-Ψ program,
-loadable as ``program:RUN/best.txt``). The log is also the checkpoint: after a
+value, Ψ, C, best Ψ, best C, program text), ``best.txt`` (the best-Ψ program,
+simplified, loadable as ``program:RUN/best.txt``) and, where simplifying changed it,
+``best_raw.txt`` (that program as the search found it). The log is also the checkpoint: after a
 kill, ``SynthesisRun.open(RUN).run()`` (``stratsynth resume RUN``) replays the
 logged evaluations and goes on.
 """
