@@ -7,6 +7,9 @@ command line and a fragment of the line it must print.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,6 +86,13 @@ CASES = [
     (["run", "garbage.jsonl"], "garbage.jsonl: not TOML"),
     (["regret", "cantstop", "--out", "run"], "regret needs a board game"),
     (["synth"], "the following arguments are required"),
+    (["tdleaf", "--alpha", "nan", "--out", "w.json"], "--alpha: must be a finite number > 0"),
+    (["tdleaf", "--lam", "5", "--out", "w.json"], "--lam: must be between 0 and 1"),
+    (["tdleaf", "--out", "adir"], "--out adir: a directory"),
+    (["tdleaf", "--out", "binary.txt/w.json"], "binary.txt is a file, not a directory"),
+    (["record", "cantstop", "--player", "random", "-o", "adir"], "--output adir: a directory"),
+    (["record", "cantstop", "--player", "random", "-o", "binary.txt/x.jsonl"],
+     "binary.txt is a file"),
 ]
 
 
@@ -97,6 +107,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch, 
                                                          fragment):
     for name, content in INPUTS.items():
         (tmp_path / name).write_bytes(content)
+    (tmp_path / "adir").mkdir()
     monkeypatch.chdir(tmp_path)
     before = snapshot(tmp_path)
     code = main(argv)
@@ -105,3 +116,42 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch, 
     assert err.count("\n") == 1 and err.startswith("stratsynth: error:"), err
     assert fragment in err, err
     assert snapshot(tmp_path) == before
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    run = tmp_path_factory.mktemp("runs") / "sa"
+    assert main(["synth", "cantstop", "--evaluations", "4", "--matches", "4", "--workers", "1",
+                 "--quiet", "--out", str(run)]) == 0
+    return run
+
+
+@pytest.mark.parametrize("edit, fragment", [
+    (lambda rows: rows + ["garbage,row"], "line 6: not a row of this log"),
+    (lambda rows: rows[:2] + ["1,2,3"] + rows[3:], "line 3: not a row of this log"),
+    (lambda rows: [rows[0], "x" + rows[1]] + rows[2:], "line 2: seconds 'x0."),
+])
+def test_a_damaged_log_is_one_line_naming_its_line(tmp_path, capsys, finished_run, edit,
+                                                   fragment):
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    (run / "done").unlink()
+    rows = (run / "log.csv").read_text().splitlines()
+    (run / "log.csv").write_text("\n".join(edit(rows)) + "\n")
+    before = snapshot(tmp_path)
+    for argv in (["resume", str(run), "--quiet"], ["select", str(run)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{run / 'log.csv'}: {fragment}" in err, err
+    assert snapshot(tmp_path) == before
+
+
+def test_a_reader_that_leaves_early_is_no_error(tmp_path):
+    """``stratsynth play ... | head -1``: the closed pipe ends the command quietly."""
+    command = [sys.executable, "-m", "experiments.cli", "play", "cantstop", "--p0", "random",
+               "--p1", "random", "-n", "20", "--workers", "1"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=ROOT)
+    child.stdout.close()  # the reader is gone before the first line
+    assert child.wait() == 0
+    assert child.stderr.read() == b""
