@@ -26,7 +26,10 @@ QD = ["qd", "cantstop", "--evaluations", "2", "--matches", "2", "--workers", "1"
 SELFPLAY = ["selfplay", "cantstop", "--iterations", "1", "--evaluations", "2", "--matches",
             "2", "--workers", "1", "--out", "run"]
 INPUTS = {"binary.txt": b"\x00\xff\xfe\x80", "garbage.jsonl": b"garbage\n",
-          "list.json": b"[1]\n", "program.txt": b"if if if\n"}
+          "list.json": b"[1]\n", "program.txt": b"if if if\n",
+          "deep.txt": b"score: " + b"(" * 5000 + b"sum(neutrals)" + b")" * 5000 + b"\n",
+          "long.txt": b"score: " + b" + ".join([b"sum(neutrals)"] * 20000) + b"\n",
+          "chain.txt": b"score: " + b" + ".join([b"sum(neutrals)"] * 12000) + b"\n"}
 
 CASES = [
     # synth: the command line
@@ -86,6 +89,13 @@ CASES = [
     (["run", "garbage.jsonl"], "garbage.jsonl: not TOML"),
     (["regret", "cantstop", "--out", "run"], "regret needs a board game"),
     (["synth"], "the following arguments are required"),
+    (["play", "cantstop", "--p0", "program:deep.txt", "--p1", "random"],
+     "deep.txt: brackets nested 5001 deep"),
+    (["play", "cantstop", "--p0", "program:long.txt", "--p1", "random"],
+     "long.txt: 320,005 characters, too long"),
+    (["play", "cantstop", "--p0", "program:chain.txt", "--p1", "random"],
+     "chain.txt: nested too deeply to read"),
+    (SYNTH + ["--initial", "deep.txt"], "deep.txt: brackets nested"),
     (["tdleaf", "--alpha", "nan", "--out", "w.json"], "--alpha: must be a finite number > 0"),
     (["tdleaf", "--lam", "5", "--out", "w.json"], "--lam: must be between 0 and 1"),
     (["tdleaf", "--out", "adir"], "--out adir: a directory"),
