@@ -29,7 +29,8 @@ INPUTS = {"binary.txt": b"\x00\xff\xfe\x80", "garbage.jsonl": b"garbage\n",
           "list.json": b"[1]\n", "program.txt": b"if if if\n",
           "deep.txt": b"score: " + b"(" * 5000 + b"sum(neutrals)" + b")" * 5000 + b"\n",
           "long.txt": b"score: " + b" + ".join([b"sum(neutrals)"] * 20000) + b"\n",
-          "chain.txt": b"score: " + b" + ".join([b"sum(neutrals)"] * 12000) + b"\n"}
+          "chain.txt": b"score: " + b" + ".join([b"sum(neutrals)"] * 12000) + b"\n"
+          + b"column: argmax(map(lambda a: 1, actions))\n"}
 
 CASES = [
     # synth: the command line
