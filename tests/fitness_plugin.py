@@ -29,3 +29,12 @@ def slow(strategy, *, game, seed):
     if len(strategy.text) % 2:
         time.sleep(30)
     return 1.0
+
+
+def exits(strategy, *, game, seed):
+    """Calls ``sys.exit`` on some programs (a script's habit, inside a fitness)."""
+    import sys
+
+    if len(strategy.text) % 2:
+        sys.exit(0)
+    return 1.0 / len(strategy.text)

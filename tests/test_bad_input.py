@@ -61,6 +61,8 @@ CASES = [
     (SYNTH + ["--fitness", "nosuch.module:fit"], "cannot import nosuch.module"),
     (SYNTH + ["--fitness", "tests.fitness_plugin:nosuch"], "has no function nosuch"),
     (SYNTH + ["--fitness", "no-colon"], "must look like package.module:function"),
+    (SYNTH + ["--fitness", "tests.fitness_broken_import:fit"],
+     "importing tests.fitness_broken_import raised RuntimeError: needs a GPU"),
     # qd
     (QD + ["--features", "nosuch"], "unknown feature(s) ['nosuch']"),
     (QD + ["--features", "bust_rate,turns", "--dims", "100000,100000"], "cells (at most"),
