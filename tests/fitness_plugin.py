@@ -38,3 +38,14 @@ def exits(strategy, *, game, seed):
     if len(strategy.text) % 2:
         sys.exit(0)
     return 1.0 / len(strategy.text)
+
+
+def announces_then_sleeps(strategy, *, game, seed):
+    """Touches the file named by ``$FITNESS_MARK``, then sleeps: a run seen working."""
+    import os
+    import time
+    from pathlib import Path
+
+    Path(os.environ["FITNESS_MARK"]).touch()
+    time.sleep(60)
+    return 1.0
