@@ -231,11 +231,15 @@ class PopulationDriver(SelfPlayDriver):
 
 
 def calls_table(history: list[dict[str, Any]]) -> str:
-    """``calls.csv``: one row per oracle call."""
-    lines = [",".join(CALL_COLUMNS)]
+    """``calls.csv``: one row per oracle call; after the common columns, what the
+    driver's updates recorded (e.g. Double Oracle's equilibrium and value)."""
+    columns = list(CALL_COLUMNS)
+    for record in history:
+        columns += [key for key in record if key not in columns]
+    lines = [",".join(columns)]
     for record in history:
         cells = []
-        for column in CALL_COLUMNS:
+        for column in columns:
             value = record.get(column, "")
             if isinstance(value, list):
                 value = " ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in value)
