@@ -430,7 +430,7 @@ class PoolConfig:
 
 
 REGRET_LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-migo",
-                   "mil-pos", "mil+transfer", "menace", "her", "q", "dqn")
+                   "mil-pos", "mil+transfer", "mil-pos+transfer", "menace", "her", "q", "dqn")
 
 REGRET_LEARNER_ALIASES = {"mil-seed": "mil-migo"}
 """Former learner names (committed commands use them), read as the current ones."""
@@ -457,7 +457,7 @@ class RegretConfig:
     seed: int = _seed()
     workers: int = _workers()
     draw_after: int = setting(10, "games before draw rules are learned", minimum=0)
-    transfer_from: str | None = setting(None, "source game for rule+transfer and mil+transfer")
+    transfer_from: str | None = setting(None, "source game for the +transfer learners")
     transfer_params: dict | None = setting(None, "the source game's parameters", cli=False)
     transfer_games: int = setting(100, "games on the source game", minimum=1)
     out: str = setting(None, "directory for regret.png and regret.md")
