@@ -1,5 +1,7 @@
 """GA (Glenn & Aloi) and Rule-of-28 decisions on hand-worked positions."""
 
+import dataclasses
+
 import pytest
 
 from games.cantstop import ROLL, STOP, glenn_aloi_player, rule_of_28_player
@@ -134,3 +136,8 @@ def test_each_column_scores_its_published_progress_and_move_value(column):
     # a move in a column whose neutral is already down: no marker penalty
     assert GA.column_move_value(s, (column,)) == GA_MOVE[column]
     assert R28.column_move_value(s, (column,)) == R28_MOVE[column]
+
+
+def test_the_shared_constants_cannot_be_changed_by_a_player():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        GLENN_ALOI.threshold = 28
