@@ -8,6 +8,7 @@ and one line per module is printed: killed / non-equivalent mutants.
 
     python -m tests.mutation                      # every module in TARGETS
     python -m tests.mutation gp/sa.py gp/uct.py   # some
+    python -m tests.mutation --scores             # score the saved results again
 
 Survivors known to be equivalent (no behaviour differs) are listed, with the reason,
 in ``EQUIVALENT`` below and in ``docs/testing.md``; they do not count against the
@@ -176,7 +177,15 @@ def score(report: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: all)")
+    parser.add_argument("--scores", action="store_true",
+                        help="only score the results in runs/mutation again (after "
+                             "EQUIVALENT changed)")
     args = parser.parse_args(argv)
+    if args.scores:
+        for path in sorted(OUT.glob("*.json")):
+            report = json.loads(path.read_text())
+            _print_score(report["module"], score(report), report["seconds"])
+        return 0
     modules = args.modules or list(TARGETS)
     unknown = [m for m in modules if m not in TARGETS]
     if unknown:
@@ -189,11 +198,13 @@ def main(argv: list[str] | None = None) -> int:
         report["score"] = score(report)
         name = module.replace("/", ".").removesuffix(".py")
         (OUT / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
-        s = report["score"]
-        print(f"{module}: {s['killed']}/{s['killed'] + s['survived']} killed "
-              f"({100 * s['score']:.0f}%), {s['equivalent']} equivalent, "
-              f"{report['seconds']} s", flush=True)
+        _print_score(module, report["score"], report["seconds"])
     return 0
+
+
+def _print_score(module: str, s: dict, seconds: int) -> None:
+    print(f"{module}: {s['killed']}/{s['killed'] + s['survived']} killed "
+          f"({100 * s['score']:.0f}%), {s['equivalent']} equivalent, {seconds} s", flush=True)
 
 
 if __name__ == "__main__":
