@@ -40,7 +40,16 @@ TARGETS: dict[str, list[str]] = {
                  "tests/test_search_behaviour.py::test_sa_acceptance_is_what_climbs",
                  "tests/test_search_behaviour.py::"
                  "test_every_method_beats_random_search_at_the_same_budget[sa]"],
-    "gp/uct.py": ["tests/test_search_behaviour.py", "tests/test_synthesis.py"],
+    "gp/uct.py": ["tests/test_search_behaviour.py::"
+                  "test_uct_selects_by_mean_plus_exploration_and_tries_unvisited_children_first",
+                  "tests/test_search_behaviour.py::"
+                  "test_uct_backs_up_every_simulation_and_visits_the_promising_branch_most",
+                  "tests/test_synthesis.py::"
+                  "test_uct_expands_the_leftmost_hole_and_starts_from_an_inserted_branch",
+                  "tests/test_search_behaviour.py::"
+                  "test_every_method_beats_random_search_at_the_same_budget[uct]",
+                  "tests/test_search_behaviour.py::"
+                  "test_every_method_beats_random_search_at_the_same_budget[sketch-uct]"],
     "gp/evolution.py": ["tests/test_search_behaviour.py::test_gp_selection_pressure_is_what_climbs",
                         "tests/test_search_behaviour.py::"
                         "test_every_method_beats_random_search_at_the_same_budget[gp]",
