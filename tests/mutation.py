@@ -103,6 +103,9 @@ def excluded_operators() -> list[str]:
     return [f"^{name}$" for name in excluded]
 
 
+_HINT = "a type hint: never evaluated (from __future__ import annotations)"
+_SHORTCUT = ("a program of one node has no cut point below its root, so no common type: "
+             "without the early return nothing is swapped and nothing drawn either")
 _PADDING = "the two entries before column 2 are never read: columns run 2..12"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "games/cantstop/players.py": {
@@ -115,6 +118,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "83:core/NumberReplacer:127": _PADDING,
         "83:core/NumberReplacer:128": _PADDING,
         "83:core/NumberReplacer:129": _PADDING,
+    },
+    "gp/variation.py": {
+        "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
+        "26:core/NumberReplacer:1": _SHORTCUT,
+        "26:core/NumberReplacer:3": _SHORTCUT,
+        "26:core/ReplaceOrWithAnd:1": _SHORTCUT,
     },
 }
 """Module -> "line:operator:occurrence" -> why the mutant behaves as the original."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from deap import gp
 
 from gp.dsl import node_depth, subtree_end
@@ -125,3 +126,11 @@ def test_subtree_bounds_and_depths_of_a_prefix_list():
     assert [subtree_end(tree, i) for i in range(len(tree))] == [8, 6, 4, 4, 6, 6, 8, 8]
     assert [node_depth(tree, i) for i in range(len(tree))] == [0, 1, 2, 3, 2, 3, 1, 2]
     assert tree[3].ret is Var
+
+
+def test_the_language_is_passed_by_name():
+    # partial(mutSubtree, dsl=...) is how every search binds it
+    tree, rng = _tree("join(pos(v1), neg(v2))"), random.Random(0)
+    assert _well_typed(mutSubtree(tree=tree, rng=rng, dsl=ORDER))
+    with pytest.raises(TypeError):
+        mutSubtree(tree, rng, ORDER)
