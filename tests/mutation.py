@@ -61,8 +61,10 @@ TARGETS: dict[str, list[str]] = {
     "gp/evaluator.py": ["tests/test_sa.py", "tests/test_records.py"],
     "gp/fitness.py": ["tests/test_sa.py", "tests/test_paired.py"],
     # quality diversity and self-play
-    "qd/archive.py": ["tests/test_qd.py"],
-    "qd/map_elites.py": ["tests/test_qd.py"],
+    "qd/archive.py": ["tests/test_qd_cells.py",
+                      "tests/test_qd.py::test_archive_round_trip_keeps_programs",
+                      "tests/test_qd.py::test_bad_archive_files_are_named"],
+    "qd/map_elites.py": ["tests/test_qd_cells.py", "tests/test_qd.py"],
     "qd/naive_sampling.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
     "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
     "qd/selfplay.py": ["tests/test_hss.py", "tests/test_search_behaviour.py"],
