@@ -180,3 +180,17 @@ def test_random_wins_rarely_against_ga():
 def test_random_vs_ga_ten_thousand_matches():
     summary = play_matches(GAME, (RandomStrategy(), glenn_aloi_player()), 10_000, seed=2026)
     assert 0.005 < summary.win_rate(0) < 0.04
+
+
+def test_wilson_interval_is_scipy_s_wilson_interval():
+    from scipy.stats import binomtest
+
+    from games.match import wilson_interval
+
+    for n in (1, 2, 7, 100, 10_000):
+        for k in sorted({0, 1, n // 3, n - 1, n}):
+            for confidence in (0.9, 0.95, 0.99):
+                ci = binomtest(k, n).proportion_ci(confidence_level=confidence,
+                                                   method="wilson")
+                low, high = wilson_interval(k, n, confidence)
+                assert abs(low - ci.low) < 1e-12 and abs(high - ci.high) < 1e-12
