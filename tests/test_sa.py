@@ -90,10 +90,27 @@ def test_sa_accepts_worse_moves_when_hot_and_rarely_when_cold():
     assert statistics.mean(cold) < 0.35
 
 
+def test_a_slightly_worse_move_is_a_coin_flip_when_cold():
+    # 0.003 worse at T near 1: exp(-200 * 0.003 / T) is about 0.55
+    cold = []
+    for seed in range(10):
+        currents = _walk(-0.003, seed)
+        cold += [b != a for a, b in zip(currents[-20:], currents[-19:])]
+    assert 0.35 < statistics.mean(cold) < 0.75
+
+
 @pytest.mark.parametrize("step", [0.01, 0.0])
 def test_sa_always_accepts_better_and_equal_moves_even_when_cold(step):
     currents = _walk(step, 0)
     assert currents == list(range(len(currents)))
+
+
+def test_only_a_worse_move_draws_from_the_stream():
+    # a replayed run depends on the stream: a move that is not worse draws nothing
+    ev = Evaluator({"psi": lambda k: 0.5}, str, Budget(evaluations=10_000))
+    rng = random.Random(7)
+    SimulatedAnnealing(ev, rng).run(0, lambda k, r: k + 1, restart=False)
+    assert rng.random() == random.Random(7).random()
 
 
 def test_fitness_cache_and_seed_from_program():
