@@ -9,6 +9,7 @@ and one line per module is printed: killed / non-equivalent mutants.
     python -m tests.mutation                      # every module in TARGETS
     python -m tests.mutation gp/sa.py gp/uct.py   # some
     python -m tests.mutation --scores             # score the saved results again
+    python -m tests.mutation --survivors gp/sa.py # only the survivors, with new tests
 
 Survivors known to be equivalent (no behaviour differs) are listed, with the reason,
 in ``EQUIVALENT`` below and in ``docs/testing.md``; they do not count against the
@@ -121,6 +122,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "83:core/NumberReplacer:128": _PADDING,
         "83:core/NumberReplacer:129": _PADDING,
     },
+    "gp/sa.py": {
+        "117:core/ReplaceBinaryOperator_BitOr_BitAnd:5": _HINT,
+    },
     "gp/variation.py": {
         "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
         "26:core/NumberReplacer:1": _SHORTCUT,
@@ -183,6 +187,36 @@ def mutate(module: str) -> dict:
             "mutants": sorted(mutants, key=lambda m: m["key"])}
 
 
+def retest_survivors(report: dict) -> dict:
+    """Run each mutant that survived ``report``'s run against the current tests again
+    (after new tests were written): the same mutation, applied by cosmic-ray."""
+    module = report["module"]
+    tests = TARGETS[module]
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+               "-m", "not slow", *tests]
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="stratsynth-mutation-") as tmp:
+        work = Path(tmp)
+        _copy_tree(work)
+        original = (work / module).read_text()
+        for mutant in report["mutants"]:
+            if mutant["outcome"] != "survived":
+                continue
+            _, operator, occurrence = mutant["key"].split(":")
+            (work / module).write_text(original)
+            _cosmic("apply", module, operator, occurrence, cwd=work)
+            try:
+                run = subprocess.run(command, cwd=work, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+                killed = run.returncode != 0
+            except subprocess.TimeoutExpired:
+                killed = True
+            if killed:
+                mutant.update(outcome="killed", diff=None)
+    report["seconds"] += round(time.monotonic() - started)
+    return report
+
+
 def score(report: dict) -> dict:
     """Killed, surviving (not known equivalent) and equivalent counts, and the score."""
     equivalent = EQUIVALENT.get(report["module"], {})
@@ -200,7 +234,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scores", action="store_true",
                         help="only score the results in runs/mutation again (after "
                              "EQUIVALENT changed)")
+    parser.add_argument("--survivors", action="store_true",
+                        help="run only the saved survivors of MODULES again, against "
+                             "the current tests")
     args = parser.parse_args(argv)
+    if args.survivors:
+        for module in args.modules:
+            path = OUT / f"{module.replace('/', '.').removesuffix('.py')}.json"
+            report = retest_survivors(json.loads(path.read_text()))
+            report["score"] = score(report)
+            path.write_text(json.dumps(report, indent=1) + "\n")
+            _print_score(module, report["score"], report["seconds"])
+        return 0
     if args.scores:
         for path in sorted(OUT.glob("*.json")):
             report = json.loads(path.read_text())
