@@ -53,6 +53,11 @@ TARGETS: dict[str, list[str]] = {
                   "test_every_method_beats_random_search_at_the_same_budget[sketch-uct]"],
     "gp/evolution.py": ["tests/test_search_behaviour.py::test_gp_selection_pressure_is_what_climbs",
                         "tests/test_search_behaviour.py::"
+                        "test_each_gp_method_runs_its_deap_algorithm_one_generation_at_a_time",
+                        "tests/test_search_behaviour.py::test_gp_starts_from_the_initial_program",
+                        "tests/test_search_behaviour.py::"
+                        "test_a_fitness_that_draws_from_random_does_not_shift_gps_stream",
+                        "tests/test_search_behaviour.py::"
                         "test_every_method_beats_random_search_at_the_same_budget[gp]",
                         "tests/test_search_behaviour.py::"
                         "test_every_method_beats_random_search_at_the_same_budget[gp-simple]"],
