@@ -36,6 +36,9 @@ TARGETS: dict[str, list[str]] = {
     "games/cantstop/players.py": ["tests/test_cantstop_players.py"],
     "games/cantstop/rules.py": ["tests/test_cantstop_rules.py"],
     "games/match.py": ["tests/test_match.py"],
+    "games/tribes/rules.py": ["tests/test_tribes.py"],
+    # the report's statistics
+    "experiments/report.py": ["tests/test_report_statistics.py"],
     # the searches
     "gp/sa.py": ["tests/test_sa.py", "tests/test_sa_restarts.py",
                  "tests/test_search_behaviour.py::test_sa_acceptance_is_what_climbs",
