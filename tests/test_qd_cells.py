@@ -53,6 +53,17 @@ def test_a_saved_archive_loads_with_the_same_elite_in_every_cell(tmp_path):
     assert json.loads((tmp_path / "a.json").read_text())["dims"] == [4, 4]
 
 
+def test_a_heatmap_needs_exactly_two_features(tmp_path):
+    archive = ProgramArchive(["a", "b"], [(0, 12), (0, 1)], [4, 4])
+    archive.add(["p"], [0.5], [[1.0, 0.5]])
+    archive.heatmap(tmp_path / "map.png")
+    assert (tmp_path / "map.png").read_bytes()[:4] == b"\x89PNG"
+    three = ProgramArchive(["a", "b", "c"], [(0, 1)] * 3, cells=10)
+    with pytest.raises(ValueError, match="exactly two features"):
+        three.heatmap(tmp_path / "no.png")
+    assert not (tmp_path / "no.png").exists()
+
+
 def _order_behaviour(text: str) -> tuple[float, list[float]]:
     tree = ORDER.parse(text)
     return order_value(tree), [float(len(tree)), coverage(tree)]
