@@ -117,6 +117,8 @@ def excluded_operators() -> list[str]:
 _HINT = "a type hint: never evaluated (from __future__ import annotations)"
 _SHORTCUT = ("a program of one node has no cut point below its root, so no common type: "
              "without the early return nothing is swapped and nothing drawn either")
+_GRID_CELLS = ("the default number of cells is read only for a file without 'cells', "
+               "which a grid archive (cells None) is; a grid ignores it")
 _CORNER = ("the corners are the least and greatest sum of normalised measures; another "
            "offset shifts every sum by the same amount and picks the same elites")
 _PADDING = "the two entries before column 2 are never read: columns run 2..12"
@@ -139,8 +141,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "qd/archive.py": {
         "60:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
-        "76:core/NumberReplacer:16": "the default number of cells is read only for a file "
-        "without 'cells', which a grid archive (cells None) is; a grid ignores it",
+        "76:core/NumberReplacer:16": _GRID_CELLS,
+        "76:core/NumberReplacer:17": _GRID_CELLS,
         "86:core/NumberReplacer:20": _CORNER,
         "86:core/NumberReplacer:21": _CORNER,
         "116:core/NumberReplacer:44": "the picture's resolution",

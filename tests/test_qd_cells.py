@@ -64,6 +64,43 @@ def test_a_heatmap_needs_exactly_two_features(tmp_path):
     assert not (tmp_path / "no.png").exists()
 
 
+def test_the_heatmap_colours_a_win_rate_from_0_to_1_with_the_features_on_the_axes(
+        tmp_path, monkeypatch):
+    import ribs.visualize
+
+    seen = {}
+
+    def spy(archive, ax, **kwargs):
+        seen.update(kwargs)
+        seen["axes"] = ax
+
+    monkeypatch.setattr(ribs.visualize, "grid_archive_heatmap", spy)
+    archive = ProgramArchive(["speed", "risk"], [(0, 12), (0, 1)], [4, 4])
+    archive.heatmap(tmp_path / "map.png")
+    assert (seen["vmin"], seen["vmax"]) == (0, 1)
+    assert seen["axes"].get_xlabel() == "speed" and seen["axes"].get_ylabel() == "risk"
+
+
+def test_a_grid_has_ten_cells_per_feature_unless_told_and_one_range_per_feature():
+    archive = ProgramArchive(["a", "b"], [(0, 1), (0, 1)])
+    assert archive.dims == [10, 10]
+    archive.add(["p"], [0.5], [[0.5, 0.5]])
+    assert archive.stats()["coverage"] == pytest.approx(1 / 100)
+    for features, ranges in ((["a", "b"], [(0, 1)]), ([], [])):
+        with pytest.raises(ValueError, match="one range per feature"):
+            ProgramArchive(features, ranges)
+
+
+def test_an_archive_file_without_a_seed_loads_with_seed_0(tmp_path):
+    archive = ProgramArchive(["a", "b"], [(0, 1), (0, 1)], [2, 2], seed=5)
+    archive.save(tmp_path / "a.json")
+    assert ProgramArchive.load(tmp_path / "a.json").seed == 5
+    data = json.loads((tmp_path / "a.json").read_text())
+    del data["seed"]
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    assert ProgramArchive.load(tmp_path / "b.json").seed == 0
+
+
 def _order_behaviour(text: str) -> tuple[float, list[float]]:
     tree = ORDER.parse(text)
     return order_value(tree), [float(len(tree)), coverage(tree)]
