@@ -119,6 +119,9 @@ _SHORTCUT = ("a program of one node has no cut point below its root, so no commo
              "without the early return nothing is swapped and nothing drawn either")
 _GRID_CELLS = ("the default number of cells is read only for a file without 'cells', "
                "which a grid archive (cells None) is; a grid ignores it")
+_PICTURE = "the picture's size or resolution"
+_UNREACHABLE = ("the CVT heatmap is never drawn: a heatmap needs two features, and two "
+                "features make a grid archive")
 _CORNER = ("the corners are the least and greatest sum of normalised measures; another "
            "offset shifts every sum by the same amount and picks the same elites")
 _PADDING = "the two entries before column 2 are never read: columns run 2..12"
@@ -145,7 +148,15 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "76:core/NumberReplacer:17": _GRID_CELLS,
         "86:core/NumberReplacer:20": _CORNER,
         "86:core/NumberReplacer:21": _CORNER,
-        "116:core/NumberReplacer:44": "the picture's resolution",
+        "64:core/NumberReplacer:15": "the JSON file's indentation: it loads the same",
+        "105:core/NumberReplacer:30": _PICTURE,
+        "105:core/NumberReplacer:31": _PICTURE,
+        "116:core/NumberReplacer:44": _PICTURE,
+        "116:core/NumberReplacer:45": _PICTURE,
+        "110:core/NumberReplacer:36": _UNREACHABLE,
+        "110:core/NumberReplacer:37": _UNREACHABLE,
+        "110:core/NumberReplacer:38": _UNREACHABLE,
+        "110:core/NumberReplacer:39": _UNREACHABLE,
     },
     "gp/variation.py": {
         "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,

@@ -91,6 +91,14 @@ def test_a_grid_has_ten_cells_per_feature_unless_told_and_one_range_per_feature(
             ProgramArchive(features, ranges)
 
 
+def test_more_than_two_features_make_a_cvt_archive_of_100_cells_unless_told():
+    three = ProgramArchive(["a", "b", "c"], [(0, 1)] * 3)
+    assert three.dims is None and three.cells == 100
+    assert len(three.archive.centroids) == 100
+    assert len(ProgramArchive(["a", "b", "c"], [(0, 1)] * 3, cells=30).archive.centroids) == 30
+    assert ProgramArchive(["a", "b"], [(0, 1)] * 2).cells is None  # two: a grid
+
+
 def test_an_archive_file_without_a_seed_loads_with_seed_0(tmp_path):
     archive = ProgramArchive(["a", "b"], [(0, 1), (0, 1)], [2, 2], seed=5)
     archive.save(tmp_path / "a.json")
