@@ -141,6 +141,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "101:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
         "104:core/ReplaceBinaryOperator_BitOr_BitAnd:3": _HINT,
         "117:core/ReplaceBinaryOperator_BitOr_BitAnd:5": _HINT,
+        "144:core/ReplaceComparisonOperator_Lt_LtE:0": "random() < p and random() <= p "
+        "differ only when the draw equals exp(delta) exactly: the same acceptance "
+        "probability",
     },
     "qd/archive.py": {
         "60:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,

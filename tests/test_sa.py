@@ -13,7 +13,7 @@ from games.cantstop import glenn_aloi_player
 from gp.evaluator import CLOCKS, Budget, Evaluator
 from gp.fitness import WinRate, program_seed
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
-from gp.sa import RestartFromBest, RestartRemeasured, SimulatedAnnealing
+from gp.sa import RestartFromBest, RestartRandomWhileZero, RestartRemeasured, SimulatedAnnealing
 
 
 def _evaluator(fitness, evaluations):
@@ -147,6 +147,8 @@ def test_restart_rules_are_immutable_values():
         rule.metric = "psi"
     with pytest.raises(dataclasses.FrozenInstanceError):
         RestartFromBest().x = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RestartRandomWhileZero(CANTSTOP_DSL.random_program).then = rule
     assert RestartRemeasured("fresh_psi") == rule
 
 
