@@ -30,6 +30,7 @@ COMMANDS: tuple[str, ...] = (
     "experiments.quality_diversity",  # qd, qd-check
     "experiments.selfplay",           # selfplay
     "experiments.check_game",         # check-game
+    "experiments.benchmark",          # benchmark
     "experiments.warmup",             # warmup
 )
 """Modules whose ``add_parsers(subparsers)`` add their commands; each command's parser
