@@ -117,7 +117,7 @@ class Library:
         self.programs[signature] = nodes
         for begin in range(len(nodes)):
             fragment = nodes[begin:subtree_end(nodes, begin)]
-            key = _key(fragment)
+            key = (nodes[begin].ret.__name__, *_key(fragment))  # one text may have two types
             if key not in self._fragment_keys:
                 self._fragment_keys.add(key)
                 self.fragments.setdefault(nodes[begin].ret, []).append(fragment)
