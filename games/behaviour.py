@@ -8,7 +8,10 @@ with ``SynthesisSpec.behaviour``, a reference to an object with:
 * ``record(game, player, opponent, rng) -> list[State]``: the states to compare
   programs on, recorded from matches of ``player`` against ``opponent``;
 * ``opponent`` (a built-in player spec of the game) and ``key(action)`` (a hashable
-  form of an action: two actions are the same when their keys are equal).
+  form of an action: two actions are the same when their keys are equal);
+* optionally ``signature(player, states) -> tuple``, for a game whose states are not
+  Python states a player can be called on (an engine that holds them elsewhere);
+  without it the signature is ``actions_on(player, states, key)``.
 
 ``DecisionRecorder`` does this for any game with the state API (``games.api``).
 """

@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from deap import gp
@@ -68,6 +69,8 @@ class Behaviour:
         self.game, self.strategy_class = game, strategy_class
         self.recorder, self.opponent = recorder, opponent
         self.states: list[Any] = []
+        self._signature = getattr(recorder, "signature", None) or partial(
+            actions_on, key=recorder.key)
         self._cache: OrderedDict[tuple[str, ...], tuple] = OrderedDict()
 
     def record(self, program: Sequence, rng: random.Random) -> None:
@@ -88,7 +91,7 @@ class Behaviour:
             except Exception:  # a program that does not compile acts like no other
                 signature = ("<fails>",)
             else:
-                signature = actions_on(player, self.states, self.recorder.key)
+                signature = self._signature(player, self.states)
             self._cache[key] = signature
             if len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
