@@ -6,8 +6,10 @@ neighbourhood (after library-induced semantic spaces, Moraes and Lelis, IJCAI 20
 keeps a *library* of behaviourally distinct programs met during the search and all
 their subtrees (*fragments*, by type). A neighbour replaces a uniformly chosen
 subtree by a library fragment of the same type such that the new program acts
-differently, on the recorded states, from the current one; with probability
-``semantic_epsilon`` (or when no fragment changes the behaviour) it is an ordinary
+differently, on the recorded states, from the current one, and that it has not
+offered before (a library move could otherwise swap a fragment back and spend an
+evaluation on a program already scored); with probability
+``semantic_epsilon`` (or when no fragment gives such a program) it is an ordinary
 syntactic neighbour instead.
 
 Behaviour is what the game declares (``games.behaviour``, ``SynthesisSpec.behaviour``):
@@ -151,6 +153,7 @@ class SemanticNeighbourhood:
         self.epsilon = settings.semantic_epsilon
         self.behaviour = behaviour if behaviour is not None else behaviour_for(language)
         self.library = Library(self.behaviour)
+        self._offered: set[tuple[str, ...]] = set()
 
     @staticmethod
     def check(spec) -> str | None:
@@ -163,6 +166,7 @@ class SemanticNeighbourhood:
     def start(self, program, rng: random.Random) -> None:
         self.behaviour.record(program, rng)
         self.library.add(program)
+        self._offered.add(_key(program))
 
     def improved(self, program, value: float) -> None:
         self.library.add(program)
@@ -181,7 +185,9 @@ class SemanticNeighbourhood:
 
     def library_move(self, nodes: list, rng: random.Random) -> list | None:
         """``nodes`` with a subtree replaced by a same-typed library fragment that
-        changes the behaviour, or None if none of the tries finds one."""
+        changes the behaviour and gives a program not offered before (swapping
+        fragments back and forth would otherwise spend evaluations on programs already
+        scored), or None if none of the tries finds one."""
         current = self.behaviour.of(nodes)
         for _ in range(NODE_TRIES):
             begin = rng.randrange(len(nodes))
@@ -192,9 +198,12 @@ class SemanticNeighbourhood:
                 continue
             for fragment in rng.sample(options, min(len(options), FRAGMENT_TRIES)):
                 candidate = nodes[:begin] + fragment + nodes[end:]
-                if not self.language.within_limits(gp.PrimitiveTree(candidate)):
+                key = _key(candidate)
+                if key in self._offered or \
+                        not self.language.within_limits(gp.PrimitiveTree(candidate)):
                     continue
                 if self.behaviour.of(candidate) != current:
+                    self._offered.add(key)
                     return candidate
         return None
 
