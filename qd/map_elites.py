@@ -22,12 +22,13 @@ from ribs.schedulers import Scheduler
 
 from gp.dsl import DSL
 from gp.evaluator import Budget, BudgetSpent, Evaluator
-from gp.fitness import PoolWinRate, WinRate, score_of
+from gp.fitness import PoolWinRate, WinRate, program_seed, score_of
 from gp.metrics import PSI
 from gp.simplify import simplified_text
 from gp.variation import cxOnePoint, mutSubtree
 
 from .archive import ProgramArchive
+from .resampling import PlainSampling, Resampling
 
 
 class ProgramEmitter(EmitterBase):
@@ -92,12 +93,38 @@ class BehaviourWinRate:
             self.cache[text] = (score_of(self.psi.game, summary), [means[n] for n in self.names])
         return [self.cache[t] for t in texts]
 
+    def sample_seed(self, text: str, k: int) -> int:
+        """The batch seed of sample ``k`` >= 1 of a program: fresh matches, the same in
+        every process."""
+        return program_seed(self.psi.seed, f"{text}\n# sample {k}")
+
+    def sample_many(self, requests: list[tuple[str, int]]) -> list[tuple[float, list[float]]]:
+        """Sample ``k`` of each ``(text, k)``: k = 0 is the program's evaluation (``many``),
+        k >= 1 the same number of matches on the seed ``sample_seed(text, k)`` (not
+        cached). All of them through one ``map`` call."""
+        first = self.many([t for t, k in requests if k == 0])
+        later = [(t, k) for t, k in requests if k > 0]
+        summaries = self.psi.play_seeded([self.psi.strategy_class(t) for t, _ in later],
+                                         [self.sample_seed(t, k) for t, k in later]) \
+            if later else []
+        firsts, others = iter(first), iter(summaries)
+        out = []
+        for _, k in requests:
+            if k == 0:
+                out.append(next(firsts))
+            else:
+                summary = next(others)
+                means = summary.behavior(0)
+                out.append((score_of(self.psi.game, summary), [means[n] for n in self.names]))
+        return out
+
 
 def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate, seed: int,
                    out: Path, seconds: float | None = None, evaluations: int | None = None,
                    batch_size: int = 8, emitters: int = 2, progress=None,
                    resume: bool = False, emitter_list: list | None = None,
-                   present=None, objective: str = PSI) -> ProgramArchive:
+                   present=None, objective: str = PSI, resampling: Resampling | None = None
+                   ) -> ProgramArchive:
     """Ask/evaluate/tell until the budget is spent.
 
     Every evaluation goes through ``gp.evaluator.Evaluator``, the one run log of
@@ -109,13 +136,18 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
     emitters (a ``qd.vectors`` search: its solutions are texts too, ``dsl`` unused)
     and ``present`` how ``best.txt`` shows a solution. ``objective`` names the
     archive's objective in the log and ``best.txt`` (Ψ, ``psi``, by default).
+    ``resampling`` (``qd.resampling``; default plain) decides what the evaluator scores
+    and what the scheduler adds to: its re-evaluations are evaluations like any other
+    (budgeted, logged, replayed).
     """
-    scheduler = Scheduler(archive.archive, emitter_list or [
-        ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
+    policy = resampling or PlainSampling()
     out.mkdir(parents=True, exist_ok=True)
     budget = Budget(seconds=seconds, evaluations=evaluations)
-    evaluator = Evaluator({objective: evaluate}, str, budget, out, resume=resume,
-                          present=present or partial(simplified_text, dsl))
+    evaluator = Evaluator({objective: policy.metric(evaluate)}, str, budget, out,
+                          resume=resume, present=present or partial(simplified_text, dsl))
+    target = policy.archive(archive.archive, evaluator.score_many)
+    scheduler = Scheduler(target, emitter_list or [
+        ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
     with (out / "stats.csv").open("w", newline="") as fh:
         log = csv.writer(fh, lineterminator="\n")
         log.writerow(("seconds", "evaluations", "elites", "coverage", "qd_score", "best"))
@@ -128,11 +160,16 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
                 break
             objectives = [r[0] for r in results]
             measures = [r[1] for r in results]
-            if len(results) < len(texts):  # the budget ends inside this batch
-                if results:
-                    archive.add(texts[:len(results)], objectives, measures)
+            try:
+                if len(results) < len(texts):  # the budget ends inside this batch
+                    if results:
+                        solutions = np.empty(len(results), dtype=object)
+                        solutions[:] = texts[:len(results)]
+                        target.add(solutions, np.array(objectives), np.array(measures))
+                    break
+                scheduler.tell(np.array(objectives), np.array(measures))
+            except BudgetSpent:  # a policy's re-evaluation found the budget spent
                 break
-            scheduler.tell(np.array(objectives), np.array(measures))
             stats = archive.stats()
             log.writerow((f"{evaluator.logged_seconds():.2f}", budget.used, stats["elites"],
                           f"{stats['coverage']:.4f}", f"{stats['qd_score']:.4f}",
