@@ -306,14 +306,15 @@ def corrected_section(run: QDRun, archive, backend, args, params: dict, engine: 
     behind = [counts.get(e["program"], 0) for e in elites]
     data = {**correction.as_dict(), "matches_per_sample": matches, "seed": args.seed + 1,
             "resample": run.config.resample, "evaluations": len(rows),
-            "mean_evaluations_per_elite": sum(behind) / len(behind) if behind else None}
+            "evaluations_per_elite": sum(behind) / len(behind) if behind else None}
     report.with_name(f"{report.stem}-corrected.json").write_text(
         json.dumps(data, indent=1) + "\n")
     return [f"## Corrected archive ({n} fresh samples of {matches} matches per elite)", "",
             *correction.lines(), "",
             f"Run: `--resample {run.config.resample}`, {len(rows):,} evaluations; "
-            + (f"the elites' means rest on {data['mean_evaluations_per_elite']:.2f} "
-               "evaluations each." if behind else "no elites.")]
+            + (f"{data['evaluations_per_elite']:.2f} evaluations logged per elite (a plain "
+               "run logs a repeated program again with its one value; an adaptive run "
+               "draws a fresh sample each time)." if behind else "no elites.")]
 
 
 def add_parsers(sub) -> None:

@@ -22,7 +22,6 @@ package, an entry point in the group ``stratsynth.qd_resampling``).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from typing import Any, ClassVar, Literal
@@ -332,12 +331,6 @@ class AdaptiveSamplingArchive:
         """How many samples a solution has (0: never evaluated)."""
         samples = self.store.get(text)
         return 0 if samples is None else samples.n
-
-    def mean_samples(self) -> float:
-        """Mean samples per elite (nan for an empty archive)."""
-        if not self.cells:
-            return math.nan
-        return sum(self.store[t].n for t in self.cells.values()) / len(self.cells)
 
 
 @register_resampling
