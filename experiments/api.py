@@ -108,10 +108,22 @@ def synthesize(game: str, *, out: str | Path, method: str = "sa",
 
 
 def resume(run_dir: str | Path, *, budget: str | None = None,
-           evaluations: int | None = None):
+           evaluations: int | None = None, **trusted: Any):
     """Continue a killed run from its log (``stratsynth resume``): a synthesis run gives
-    a ``SynthesisResult``, a QD run its archive (``budget``/``evaluations`` extend it)."""
-    return open_run(run_dir, budget=budget, evaluations=evaluations).run()
+    a ``SynthesisResult``, a QD run its archive (``budget``/``evaluations`` extend it).
+
+    ``trusted``: ``fitness``, ``scheduler``, ``data``, ``initial``, ``trust_config``, as
+    ``stratsynth resume`` takes them: what the run's ``config.json`` names that would
+    import a module, connect to a scheduler or read a file outside the run directory is
+    used only when named (``experiments.trust.Consent``)."""
+    from .trust import Consent
+
+    try:
+        consent = Consent(**trusted)
+    except TypeError:
+        raise ValueError(f"resume(): unknown keyword(s) {sorted(trusted)} (known: fitness, "
+                         "scheduler, data, initial, trust_config)") from None
+    return open_run(run_dir, budget=budget, evaluations=evaluations, consent=consent).run()
 
 
 def run_qd(game: str, *, features: Sequence[str] | None, out: str | Path, **settings: Any):
@@ -137,8 +149,9 @@ def run_qd(game: str, *, features: Sequence[str] | None, out: str | Path, **sett
 
 
 def selfplay(game: str, *, out: str | Path, **settings: Any) -> list[str]:
-    """Iterated best response or fictitious play (``stratsynth selfplay``); the
-    programs, oldest first. ``settings``: fields of ``experiments.config.SelfPlayConfig``."""
+    """Self-play with any registered driver (``stratsynth selfplay``: IBR, FP, Double
+    Oracle, 2L); the programs, oldest first. ``settings``: fields of
+    ``experiments.config.SelfPlayConfig`` and the driver's own settings."""
     config = load(SelfPlayConfig, {**settings, "game": game, "out": str(out)}, "selfplay()")
     return SelfPlayRun(config, "selfplay()").run()
 

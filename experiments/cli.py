@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "experiments.synthesis",          # synth
     "experiments.resume",             # resume
     "experiments.comparison",         # run
+    "experiments.demo",               # demo
     "experiments.report",             # report
     "experiments.selection",          # select
     "experiments.tournament",         # tournament
@@ -40,18 +41,37 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+class _GameCommands:
+    """The subcommands a game adds (``CLISpec.commands``), kept out of the list of
+    generic commands: ``--help`` names them under their game."""
+
+    def __init__(self, sub) -> None:
+        self.sub = sub
+
+    def add_parser(self, name: str, **kwargs):
+        summary = kwargs.pop("help", None)  # a help line would list it among the generic
+        kwargs.setdefault("description", summary)
+        return self.sub.add_parser(name, **kwargs)
+
+
+def _game_line(name: str, spec) -> str:
+    own = ", ".join(f"stratsynth {command}" for command in spec.cli.commands)
+    return f"{name}: {spec.summary}" + (f" (its own command: {own})" if own else "")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="stratsynth", description=__doc__.splitlines()[0],
                      epilog="games: " + "; ".join(
-                         [f"{name}: {spec.summary}" for name, spec in loaded_games().items()]
+                         [_game_line(name, spec) for name, spec in loaded_games().items()]
                          + [f"{name}: FAILED ({cause})" for name, cause in
                             failed_games().items()]))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in COMMANDS:
         importlib.import_module(module).add_parsers(sub)
+    sub.metavar = "{" + ",".join(sub.choices) + "}"
     for spec in loaded_games().values():
         for reference in spec.cli.commands.values():
-            resolve(reference)(sub, positive)
+            resolve(reference)(_GameCommands(sub), positive)
     return parser
 
 
@@ -77,5 +97,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def drop_working_directory() -> None:
+    """``python -m experiments.cli`` puts the working directory first on ``sys.path``, so
+    a ``.py`` file there (in a run directory received from someone, say) would shadow
+    any module imported later; it stays only when it is the checkout being run."""
+    import os
+    from pathlib import Path
+
+    if sys.flags.safe_path or not sys.path:
+        return
+    first = Path(sys.path[0] or os.getcwd()).resolve()
+    if first == Path.cwd().resolve() and first != Path(__file__).resolve().parents[1]:
+        del sys.path[0]
+
+
 if __name__ == "__main__":
+    drop_working_directory()
     sys.exit(main())

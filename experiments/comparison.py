@@ -20,6 +20,9 @@ Config (TOML)::
     data = "experiments/data/RECORDS.jsonl"   # stratsynth record GAME ...
     # fitness = "package.module:function"   # any user fitness (see gp.fitness)
 
+``stratsynth run --example NAME`` runs a shipped config (``experiments.examples``;
+``--example list`` names them) from any directory.
+
 Keys of ``[[methods]]`` override ``[experiment]``. Finished runs are skipped,
 unfinished ones resumed, so the same command continues a comparison after a kill.
 Each run is claimed with its lock (``experiments.lock``), so ``--jobs N`` (or N
@@ -29,6 +32,7 @@ processes taking the same run.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -37,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import ComparisonConfig, SynthesisConfig, method_setting_names
-from .loader import check_fields, load, read_run_config, read_text, to_dict
+from .loader import check_fields, load, read_text, to_dict
 from .lock import claim
 from .synthesis import SynthesisRun, run_with_progress
 
@@ -61,18 +65,6 @@ def _theirs(shared: dict[str, Any], method: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in shared.items() if k in own}
 
 
-def _check_same_settings(run_dir: Path, config: SynthesisConfig) -> None:
-    """A run is continued only with the settings it started with (the TOML may have been
-    edited since): one line naming the settings that differ."""
-    saved, wanted = read_run_config(run_dir), to_dict(config)
-    differ = sorted(k for k in set(saved) & set(wanted) - SynthesisConfig.NOT_IDENTITY
-                    if saved[k] != wanted[k])
-    if differ:
-        shown = ", ".join(f"{k} {saved[k]!r} there, {wanted[k]!r} here" for k in differ)
-        raise ValueError(f"{run_dir / 'config.json'}: started with other settings ({shown}); "
-                         "put them back in the config or use a new out")
-
-
 def _slug(label: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in label).strip("_")
 
@@ -90,8 +82,18 @@ class Comparison:
     """Methods x seeds of a TOML config, each a ``SynthesisRun`` in
     ``OUT/runs/LABEL/seedN``; every run's config is loaded and checked up front."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, example: bool = False,
+                 overrides: dict[str, Any] | None = None) -> None:
+        """Args:
+            path: the TOML config.
+            example: a shipped example: its relative file paths (``data``, ``initial``)
+                are read from the package (``experiments.examples``), not the working
+                directory.
+            overrides: ``[experiment]`` keys that replace the file's (e.g. ``out``,
+                ``budget``).
+        """
         path = self.path = Path(path)
+        self.example = example
         data = read_toml(path)
         unknown_sections = set(data) - {"experiment", "methods"}
         if unknown_sections:
@@ -103,6 +105,11 @@ class Comparison:
         if not isinstance(methods, list) or not methods or \
                 not all(isinstance(m, dict) for m in methods):
             raise ValueError(f"{path}: missing [[methods]] entries")
+        experiment = {**experiment, **(overrides or {})}
+        if example:
+            from .examples import from_package
+
+            experiment, methods = from_package(experiment), [from_package(m) for m in methods]
         method_keys = method_setting_names()
         for key in experiment:
             if key not in EXPERIMENT_KEYS | method_keys:
@@ -167,11 +174,9 @@ class Comparison:
                 if not mine:
                     status = "taken by another process"
                 report(f"[{i}/{len(self.runs)}] {config.label} seed {config.seed}: {status}")
-                if status == "resume":
-                    _check_same_settings(run_dir, config)
-                if status in ("start", "resume"):
+                if status in ("start", "resume"):  # the TOML's settings, not the saved ones
                     run = (SynthesisRun.new(run_dir, config, where=str(self.path))
-                           if status == "start" else SynthesisRun.open(run_dir))
+                           if status == "start" else SynthesisRun.open(run_dir, given=config))
                     run_with_progress(run, not progress, locked=True)
                 if mine:
                     done.append(run_dir)
@@ -183,22 +188,61 @@ def plan(path: Path) -> list[tuple[Path, dict[str, Any]]]:
     return [(run_dir, to_dict(config)) for run_dir, config in Comparison(path).runs]
 
 
-def run_side_by_side(path: Path, jobs: int, quiet: bool) -> None:
+def run_side_by_side(comparison: Comparison, jobs: int, quiet: bool) -> None:
     """``jobs`` processes of ``stratsynth run`` sharing one comparison through the locks."""
     # a bad config fails once, here, not in every child; engines compile once, here
-    Comparison(path).prepare_engines()
-    command = [sys.executable, "-m", "experiments.cli", "run", str(path), "--jobs", "1"]
-    children = [subprocess.Popen(command + (["--quiet"] if quiet else []))
+    comparison.prepare_engines()
+    path = comparison.path
+    # -P: the working directory is not put on the children's sys.path (a module there
+    # would shadow ours); they import this checkout, named explicitly.
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])}
+    command = [sys.executable, "-P", "-m", "experiments.cli", "run", str(path), "--jobs", "1"]
+    if comparison.example:
+        command = [*command[:5], "--example", path.stem, *command[6:]]
+    children = [subprocess.Popen(command + (["--quiet"] if quiet else []), env=env)
                 for _ in range(jobs)]
     codes = [child.wait() for child in children]
     if any(codes):
         raise RuntimeError(f"{path}: a run process exited with {max(codes)}")
 
 
+def comparison_from(args) -> Comparison:
+    """The comparison a ``run`` command names: a config file or a shipped example."""
+    from .examples import example_names, example_path
+
+    if (args.config is None) == (args.example is None):
+        raise ValueError("give a config file or --example NAME (examples: "
+                         f"{', '.join(example_names())})")
+    if args.example is None:
+        return Comparison(args.config)
+    if args.example == "list":
+        return None
+    return Comparison(example_path(args.example), example=True)
+
+
+def _summary(path: Path) -> str:
+    """What an example runs: game, methods, seeds, budget and where its runs go."""
+    data = read_toml(path)
+    experiment = data.get("experiment", {})
+    labels = [m.get("label", m.get("method", "sa")) for m in data.get("methods", [])]
+    budget = experiment.get("budget") or f"{experiment.get('evaluations')} evaluations"
+    return (f"{experiment.get('game')}: {', '.join(labels)}; "
+            f"{len(experiment.get('seeds') or [0])} seed(s), {budget} each -> "
+            f"{experiment.get('out')}")
+
+
 def cmd_run(args) -> int:
-    comparison = Comparison(args.config)
+    comparison = comparison_from(args)
+    if comparison is None:  # --example list
+        from .examples import example_names, example_path
+
+        for name in example_names():
+            print(f"{name}: {_summary(example_path(name))}")
+        return 0
     if args.jobs > 1:
-        run_side_by_side(Path(args.config), args.jobs, args.quiet)
+        run_side_by_side(comparison, args.jobs, args.quiet)
     else:
         comparison.run(progress=not args.quiet, report=lambda line: print(line, flush=True))
     print(f"all runs finished; report with: stratsynth report {comparison.out}")
@@ -209,7 +253,10 @@ def add_parsers(sub) -> None:
     from .options import positive
 
     run = sub.add_parser("run", help="run a methods x seeds comparison from a TOML config")
-    run.add_argument("config")
+    run.add_argument("config", nargs="?", default=None, help="TOML config file")
+    run.add_argument("--example", default=None, metavar="NAME",
+                     help="a shipped example config instead of a file ('list' lists them); "
+                     "its record files are read from the package")
     run.add_argument("--quiet", action="store_true")
     run.add_argument("--jobs", type=positive, default=1,
                      help="processes working through the runs side by side (one run each)")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
 from gp.synthesis import SynthesizerSettings
+from qd.drivers import DriverSettings
 
 from .loader import setting
 
@@ -261,15 +262,28 @@ class QDConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class SelfPlayConfig:
-    """Iterated best response or fictitious play (``stratsynth selfplay``)."""
+    """Self-play with a best-response oracle (``stratsynth selfplay``): iterated best
+    response, fictitious play, Double Oracle, 2L or a plug-in driver (``qd.drivers``)."""
 
     game: str = _game()
     game_params: dict | None = _game_params()
     dsl: str | None = _dsl()
-    driver: Literal["ibr", "fp"] = setting("ibr", "iterated best response or fictitious play")
-    oracle: Literal["sa", "hss"] = setting("sa", "best-response oracle")
-    iterations: int = setting(5, "best responses to compute", minimum=1)
+    driver: str = setting("ibr", "self-play driver: ibr, fp, do, 2l or a plug-in (see the "
+                          "option groups below)")
+    oracle: Literal["sa", "hss", "hc"] = setting(
+        "sa", "best-response oracle: simulated annealing, HSS, or hill climbing over a "
+        "sampled neighbourhood")
+    iterations: int = setting(5, "oracle calls at most", minimum=1)
+    max_matches: int | None = setting(
+        None, "also stop once the best-response searches have played this many matches "
+        "against their targets (checked before each oracle call)", minimum=1)
+    cpu_budget: str | None = setting(
+        None, "also stop once the run has used this much CPU time of this process, "
+        "e.g. 30m (checked before each oracle call; needs --workers 1)",
+        check=_duration_check)
     evaluations: int = setting(100, "evaluations per oracle call", minimum=1)
+    neighbours: int | None = setting(
+        None, "hill-climbing oracle: neighbours scored per step (default 1000)", minimum=1)
     matches: int = setting(200, "matches per evaluation", minimum=1)
     features: str | None = setting(None, "HSS features, comma-separated (default: all of the "
                                    "game's)", check=_specs_check)
@@ -295,23 +309,52 @@ class SelfPlayConfig:
     engine: Literal["fast", "numpy", "reference"] = setting(
         "fast", "match engine (every engine gives the same results)")
     out: str = setting(None, "run directory (a run there is continued)")
+    settings: DriverSettings | None = setting(
+        None, "the driver's own settings (flat keys beside the run's; qd.drivers)", cli=False)
 
     @staticmethod
     def prepare(values: dict[str, Any], where: str) -> dict[str, Any]:
         """A former HSS variant name (``dissertation``, in committed runs' configs) read as
-        its current one."""
+        its current one, and the keys that are not the run's read as the driver's settings
+        (``qd.drivers.driver_settings_from``)."""
+        from qd.drivers import driver_class, driver_settings_from
         from qd.hss import variant_name
 
         if isinstance(values.get("hss_variant"), str):
             values = {**values, "hss_variant": variant_name(values["hss_variant"])}
+        if isinstance(values.get("settings"), DriverSettings):
+            return values
+        driver = values.get("driver") or "ibr"
+        if not isinstance(driver, str):
+            raise ValueError(f"{where}: driver must be text, got {driver!r}")
+        try:
+            cls = driver_class(driver)
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
+        run_keys = {f.name for f in fields(SelfPlayConfig)} - {"settings"}
+        own = {k: v for k, v in values.items() if k not in run_keys}
+        values = {k: v for k, v in values.items() if k in run_keys}
+        values["settings"] = driver_settings_from(cls, own, where=where)
         return values
+
+    def driver_class(self) -> type:
+        """The driver's class (``qd.drivers.SelfPlayDriver``)."""
+        from qd.drivers import driver_class
+
+        return driver_class(self.driver)
 
     def check(self, where: str) -> None:
         if self.library_programs and self.oracle != "hss":
             raise ValueError(f"{where}: library_programs: only the HSS oracle has a library")
+        if self.neighbours is not None and self.oracle != "hc":
+            raise ValueError(f"{where}: neighbours: only the hill-climbing oracle (hc) "
+                             "samples neighbours per step")
+        if self.cpu_budget is not None and self.workers != 1:
+            raise ValueError(f"{where}: cpu_budget counts this process's CPU time only: "
+                             "it needs workers 1 (serial evaluation)")
         if self.opponents and self.driver != "fp":
             raise ValueError(f"{where}: opponents: fixed opponents are members of fictitious "
-                             "play's mixture (driver fp); IBR answers only the latest program")
+                             "play's mixture (driver fp); other drivers choose their own")
         if self.opponents:
             specs = [spec.strip() for spec in self.opponents.split(",")]
             if len(set(specs)) != len(specs):
@@ -326,7 +369,18 @@ class SelfPlayConfig:
                 "features": self.features, "levels": self.levels, "library": self.library,
                 "hss_variant": self.hss_variant, "local_evaluations": self.local_evaluations,
                 "opponents": self.opponents, "mixture": self.mixture,
-                "library_programs": self.library_programs, "seed": self.seed}
+                "library_programs": self.library_programs, "seed": self.seed,
+                **({"neighbours": self.neighbours} if self.oracle == "hc" else {}),
+                **self.driver_settings()}
+
+    def driver_settings(self) -> dict[str, Any]:
+        """The driver's settings as flat keys (none for IBR and FP)."""
+        from gp.synthesis import setting_fields
+
+        if self.settings is None:
+            return {}
+        return {f.name: getattr(self.settings, f.name) for f in setting_fields(
+            type(self.settings))}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -390,7 +444,7 @@ class PoolConfig:
 
 
 REGRET_LEARNERS = ("rule", "rule-gp", "rule+transfer", "mil", "mil-norec", "mil-migo",
-                   "mil-pos", "mil+transfer", "menace", "her", "q", "dqn")
+                   "mil-pos", "mil+transfer", "mil-pos+transfer", "menace", "her", "q", "dqn")
 
 REGRET_LEARNER_ALIASES = {"mil-seed": "mil-migo"}
 """Former learner names (committed commands use them), read as the current ones."""
@@ -417,7 +471,7 @@ class RegretConfig:
     seed: int = _seed()
     workers: int = _workers()
     draw_after: int = setting(10, "games before draw rules are learned", minimum=0)
-    transfer_from: str | None = setting(None, "source game for rule+transfer and mil+transfer")
+    transfer_from: str | None = setting(None, "source game for the +transfer learners")
     transfer_params: dict | None = setting(None, "the source game's parameters", cli=False)
     transfer_games: int = setting(100, "games on the source game", minimum=1)
     out: str = setting(None, "directory for regret.png and regret.md")

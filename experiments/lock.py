@@ -3,37 +3,60 @@ run, and the check that a new run's directory holds no other run.
 
 The lock is an OS lock (``flock``) on ``NAME.lock`` beside the run directory, so
 it is released when its process dies, however it dies, and a killed run can be
-resumed at once; ``stratsynth run --jobs N`` uses it to share a comparison.
+resumed at once (the file stays only then; a run that ends removes it);
+``stratsynth run --jobs N`` uses it to share a comparison.
 """
 
 from __future__ import annotations
 
 import fcntl
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 
 def lock_path(run_dir: Path) -> Path:
-    run_dir = Path(run_dir)
+    """``NAME.lock`` beside the run directory (``.`` too: named by its absolute path)."""
+    run_dir = Path(os.path.abspath(run_dir))
     return run_dir.with_name(run_dir.name + ".lock")
 
 
 @contextmanager
 def claim(run_dir: Path) -> Iterator[bool]:
-    """Hold an exclusive lock on ``run_dir`` while a run works in it; False if taken."""
+    """Hold an exclusive lock on ``run_dir`` while a run works in it; False if taken.
+
+    The holder removes the lock file before it lets go, so no ``NAME.lock`` stays
+    behind. A process that opened the file before it was removed finds, once it holds
+    the lock, that the path no longer names its file, and opens the path again: two
+    processes never hold the lock on the same run."""
     path = lock_path(run_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as handle:
+    while True:
+        handle = open(path, "a")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            handle.close()
             yield False
             return
-        try:
-            yield True
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        if _names(path, handle):
+            break
+        handle.close()  # removed (or replaced) by the holder we waited for: again
+    try:
+        yield True
+    finally:
+        path.unlink(missing_ok=True)
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+
+
+def _names(path: Path, handle) -> bool:
+    """Whether ``path`` is still the file ``handle`` has open."""
+    try:
+        return os.stat(path).st_ino == os.fstat(handle.fileno()).st_ino
+    except FileNotFoundError:
+        return False
 
 
 @contextmanager

@@ -27,6 +27,13 @@ def _players(args, specs: list[str]) -> list:
     return [make_player(args.game, spec, dsl=args.dsl) for spec in specs]
 
 
+FEW_MATCHES = 100
+"""``play`` plays fewer matches than this in its own process on the reference engine,
+unless told otherwise (``--engine``, ``--workers``): loading a compiled engine (Can't
+Stop's kernel, about half a second) and starting worker processes would take longer
+than the matches. Every engine and backend gives the same results."""
+
+
 def cmd_play(args) -> int:
     game = open_game(args.game, game_params(args))
     specs = [args.p0, args.p1]
@@ -36,10 +43,14 @@ def cmd_play(args) -> int:
             raise UsageError("--json and a human player: the narrated match is the output")
         summary = play_with_human(game, players, specs, args.matches, args.seed)
     else:
-        prepare_engines(game, args.engine)  # compiling is not the matches' time
-        with make_map(args.workers) as backend:
+        engine, workers = args.engine, args.workers
+        if args.matches < FEW_MATCHES:  # the same results, sooner
+            engine = "reference" if engine == "fast" else engine
+            workers = 1 if workers == 0 else workers
+        prepare_engines(game, engine)  # compiling is not the matches' time
+        with make_map(workers) as backend:
             summary = play_matches(game, players, args.matches, args.seed, map=backend,
-                                   engine=args.engine)
+                                   engine=engine)
     if args.json:
         print(json.dumps({
             "game": args.game, "players": specs, "matches": summary.matches,

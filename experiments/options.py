@@ -69,7 +69,10 @@ def workers(text: str) -> int:
 
 def add_game(parser: argparse.ArgumentParser, dsl: bool = False) -> None:
     """The game positional and its parameters (``--game-param``, ``--map``, ``--max-moves``)."""
-    parser.add_argument("game", help=f"game name ({', '.join(game_names())})")
+    from games import GAME_FAMILIES
+
+    names = game_names() + [f"{prefix}:NAME" for prefix in GAME_FAMILIES]
+    parser.add_argument("game", help=f"game name ({', '.join(names)})")
     parser.add_argument("--game-param", dest="game_param", action="append", default=None,
                         metavar="KEY=VALUE", help="game parameter, e.g. max_moves=300 or "
                         "map=24x24 (repeatable; values read as JSON when they parse)")

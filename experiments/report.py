@@ -6,12 +6,16 @@ interquartile band over seeds on a common time grid (the sketch-learning paper's
 final best program of each seed re-measured on fresh matches (default 10,000,
 seeds never used in the search), reported as mean ± std over seeds with a
 bootstrap interval over seeds (the spread between runs, ``scipy.stats.bootstrap``)
-beside the Wilson interval of all matches pooled, with evaluations and the best
-program. With ``--threshold`` (repeatable), the time each run's best Ψ first reached it
-(runs that never did are censored at their budget), summarised by Kaplan–Meier
-(``scipy.stats.ecdf``) and compared between methods by log-rank tests; final
-win rates are compared by Mann–Whitney U tests over seeds; p-values are Holm-
-adjusted over the pairs.
+beside the Wilson interval of all matches pooled, with evaluations, the distinct
+programs among them (GP, which revisits programs, counts every visit as an evaluation)
+and the best program; a method whose sketch phase got fewer than ``HANDFUL``
+evaluations of the cloning score C is named in a warning (its row is then close to a
+plain search on the objective). The median curve starts once every seed has a value,
+over each seed's own curve. With ``--threshold`` (repeatable), the time each run's
+best Ψ first reached it (runs that never did are censored at their budget),
+summarised by Kaplan–Meier (``scipy.stats.ecdf``) and compared between methods by
+log-rank tests; final win rates are compared by Mann–Whitney U tests over seeds
+("n/a (one seed)" where a method has one); p-values are Holm-adjusted over the pairs.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from __future__ import annotations
 import csv
 import json
 import math
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +31,7 @@ from games import load_game
 from games.backends import make_map
 from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
-from gp.metrics import PSI
+from gp.metrics import CLONING, PSI
 from gp.programs import strategy_class
 
 from .config import default_target
@@ -36,6 +39,10 @@ from .options import add_workers, positive
 from .players import make_player
 
 REMEASURE_SEED = 10_007
+
+HANDFUL = 5
+"""Fewer C evaluations than this in a sketch phase and the report warns: the sketch
+search barely ran."""
 
 
 def metric_label(name: str) -> str:
@@ -54,14 +61,17 @@ def load_run(run_dir: Path) -> dict:
     """
     config = json.loads((run_dir / "config.json").read_text())
     times, best, evals_at, programs = [], [], [], []
-    evaluations, seconds = 0, 0.0
+    evaluations, seconds, distinct, c_evaluations = 0, 0.0, None, None
     objective = PSI
     log = run_dir / "log.csv"
     if log.exists():
         best_value = -math.inf
         objective = log_objective(log)
+        seen, c_evaluations = set(), 0
         for row in read_log(log):
             evaluations, seconds = int(row["evaluations"]), float(row["seconds"])
+            seen.add(row["program"])
+            c_evaluations += row["metric"] == CLONING
             if row[objective] and float(row[objective]) > best_value:
                 best_value = float(row[objective])
                 times.append(seconds)
@@ -72,8 +82,10 @@ def load_run(run_dir: Path) -> dict:
             writer = csv.writer(fh, lineterminator="\n")
             writer.writerow(("seconds", "evaluations", f"best_{objective}", "program"))
             writer.writerows(zip(times, evals_at, best, programs))
+        distinct = len(seen)
         (run_dir / "summary.json").write_text(json.dumps(
-            {"evaluations": evaluations, "seconds": seconds}) + "\n")
+            {"evaluations": evaluations, "seconds": seconds, "distinct": distinct,
+             "c_evaluations": c_evaluations}) + "\n")
     elif (run_dir / "curve.csv").exists():
         with (run_dir / "curve.csv").open(newline="") as fh:
             reader = csv.DictReader(fh)
@@ -84,8 +96,10 @@ def load_run(run_dir: Path) -> dict:
                 programs.append(row["program"])
         summary = json.loads((run_dir / "summary.json").read_text())
         evaluations, seconds = summary["evaluations"], summary["seconds"]
+        distinct, c_evaluations = summary.get("distinct"), summary.get("c_evaluations")
     return {"config": config, "times": times, "best": best, "evaluations": evaluations,
-            "seconds": seconds, "objective": objective,
+            "seconds": seconds, "objective": objective, "distinct": distinct,
+            "c_evaluations": c_evaluations,
             "best_value": best[-1] if best else -math.inf,
             "program": programs[-1] if programs else None, "dir": run_dir}
 
@@ -100,6 +114,20 @@ def log_objective(log: Path) -> str:
     return header[4]
 
 
+def has_sketch_phase(run: dict) -> bool:
+    """Whether the run's method searches on C before its objective (a sketch method)."""
+    from .config import SynthesisConfig
+    from .loader import load
+
+    try:
+        config = load(SynthesisConfig, run["config"], str(run["dir"] / "config.json"),
+                      saved=True)
+    except ValueError:
+        return False
+    return config.fitness != CLONING and \
+        CLONING in config.synthesizer().metrics(config.settings)
+
+
 def curve(run: dict, grid: np.ndarray) -> np.ndarray:
     """Best objective value found by each grid time (NaN before the first one)."""
     out = np.full(len(grid), np.nan)
@@ -109,6 +137,13 @@ def curve(run: dict, grid: np.ndarray) -> np.ndarray:
         if k >= 0:
             out[i] = best[k]
     return out
+
+
+def quartiles(curves: np.ndarray) -> np.ndarray:
+    """First quartile, median and third quartile over seeds (rows) at each grid time, from
+    the time every seed has a value (NaN before): before it, they would be those of the
+    seeds that started first, and could fall when a slower seed starts."""
+    return np.percentile(curves, [25, 50, 75], axis=0)
 
 
 def run_setting(config: dict) -> tuple:
@@ -212,24 +247,38 @@ def pairwise_tests(labels: list[str], rates: dict[str, np.ndarray],
     pairs = list(combinations(labels, 2))
     if not pairs:
         return []
+    testable = [min(len(rates[a]), len(rates[b])) >= 2 for a, b in pairs]
     columns = {"final win rate: Mann–Whitney p (Holm)": [
         float(mannwhitneyu(rates[a], rates[b], alternative="two-sided").pvalue)
-        for a, b in pairs]}
+        if ok else math.nan for (a, b), ok in zip(pairs, testable)]}
     for threshold, by_label in times.items():
         column = []
-        for a, b in pairs:
-            if any(hit for _, hit in by_label[a] + by_label[b]):
-                column.append(float(logrank(_censored(by_label[a]),
-                                            _censored(by_label[b])).pvalue))
+        for (a, b), ok in zip(pairs, testable):
+            if not ok:
+                column.append(math.nan)
+            elif any(hit for _, hit in by_label[a] + by_label[b]):
+                with np.errstate(invalid="ignore"):
+                    p = float(logrank(_censored(by_label[a]), _censored(by_label[b])).pvalue)
+                column.append(1.0 if math.isnan(p) else p)  # NaN: identical times
             else:
                 column.append(1.0)  # no run of either reached it: nothing to tell apart
         columns[f"time to {label} ≥ {threshold}: log-rank p (Holm)"] = column
-    adjusted = {name: holm(values) for name, values in columns.items()}
+    adjusted = {name: _holm_where_tested(values) for name, values in columns.items()}
     rows = ["| pair | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
     for k, (a, b) in enumerate(pairs):
         rows.append(f"| {a} vs {b} | " + " | ".join(
+            "n/a (one seed)" if math.isnan(columns[name][k]) else
             f"{columns[name][k]:.3g} ({adjusted[name][k]:.3g})" for name in columns) + " |")
     return rows
+
+
+def _holm_where_tested(pvalues: list[float]) -> list[float]:
+    """Holm over the pairs that were tested (NaN: not tested, left out of the family)."""
+    tested = [i for i, p in enumerate(pvalues) if not math.isnan(p)]
+    out = [math.nan] * len(pvalues)
+    for i, p in zip(tested, holm([pvalues[i] for i in tested]) if tested else []):
+        out[i] = p
+    return out
 
 
 def build_report(root: Path, matches: int = 10_000, workers: int = 0,
@@ -258,11 +307,13 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
     all_times: dict[float, dict[str, list[tuple[float, bool]]]] = {t: {} for t in thresholds}
     for label, runs in methods.items():
         curves = np.array([curve(r, grid) for r in runs])
-        with warnings.catch_warnings():  # grid times before any run's first Ψ are empty
-            warnings.simplefilter("ignore", RuntimeWarning)
-            low, median, high = np.nanpercentile(curves, [25, 50, 75], axis=0)
-        ax.plot(grid / 60, median, label=label)
-        ax.fill_between(grid / 60, low, high, alpha=0.2)
+        low, median, high = quartiles(curves)
+        (line,) = ax.plot(grid / 60, median, label=label)
+        ax.fill_between(grid / 60, low, high, alpha=0.2, color=line.get_color())
+        if len(runs) > 1:
+            for seed_curve in curves:
+                ax.plot(grid / 60, seed_curve, color=line.get_color(), alpha=0.35,
+                        linewidth=0.6)
         measured = [remeasure(r, matches, workers) for r in runs]
         rates = np.array([w / n for w, n in measured])
         all_rates[label] = rates
@@ -271,8 +322,10 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
         wins, total = sum(w for w, _ in measured), sum(n for _, n in measured)
         lo, hi = wilson_interval(wins, total)
         best_run = max(zip(rates, runs), key=lambda x: x[0])
+        distinct = [r["distinct"] for r in runs]
         rows.append((label, len(runs), rates.mean(), rates.std(), seed_interval(rates), lo, hi,
                      np.mean([r["evaluations"] for r in runs]),
+                     None if None in distinct else float(np.mean(distinct)),
                      np.mean([r["best_value"] for r in runs]), best_run[0], best_run[1]))
     objectives = sorted({r["objective"] for runs in methods.values() for r in runs})
     shown = "/".join(metric_label(name) for name in objectives)
@@ -304,15 +357,19 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
         "95% Wilson interval of all those matches pooled (the noise of the re-measurement).",
         "",
         "| method | seeds | final win rate (re-measured) | 95% CI over seeds | "
-        f"pooled 95% CI | {shown} during search | evaluations |",
-        "|---|---|---|---|---|---|---|",
+        f"pooled 95% CI | {shown} during search | evaluations | distinct programs |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for label, n, mean, std, spread, lo, hi, evals, psi, _, _ in rows:
+    for label, n, mean, std, spread, lo, hi, evals, distinct, psi, _, _ in rows:
         over_seeds = "—" if spread is None else f"{spread[0]:.3f}–{spread[1]:.3f}"
-        lines.append(f"| {label} | {n} | {mean:.3f} ± {std:.3f} | {over_seeds} | "
-                     f"{lo:.3f}–{hi:.3f} | {psi:.3f} | {evals:.0f} |")
+        rate = f"{mean:.3f} (one seed)" if n == 1 else f"{mean:.3f} ± {std:.3f}"
+        lines.append(f"| {label} | {n} | {rate} | {over_seeds} | "
+                     f"{lo:.3f}–{hi:.3f} | {psi:.3f} | {evals:.0f} | "
+                     f"{'—' if distinct is None else f'{distinct:.0f}'} |")
+    lines += _sketch_warnings(methods)
     lines += ["", f"![win rate over time](winrate.png) (best {shown} found so far, over {unit}: "
-              "median of the seeds and the band between the first and third quartiles)"]
+              "median of the seeds, from the time every seed has a value, the band between "
+              "the first and third quartiles, and each seed's own curve, thin)"]
     for threshold, by_label in all_times.items():
         lines += ["", f"## Time to reach {shown} ≥ {threshold}", "",
                   f"The first time (in {unit}) each run's best {shown} during the search reached "
@@ -337,6 +394,22 @@ def build_report(root: Path, matches: int = 10_000, workers: int = 0,
     md = root / "report.md"
     md.write_text("\n".join(lines))
     return md
+
+
+def _sketch_warnings(methods: dict[str, list[dict]]) -> list[str]:
+    """A warning for each method whose sketch phase barely ran in some seed."""
+    lines = []
+    for label, runs in methods.items():
+        short = [(r["config"]["seed"], r["c_evaluations"]) for r in runs
+                 if r["c_evaluations"] is not None and r["c_evaluations"] < HANDFUL
+                 and has_sketch_phase(r)]
+        if short:
+            seeds = ", ".join(f"seed {seed}: {n}" for seed, n in short)
+            lines += ["", f"**Warning:** the sketch phase of {label} evaluated the cloning "
+                      f"score C fewer than {HANDFUL} times ({seeds}): its sketch search barely "
+                      "ran, so its row is close to a plain search on the objective. Give it "
+                      "a larger budget or a larger sketch_share."]
+    return lines
 
 
 def cmd_report(args) -> int:

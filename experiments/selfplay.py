@@ -1,16 +1,21 @@
-"""A self-play run: iterated best response (IBR) or fictitious play (FP) with an SA
-or HSS best-response oracle (``stratsynth selfplay``).
+"""A self-play run: a registered driver (IBR, FP, Double Oracle, 2L or a plug-in,
+``qd.drivers``) with an SA, hill-climbing or HSS best-response oracle
+(``stratsynth selfplay``).
 
-The run directory holds ``config.json`` (the run's identity), ``sequence.json``
-(the oracle's programs, rewritten after every call: the checkpoint), each program
-simplified (``program0.txt`` ...) and, with HSS, ``library.json``. Running the same
-settings into the same directory continues the run (``iterations`` may grow).
+The run directory holds ``config.json`` (the run's identity), the driver's checkpoint,
+rewritten after every oracle call (``sequence.json`` for IBR and FP; ``state.json``
+and ``calls.csv`` for DO and 2L), ``clock.json`` (CPU seconds so far), each program
+simplified (``program0.txt`` ...), the run's answer (``final.txt``: the latest program
+for IBR and FP, the strongest in the empirical game for DO and 2L) and, with HSS,
+``library.json``. Running the same settings into the same directory continues the run
+(``iterations``, ``max_matches`` and ``cpu_budget`` may grow).
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields
 from pathlib import Path
 
 from games import game_spec
@@ -27,11 +32,13 @@ class SelfPlayRun:
 
     def __init__(self, config: SelfPlayConfig, where: str = "command line") -> None:
         from gp.programs import read_program, strategy_class
+        from qd.drivers import SelfPlayContext
 
         from .players import make_player
 
         c = self.config = config
         self.out = Path(c.out)
+        self.driver = c.driver_class()
         try:
             self.game = open_game(c.game, c.game_params)
             self.language_class = strategy_class(c.game, c.dsl)
@@ -43,6 +50,9 @@ class SelfPlayRun:
                                         if c.library_programs else [])]
             if c.oracle == "hss":
                 self.features, self.names = chosen_features(c.game, c.features)
+            self.driver.check_context(SelfPlayContext(
+                game=self.game, strategy_class=self.language_class, matches=c.matches,
+                seed=c.seed, opponents=self.opponents, mixture=c.mixture))
         except (TypeError, ValueError) as err:
             raise ValueError(f"{where}: {err}") from None
         if c.library and not Path(c.library).is_file():
@@ -74,8 +84,11 @@ class SelfPlayRun:
         from games.engines import prepare_engines
         from games.files import write_atomically
         from gp.simplify import simplified_text
+        from qd.drivers import SelfPlayBudget, SelfPlayContext
         from qd.hss import Library, feature_levels
-        from qd.selfplay import hss_oracle, sa_oracle, self_play
+        from qd.selfplay import hc_oracle, hss_oracle, sa_oracle
+
+        from .config import parse_duration
 
         c, out, dsl = self.config, self.out, self.dsl
         self._check_same()
@@ -98,6 +111,10 @@ class SelfPlayRun:
                 if c.oracle == "sa":
                     oracle = sa_oracle(self.game, self.language_class, c.matches,
                                        c.evaluations, backend, engine=c.engine)
+                elif c.oracle == "hc":
+                    oracle = hc_oracle(self.game, self.language_class, c.matches,
+                                       c.evaluations, c.neighbours or 1000, backend,
+                                       engine=c.engine)
                 else:
                     kept = out / "library.json"
                     start_from = kept if kept.is_file() else c.library
@@ -114,10 +131,17 @@ class SelfPlayRun:
                                         backend, engine=c.engine, variant=c.hss_variant,
                                         local_evaluations=c.local_evaluations)
                 start = dsl.to_text(dsl.random_program(random.Random(c.seed)))
-                sequence = self_play(oracle, self.language_class, start, c.iterations, c.seed,
-                                     fictitious=c.driver == "fp", out=out, after_step=save,
-                                     opponents=self.opponents, mixture=c.mixture)
+                context = SelfPlayContext(game=self.game, strategy_class=self.language_class,
+                                          matches=c.matches, seed=c.seed, map=backend,
+                                          engine=c.engine, opponents=self.opponents,
+                                          mixture=c.mixture)
+                driver = self.driver(oracle=oracle, context=context, settings=c.settings)
+                budget = SelfPlayBudget(c.iterations, c.max_matches,
+                                        parse_duration(c.cpu_budget) if c.cpu_budget else None)
+                sequence = driver.run(start, budget, out, after_step=save)
             save(sequence)
+            write_atomically(out / "final.txt",
+                             simplified_text(dsl, driver.answer(sequence)) + "\n")
         return sequence
 
 
@@ -125,14 +149,54 @@ def cmd_selfplay(args) -> int:
     from .options import config_from
 
     sequence = SelfPlayRun(config_from(SelfPlayConfig, args)).run()
-    print(f"{len(sequence)} programs in {args.out} (program{len(sequence) - 1}.txt is the last)")
+    print(f"{len(sequence)} programs in {args.out} (program{len(sequence) - 1}.txt is the last; "
+          "final.txt is the run's answer)")
     return 0
 
 
 def add_parsers(sub) -> None:
     from .options import add_config, add_game
 
-    s = sub.add_parser("selfplay", help="IBR or FP with an SA or HSS best-response oracle")
+    s = sub.add_parser("selfplay", help="self-play (IBR, FP, Double Oracle, 2L) with an SA, "
+                       "hill-climbing or HSS best-response oracle")
     add_game(s, dsl=True)
     add_config(s, SelfPlayConfig)
+    add_driver_settings(s, skip={f.name for f in fields(SelfPlayConfig)})
     s.set_defaults(handler=cmd_selfplay)
+
+
+def add_driver_settings(parser, skip: set[str]) -> None:
+    """Every registered driver's settings as flags, one group per driver; a plug-in that
+    cannot be loaded is listed with its cause."""
+    import argparse
+
+    from gp.synthesis import setting_fields
+    from qd.drivers import driver_class, driver_names
+
+    from .loader import hints
+    from .options import _reader
+
+    keys: list[str] = []
+    broken = []
+    for name in driver_names():
+        try:
+            driver = driver_class(name)
+        except ValueError as err:
+            broken.append(str(err))
+            continue
+        own = [f for f in setting_fields(driver.Settings) if f.name not in skip
+               and f.name not in keys]
+        group = parser.add_argument_group(f"--driver {name}", driver.summary)
+        types_ = hints(driver.Settings)
+        for f in own:
+            keywords, switch = _reader(types_[f.name])
+            if switch and f.default is True:
+                keywords = {"action": argparse.BooleanOptionalAction}
+            shown = "" if switch or f.default is None else f" (default {f.default})"
+            group.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None,
+                               help=f.metadata.get("help", "") + shown, **keywords)
+            keys.append(f.name)
+    if broken:
+        parser.epilog = ((parser.epilog or "") + " Drivers that cannot be loaded: "
+                         + "; ".join(broken)).strip()
+    parser.set_defaults(method_setting_keys=tuple(keys))

@@ -2,8 +2,9 @@
 
 The run directory holds ``config.json`` (every setting; enough to reproduce or
 resume), ``log.csv`` (one row per evaluation: seconds, evaluations, metric,
-value, Ψ, C, best Ψ, best C, program text) and ``best.txt`` (the best-Ψ program,
-loadable as ``program:RUN/best.txt``). The log is also the checkpoint: after a
+value, Ψ, C, best Ψ, best C, program text), ``best.txt`` (the best-Ψ program,
+simplified, loadable as ``program:RUN/best.txt``) and, where simplifying changed it,
+``best_raw.txt`` (that program as the search found it). The log is also the checkpoint: after a
 kill, ``SynthesisRun.open(RUN).run()`` (``stratsynth resume RUN``) replays the
 logged evaluations and goes on.
 """
@@ -24,8 +25,9 @@ from games import game_spec
 from gp.simplify import simplified_text
 
 from .config import SynthesisConfig, default_matches, default_target, open_game, parse_duration
-from .loader import load, read_run_config, with_identity
+from .loader import load, read_run_config, to_dict, with_identity
 from .lock import check_empty, hold
+from .trust import Consent, admit
 
 
 @dataclass(frozen=True)
@@ -112,11 +114,27 @@ class SynthesisRun:
         return cls(run_dir, config, resume=False, where=where)
 
     @classmethod
-    def open(cls, run_dir: str | Path) -> SynthesisRun:
-        """The run kept in ``run_dir``, to resume from its log."""
+    def open(cls, run_dir: str | Path, consent: Consent | None = None, *,
+             given: SynthesisConfig | None = None) -> SynthesisRun:
+        """The run kept in ``run_dir``, to resume from its log.
+
+        Args:
+            run_dir: the run directory.
+            consent: what the user named for it on the command line; what its
+                ``config.json`` names beyond that (a fitness module to import, a
+                scheduler to connect to, files outside it) is refused
+                (``experiments.trust``).
+            given: the run's settings as the user gave them again (a comparison's TOML):
+                the saved ones must agree on every setting that shapes the results, and
+                the given ones are used.
+        """
         run_dir = Path(run_dir)
         where = str(run_dir / "config.json")
         config = load(SynthesisConfig, read_run_config(run_dir), where, saved=True)
+        if given is not None:
+            check_same_settings(run_dir, config, given)
+            return cls(run_dir, given, resume=True, where=where)
+        config = admit(config, run_dir, consent or Consent(), where)
         return cls(run_dir, config, resume=True, where=where)
 
     def metrics(self, backend: Any):
@@ -161,6 +179,19 @@ class SynthesisRun:
             (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
         return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
                                evaluator.best_value, evaluator.budget.used)
+
+
+def check_same_settings(run_dir: Path, saved: SynthesisConfig,
+                        given: SynthesisConfig) -> None:
+    """A run is continued only with the settings it started with (a TOML may have been
+    edited since): one line naming the settings that differ."""
+    old, new = to_dict(saved), to_dict(given)
+    differ = sorted(k for k in (set(old) | set(new)) - SynthesisConfig.NOT_IDENTITY
+                    if old.get(k) != new.get(k))
+    if differ:
+        shown = ", ".join(f"{k} {old.get(k)!r} there, {new.get(k)!r} here" for k in differ)
+        raise ValueError(f"{run_dir / 'config.json'}: started with other settings ({shown}); "
+                         "put them back in the config or use a new out")
 
 
 # -- the command line: ``stratsynth synth`` ----------------------------------------------------

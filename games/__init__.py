@@ -13,6 +13,7 @@ line, and listings (``loaded_games``, ``failed_games``) show it beside the other
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 from collections.abc import Callable
@@ -31,6 +32,12 @@ BUILTIN_GAMES: dict[str, str] = {
 }
 """Game name -> the package whose import registers it."""
 
+GAME_FAMILIES: dict[str, str] = {
+    "openspiel": "games.openspiel:family_spec",
+}
+"""Prefix -> ``family_spec(rest) -> GameSpec``: games named ``PREFIX:REST`` whose spec is
+made (and registered) on first use, e.g. ``openspiel:connect_four``."""
+
 ENTRY_POINT_GROUP = "stratsynth.games"
 
 _FAILED: dict[str, str] = {}
@@ -43,13 +50,21 @@ class GameLoadError(ValueError):
 
 def _declaring_modules() -> dict[str, str]:
     modules = dict(BUILTIN_GAMES)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        modules.setdefault(ep.name, ep.value)
+    for name, value in _plugin_games():
+        modules.setdefault(name, value)
     return modules
 
 
+@functools.cache
+def _plugin_games() -> tuple[tuple[str, str], ...]:
+    """Installed games' entry points, read once per process (reading the installed
+    packages' metadata takes a good part of a short command's start)."""
+    return tuple((ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP))
+
+
 def game_names() -> list[str]:
-    """Every game that can be loaded, without importing any of them."""
+    """Every game that can be loaded, without importing any of them (families, such as
+    ``openspiel:NAME``, are not listed: ``game_spec`` makes their specs on demand)."""
     return sorted(set(_declaring_modules()) | set(_REGISTRY))
 
 
@@ -57,6 +72,14 @@ def game_spec(name: str) -> GameSpec:
     """The spec a game registered; ``ValueError`` naming the known games if none."""
     if name in _REGISTRY:
         return _REGISTRY[name]
+    prefix, colon, rest = name.partition(":")
+    if colon and prefix in GAME_FAMILIES and name not in _FAILED:
+        try:
+            family = resolve(GAME_FAMILIES[prefix])
+        except Exception as err:  # a missing extra: this family fails, the others go on
+            _FAILED[name] = f"module {GAME_FAMILIES[prefix]} raised {_one_line(err)}"
+        else:
+            return family(rest)
     if name not in _FAILED:
         module = _declaring_modules().get(name)
         if module is None:

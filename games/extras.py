@@ -17,4 +17,4 @@ def require(module: str, extra: str, purpose: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError:
         raise RuntimeError(f"{purpose} needs the '{extra}' extra: pip install "
-                           f"'stratsynth[{extra}]' (make test installs it)") from None
+                           f"'stratsynth[{extra}]' (in a clone, make test installs it)") from None

@@ -182,7 +182,8 @@ class Evaluator:
         run_dir: where ``log.csv``, ``best.txt`` go (None: nothing written).
         resume: replay ``run_dir``'s log first.
         on_score: called with every ``Scored``.
-        present: how ``best.txt`` shows a program (e.g. simplified).
+        present: how ``best.txt`` shows a program (e.g. simplified; the program as found
+            then goes to ``best_raw.txt``).
     """
 
     def __init__(self, metrics: Metrics | dict[str, Callable[[Any], Any]],
@@ -345,9 +346,8 @@ class Evaluator:
                 if name == self.objective:
                     self.best_tree = tree
                     if self.run_dir is not None and not self._replay:
-                        (self.run_dir / "best.txt").write_text(
-                            f"# best {name} {v:.4f} after {self.budget.used} evaluations\n"
-                            f"{self.present(text)}\n")
+                        self._write_best(f"# best {name} {v:.4f} after {self.budget.used} "
+                                         "evaluations", text)
         scored = Scored(self.budget.elapsed(), self.budget.used, metric, value, values,
                         dict(self.best), text, self.objective, measures)
         self.history.append(scored)
@@ -378,9 +378,21 @@ class Evaluator:
             self._file.close()
             self._file = None
         if self.run_dir is not None and self.best_program is not None:
-            (self.run_dir / "best.txt").write_text(
-                f"# best {self.objective} {self.best_value:.4f}\n"
-                f"{self.present(self.best_program)}\n")
+            self._write_best(f"# best {self.objective} {self.best_value:.4f}",
+                             self.best_program)
+
+    def _write_best(self, header: str, text: str) -> None:
+        """``best.txt``: the best program as ``present`` shows it; where that differs
+        from the program as found (a simplified program), the found one beside it in
+        ``best_raw.txt``, the text the log holds."""
+        shown = self.present(text)
+        (self.run_dir / "best.txt").write_text(f"{header}\n{shown}\n")
+        raw = self.run_dir / "best_raw.txt"
+        if shown != text:
+            raw.write_text(f"{header} (as found; best.txt holds it simplified, same "
+                           f"behaviour)\n{text}\n")
+        elif raw.exists():
+            raw.unlink()
 
 
 def _fmt(value: float | None) -> str:

@@ -132,10 +132,11 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
     ``resume`` the run replays from it and goes on, losing no finished evaluation.
     ``stats.csv`` logs every iteration and ``archive.json`` is saved after each.
     The last batch of an evaluation budget may be cut short; the programs of it that
-    were evaluated still enter the archive. ``emitter_list`` replaces the program
-    emitters (a ``qd.vectors`` search: its solutions are texts too, ``dsl`` unused)
-    and ``present`` how ``best.txt`` shows a solution. ``objective`` names the
-    archive's objective in the log and ``best.txt`` (Ψ, ``psi``, by default).
+    were evaluated still enter the archive, ``stats.csv`` and the progress.
+    ``emitter_list`` replaces the program emitters (a ``qd.vectors`` search: its
+    solutions are texts too, ``dsl`` unused) and ``present`` how ``best.txt`` shows a
+    solution. ``objective`` names the archive's objective in the log and ``best.txt``
+    (Ψ, ``psi``, by default).
     ``resampling`` (``qd.resampling``; default plain) decides what the evaluator scores
     and what the scheduler adds to: its re-evaluations are evaluations like any other
     (budgeted, logged, replayed).
@@ -160,16 +161,18 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
                 break
             objectives = [r[0] for r in results]
             measures = [r[1] for r in results]
-            try:
-                if len(results) < len(texts):  # the budget ends inside this batch
-                    if results:
-                        solutions = np.empty(len(results), dtype=object)
-                        solutions[:] = texts[:len(results)]
-                        target.add(solutions, np.array(objectives), np.array(measures))
-                    break
-                scheduler.tell(np.array(objectives), np.array(measures))
-            except BudgetSpent:  # a policy's re-evaluation found the budget spent
+            cut = len(results) < len(texts)  # the budget ends inside this batch
+            if not results:
                 break
+            try:
+                if cut:
+                    solutions = np.empty(len(results), dtype=object)
+                    solutions[:] = texts[:len(results)]
+                    target.add(solutions, np.array(objectives), np.array(measures))
+                else:
+                    scheduler.tell(np.array(objectives), np.array(measures))
+            except BudgetSpent:  # a policy's re-evaluation found the budget spent
+                cut = True
             stats = archive.stats()
             log.writerow((f"{evaluator.logged_seconds():.2f}", budget.used, stats["elites"],
                           f"{stats['coverage']:.4f}", f"{stats['qd_score']:.4f}",
@@ -178,6 +181,8 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
             archive.save(out / "archive.json")
             if progress is not None:
                 progress(budget.used, stats)
+            if cut:
+                break
     evaluator.close()
     archive.save(out / "archive.json")
     return archive

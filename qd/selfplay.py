@@ -9,9 +9,12 @@
   mixture, e.g. a pool of bots: FP then starts from the pool instead of the random
   program, and each response answers the pool and the responses so far.
 
-An oracle is ``oracle(target, seed) -> program text``; ``sa_oracle`` and
-``hss_oracle`` build the two used in Aleixo's dissertation. The sequence of strategies is
-returned and saved.
+An oracle is ``oracle(target, seed, start=None) -> program text`` (``start``: a program
+to search from, where the oracle can; ``oracle.used``: the evaluations of its last
+call); ``sa_oracle`` and ``hss_oracle`` build the two used in Aleixo's dissertation,
+``hc_oracle`` steepest-ascent hill climbing over a sampled neighbourhood. The sequence
+of strategies is returned and saved. Both schemes are registered self-play drivers
+(``qd.drivers``), ``ibr`` and ``fp``, beside ``do`` and ``2l``.
 """
 
 from __future__ import annotations
@@ -25,15 +28,23 @@ from pathlib import Path
 from games.api import reset_player
 from games.files import write_atomically
 from gp.evaluator import Budget, Evaluator
-from gp.fitness import PoolWinRate, WinRate
 from gp.metrics import PSI
 from gp.sa import SimulatedAnnealing
 from gp.variation import mutSubtree
 
+from .drivers import (
+    SelfPlayBudget,
+    SelfPlayContext,
+    SelfPlayDriver,
+    read_cpu_seconds,
+    register_driver,
+    write_cpu_seconds,
+)
+from .hill_climbing import good_enough_for, sampled_hill_climbing
 from .hss import HSS, Library
-from .map_elites import BehaviourWinRate
+from .reference import target_behaviour_win_rate, target_size, target_win_rate
 
-Oracle = Callable[[object, int], str]
+Oracle = Callable[..., str]
 
 
 class MixtureStrategy:
@@ -63,24 +74,34 @@ class MixtureStrategy:
 def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, seed: int,
               fictitious: bool = False, out: Path | None = None,
               after_step: Callable[[list[str]], None] | None = None,
-              opponents: Sequence = (), mixture: str = "sampled") -> list[str]:
+              opponents: Sequence = (), mixture: str = "sampled",
+              budget: SelfPlayBudget | None = None, matches: int | None = None) -> list[str]:
     """The sequence ``[initial, response 1, ..., response iterations]``.
 
     With ``out``, ``out/sequence.json`` is rewritten after every oracle call, and a
     sequence already there (same driver, same initial program) is continued, not
     redone: oracle call ``i`` gets seed ``seed * 1000 + i`` whatever came before, so
     a run resumed after a kill (or extended to more iterations) equals one run.
-    ``after_step(sequence)`` runs after each call (e.g. to save an HSS library)."""
+    ``after_step(sequence)`` runs after each call (e.g. to save an HSS library).
+    ``budget`` may also stop the run by matches (the oracle's evaluations times
+    ``matches`` times the opponents each is scored against; kept in ``sequence.json``
+    as ``search_matches``) or CPU time (``clock.json``)."""
     if mixture not in ("sampled", "stratified"):
         raise ValueError(f"mixture must be 'sampled' or 'stratified', got '{mixture}'")
     if opponents and not fictitious:
         raise ValueError("fixed opponents are members of fictitious play's mixture; "
                          "IBR answers only the latest program")
     driver = "fp" if fictitious else "ibr"
-    sequence = [initial]
+    budget = budget if budget is not None else SelfPlayBudget(iterations)
+    counted = budget.matches is not None
+    if counted and matches is None:
+        raise ValueError("a match budget needs the matches per evaluation")
+    sequence, used = [initial], 0
     if out is not None and (out / "sequence.json").is_file():
-        sequence = read_sequence(out / "sequence.json", driver, initial)
-    for i in range(len(sequence) - 1, iterations):
+        sequence, used = read_sequence(out / "sequence.json", driver, initial, counted)
+    cpu_before = read_cpu_seconds(out)
+    i = len(sequence) - 1
+    while budget.left(i, used, cpu_before):
         players = [strategy_class(text) for text in sequence]
         if fictitious:
             members = list(opponents) + (players[1:] if opponents else players)
@@ -88,17 +109,33 @@ def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, see
         else:
             target = players[-1]
         sequence.append(oracle(target, seed * 1000 + i))
+        if counted:
+            used += _evaluations_of(oracle) * matches * target_size(target)
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
-            write_atomically(out / "sequence.json", json.dumps(
-                {"driver": driver, "programs": sequence}, indent=1) + "\n")
+            saved = {"driver": driver, "programs": sequence}
+            if counted:
+                saved["search_matches"] = used
+            write_atomically(out / "sequence.json", json.dumps(saved, indent=1) + "\n")
+            write_cpu_seconds(out, budget.cpu_used(cpu_before))
         if after_step is not None:
             after_step(sequence)
+        i += 1
     return sequence[:iterations + 1]
 
 
-def read_sequence(path: Path, driver: str, initial: str) -> list[str]:
-    """A saved self-play sequence, checked against the run that continues it."""
+def _evaluations_of(oracle) -> int:
+    used = getattr(oracle, "used", None)
+    if not isinstance(used, int):
+        raise ValueError("a match budget needs an oracle that says how many evaluations its "
+                         "last call made (oracle.used)")
+    return used
+
+
+def read_sequence(path: Path, driver: str, initial: str,
+                  counted: bool = False) -> tuple[list[str], int]:
+    """A saved self-play sequence, checked against the run that continues it, and the
+    matches its searches played (``counted``: the run has a match budget)."""
     try:
         saved = json.loads(path.read_text())
         programs, saved_driver = list(saved["programs"]), saved["driver"]
@@ -107,22 +144,93 @@ def read_sequence(path: Path, driver: str, initial: str) -> list[str]:
     if saved_driver != driver or not programs or programs[0] != initial:
         raise ValueError(f"{path}: a {saved_driver} sequence from another start; "
                          f"use a new --out to run {driver} from this one")
-    return programs
+    if counted and not isinstance(saved.get("search_matches"), int) and len(programs) > 1:
+        raise ValueError(f"{path}: a run started without a match budget does not know its "
+                         "matches; use a new --out to give it one")
+    return programs, int(saved.get("search_matches", 0))
+
+
+def sequence_calls(out: Path) -> int:
+    """Oracle calls a run directory's ``sequence.json`` holds (0 if none)."""
+    path = out / "sequence.json"
+    return len(json.loads(path.read_text())["programs"]) - 1 if path.is_file() else 0
+
+
+@register_driver
+class IteratedBestResponse(SelfPlayDriver):
+    """Each response answers the latest program (``self_play``)."""
+
+    name = "ibr"
+    summary = "iterated best response: each program answers the latest one"
+    fictitious = False
+
+    @classmethod
+    def check_context(cls, context: SelfPlayContext) -> None:
+        if context.opponents and not cls.fictitious:
+            raise ValueError("opponents: fixed opponents are members of fictitious play's "
+                             "mixture (driver fp); IBR answers only the latest program")
+
+    def run(self, initial: str, budget: SelfPlayBudget, out: Path | None = None,
+            after_step: Callable[[list[str]], None] | None = None) -> list[str]:
+        c = self.context
+        return self_play(self.oracle, c.strategy_class, initial, budget.iterations, c.seed,
+                         fictitious=self.fictitious, out=out, after_step=after_step,
+                         opponents=c.opponents, mixture=c.mixture, budget=budget,
+                         matches=c.matches)
+
+    def answer(self, programs: list[str]) -> str:
+        return programs[-1]
+
+    calls_done = staticmethod(sequence_calls)
+
+
+@register_driver
+class FictitiousPlay(IteratedBestResponse):
+    """Each response answers the uniform mixture of the programs so far (and any fixed
+    opponents), sampled or stratified (``self_play``)."""
+
+    name = "fp"
+    summary = "fictitious play: each program answers the mixture of all so far"
+    fictitious = True
 
 
 def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
               engine: str = "fast") -> Oracle:
-    """SA as the oracle; ``engine`` plays Ψ's matches (``games.engines.ENGINES``)."""
+    """SA as the oracle, from ``start`` or a random program; ``engine`` plays Ψ's matches
+    (``games.engines.ENGINES``)."""
     dsl = strategy_class.default_dsl()
 
-    def oracle(target, seed: int) -> str:
-        rate = PoolWinRate if isinstance(target, list) else WinRate  # a stratified mixture
-        fitness = rate(game, target, strategy_class, matches=matches, seed=seed, map=map,
-                       engine=engine)
+    def oracle(target, seed: int, start: str | None = None) -> str:
+        fitness = target_win_rate(game, target, strategy_class, matches=matches, seed=seed,
+                                  map=map, engine=engine)
         ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
-        SimulatedAnnealing(ev, rng).run(dsl.random_program(rng), partial(mutSubtree, dsl=dsl))
+        initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
+        SimulatedAnnealing(ev, rng).run(initial, partial(mutSubtree, dsl=dsl))
+        oracle.used = ev.budget.used
         return ev.best_program
+    oracle.used = 0
+    return oracle
+
+
+def hc_oracle(game, strategy_class, matches: int, evaluations: int, neighbours: int = 1000,
+              map=None, engine: str = "fast") -> Oracle:
+    """Steepest-ascent hill climbing over ``neighbours`` sampled neighbours per step
+    (``qd.hill_climbing``) as the oracle, from ``start`` or a random program; it stops
+    early once the value exceeds ``1 - 0.1 / k`` against k opponents."""
+    dsl = strategy_class.default_dsl()
+
+    def oracle(target, seed: int, start: str | None = None) -> str:
+        fitness = target_win_rate(game, target, strategy_class, matches=matches, seed=seed,
+                                  map=map, engine=engine)
+        ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
+        rng = random.Random(seed)
+        initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
+        sampled_hill_climbing(ev, initial, partial(mutSubtree, dsl=dsl), rng, neighbours,
+                              good_enough_for(target_size(target)))
+        oracle.used = ev.budget.used
+        return ev.best_program
+    oracle.used = 0
     return oracle
 
 
@@ -137,12 +245,17 @@ def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
     shared = library if library is not None else Library()
     dsl = strategy_class.default_dsl()
 
-    def oracle(target, seed: int) -> str:
-        evaluate = BehaviourWinRate(game, target, strategy_class, features, names, matches,
-                                    seed, map, engine=engine)
+    def oracle(target, seed: int, start: str | None = None) -> str:
+        # HSS starts from its library's programs (every earlier response is in it)
+        evaluate = target_behaviour_win_rate(game, target, strategy_class, features, names,
+                                             matches, seed, map, engine=engine)
         search = HSS(dsl, evaluate, levels, seed, library=shared, **hss_options)
         # programs already in the library are re-scored against the new target lazily
-        return search.run(Budget(evaluations=evaluations))[1]
+        budget = Budget(evaluations=evaluations)
+        program = search.run(budget)[1]
+        oracle.used = budget.used
+        return program
     oracle.library = shared
+    oracle.used = 0
     return oracle
 

@@ -1,5 +1,7 @@
 """GA (Glenn & Aloi) and Rule-of-28 decisions on hand-worked positions."""
 
+import pytest
+
 from games.cantstop import ROLL, STOP, glenn_aloi_player, rule_of_28_player
 from games.cantstop.players import GLENN_ALOI, RULE_OF_28, difficulty_score, progress_score
 
@@ -24,6 +26,58 @@ def test_ga_threshold_is_inclusive():
     s = position(neutral={4: 3, 6: 3, 8: 3})
     assert progress_score(s, GLENN_ALOI) == 28 and difficulty_score(s, GLENN_ALOI) == 1
     assert GA(s) == STOP
+
+
+def test_one_below_each_threshold_rolls_on():
+    # GA: neutrals 4, 6, 9 each 3 up: 4*3 + 4*2 + 4*2 = 28, no bonus: 28 < 29 -> roll
+    s = position(neutral={4: 3, 6: 3, 9: 3})
+    assert progress_score(s, GLENN_ALOI) == 28 and difficulty_score(s, GLENN_ALOI) == 0
+    assert GA(s) == ROLL
+    # Rule of 28: neutrals 2 (1 up), 5 and 8 (2 up): 2*6 + 3*3 + 3*2 = 27 < 28 -> roll
+    s = position(neutral={2: 1, 5: 2, 8: 2})
+    assert progress_score(s, RULE_OF_28) == 27 and difficulty_score(s, RULE_OF_28) == 0
+    assert R28(s) == ROLL
+    # GA there: 2*7 + 3*2 + 3*2 = 26
+    assert progress_score(s, GLENN_ALOI) == 26 and GA(s) == ROLL
+
+
+def test_progress_counts_cells_advanced_this_turn_from_the_own_marker():
+    # own marker at 2 in column 7, neutral at 5: 3 cells this turn, (3 + 1) * value
+    s = position(mine={7: 2}, neutral={7: 5})
+    assert progress_score(s, GLENN_ALOI) == 4 * 1 and progress_score(s, RULE_OF_28) == 4 * 1
+    s = position(mine={12: 1}, neutral={12: 2, 2: 1})
+    assert progress_score(s, GLENN_ALOI) == 2 * 7 + 2 * 7
+    assert progress_score(s, RULE_OF_28) == 2 * 6 + 2 * 6
+
+
+@pytest.mark.parametrize("columns, ga, rule28", [
+    ((3, 5, 7), 7 + 5, 2 + 4),      # odd, low (7 is low)
+    ((7, 9, 11), 7 + 6, 2 + 4),     # odd, high (7 is high)
+    ((2, 4, 6), 1 + 5, -2 + 4),     # even, low
+    ((8, 10, 12), 1 + 6, -2 + 4),   # even, high
+    ((6, 7, 8), 0, 0),              # mixed parity, neither all low nor all high
+    ((2, 3, 8), 0, 0),
+    ((6, 8), 1, -2),                # even only: 6 is low, 8 is high
+    ((7,), 7 + 5 + 6, 2 + 4 + 4),   # odd, low and high at once
+])
+def test_each_difficulty_bonus_applies_exactly_when_every_neutral_qualifies(columns, ga,
+                                                                            rule28):
+    s = position(neutral={c: 1 for c in columns})
+    assert difficulty_score(s, GLENN_ALOI) == ga
+    assert difficulty_score(s, RULE_OF_28) == rule28
+
+
+def test_the_marker_penalty_is_only_for_a_new_neutral():
+    s = position(neutral={7: 1}, dice=(1, 2, 3, 4))  # (3,7), (4,6), (5,5)
+    # GA move values: column 3: 0, 5: 0, 7: 3; the neutral in 7 is already down
+    assert GA.column_move_value(s, (3, 7)) == (0 - 6) + 3
+    assert GA.column_move_value(s, (5, 5)) == 2 * (2 * 0 - 6)  # a double: both terms
+    assert GA(s) == (3, 7)
+    # Rule of 28: column 3: 2, 4: 3, 5: 4, 6: 5, 7: 6
+    assert R28.column_move_value(s, (3, 7)) == (2 - 6) + 6
+    assert R28.column_move_value(s, (4, 6)) == (3 - 6) + (5 - 6)
+    assert R28.column_move_value(s, (5, 5)) == 2 * (2 * 4 - 6)
+    assert R28(s) == (5, 5)
 
 
 def test_ga_and_rule28_disagree_on_a_hand_worked_score():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +13,8 @@ import pytest
 
 from experiments.cli import main
 from games.spec import _REGISTRY, CLISpec, GameSpec, QDSpec, SynthesisSpec
+
+from .extras import need_microrts, need_microrts_maps
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,6 +30,8 @@ QUICK = {
 
 @pytest.mark.parametrize("game", sorted(QUICK))
 def test_every_built_in_game_passes(game, capsys):
+    if game == "microrts":
+        need_microrts_maps()
     assert main(["check-game", game, "--seed", "3", *QUICK[game]]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
@@ -39,8 +42,8 @@ def test_every_built_in_game_passes(game, capsys):
     assert sum(line.startswith("  ok    player ") for line in checks) >= 3
 
 
-@pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
 def test_microrts_passes_with_matches_on_its_engine():
+    need_microrts()
     # the JVM in a process of its own, as the other microRTS tests
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-m", "experiments.cli", "check-game", "microrts",

@@ -64,3 +64,37 @@ def test_a_run_whose_initial_program_its_language_cannot_read_writes_nothing(cap
                        "--evaluations", "2", "--out", str(out))
     assert code == 2 and err.count("\n") == 1 and "cantstop_ga.txt: line 5" in err
     assert not out.exists()
+
+
+def test_a_game_s_own_command_is_named_under_its_game_not_among_the_generic_ones():
+    from experiments.cli import build_parser
+
+    text = build_parser().format_help()
+    commands, games = text.split("games: ")
+    assert "tdleaf" not in commands and "synth" in commands
+    assert "(its own command: stratsynth tdleaf)" in " ".join(games.split())
+    assert build_parser().parse_args(["tdleaf", "--out", "x"]).command == "tdleaf"  # still runs
+
+
+def test_a_few_matches_play_in_process_on_the_reference_engine_with_the_same_results(
+        capsys, monkeypatch):
+    from experiments import matches
+    from games.match import play_matches
+
+    played = []
+
+    def spy(*args, **kwargs):
+        played.append(kwargs)
+        return play_matches(*args, **kwargs)
+
+    monkeypatch.setattr(matches, "play_matches", spy)
+    argv = ("play", "cantstop", "--p0", "ga", "--p1", "random", "-n", "30", "--seed", "3",
+            "--json")
+    _, few, _ = run(capsys, *argv)
+    assert played[-1]["engine"] == "reference" and type(played[-1]["map"]).__name__ == \
+        "SerialMap"
+    _, chosen, _ = run(capsys, *argv, "--engine", "numpy", "--workers", "2")
+    assert played[-1]["engine"] == "numpy" and type(played[-1]["map"]).__name__ == "PoolMap"
+    few, chosen = json.loads(few), json.loads(chosen)
+    few.pop("seconds"), chosen.pop("seconds")
+    assert few == chosen

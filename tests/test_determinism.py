@@ -114,3 +114,41 @@ def test_selfplay_killed_with_sigkill_continues_in_a_new_process_to_the_same_pro
     assert cli(*SELFPLAY, "--out", str(killed), hash_seed="3").returncode == 0
     for name in ("sequence.json", "library.json", "program4.txt"):
         assert (killed / name).read_text() == (reference / name).read_text()
+
+
+POPULATION = {
+    "do": ("selfplay", "cantstop", "--driver", "do", "--oracle", "hss", "--features",
+           "markers_per_stop,bust_rate", "--levels", "3", "--iterations", "4",
+           "--evaluations", "6", "--matches", "10", "--local-evaluations", "3",
+           "--seed", "9", "--workers", "1"),
+    "2l": ("selfplay", "cantstop", "--driver", "2l", "--oracle", "hc", "--neighbours", "3",
+           "--iterations", "4", "--evaluations", "8", "--matches", "10", "--seed", "9",
+           "--workers", "1"),
+}
+
+
+@pytest.mark.parametrize("driver", sorted(POPULATION))
+def test_a_population_driver_killed_with_sigkill_continues_to_the_same_state(tmp_path, driver):
+    command = POPULATION[driver]
+    reference = tmp_path / "reference"
+    cli(*command, "--out", str(reference), hash_seed="1")
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *command,
+                             "--out", str(killed)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONHASHSEED": "2"})
+    state = killed / "state.json"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            if json.loads(state.read_text())["calls"] >= 1:
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = json.loads(state.read_text())["calls"]
+    assert 1 <= done < 4, "the run finished before it could be killed"
+    assert cli(*command, "--out", str(killed), hash_seed="3").returncode == 0
+    for name in ("state.json", "calls.csv", "final.txt", "config.json"):
+        assert (killed / name).read_text() == (reference / name).read_text()

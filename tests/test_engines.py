@@ -23,6 +23,8 @@ from gp.languages.cantstop import AppendixConstantsSketch, ReferenceSecuredSketc
 from gp.languages.cantstop.paper import PAPER_DSL, PaperSketch
 from qd.selfplay import MixtureStrategy
 
+from .extras import need_microrts_maps
+
 GA_TEXT = open("experiments/programs/cantstop_ga.txt").read()
 GA01_TEXT = open("experiments/programs/cantstop_ga_constants01.txt").read()
 
@@ -89,6 +91,7 @@ def test_a_program_gives_the_lowerings_its_own_class_declares():
 
 
 def test_the_jvm_engine_has_no_paired_matches():
+    need_microrts_maps()
     from games.microrts.match import JVMEngine
 
     game = load_game("microrts")

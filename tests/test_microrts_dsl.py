@@ -14,6 +14,8 @@ from games.microrts.counts import (
 from gp.dsl import ProgramSyntaxError
 from gp.languages.microrts import MICRORTS_DSL, MicroRTSProgramPlayer
 
+from .extras import need_microrts_maps
+
 FIG4 = """\
 for u in s:
     if u.isBuilder():
@@ -180,6 +182,7 @@ def test_insertion_neighbour_keeps_the_program_and_adds_a_statement(monkeypatch)
 
 
 def test_counts_data_name_their_map_and_unit_type_table(tmp_path):
+    need_microrts_maps()
     from games.match import MatchSummary
     from games.microrts import MicroRTS
 

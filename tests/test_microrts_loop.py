@@ -1,7 +1,6 @@
 """The Java match loop (``stratsynth.MatchRunner``) plays the same matches as the
 Python loop, with fewer JVM calls."""
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,8 @@ from games.backends import PoolMap
 from games.microrts import BotSpec
 from gp.languages.microrts import MicroRTSProgramPlayer
 
-pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
+from .extras import need_microrts
+
 PROGRAMS = Path(__file__).resolve().parents[1] / "experiments" / "programs"
 
 
@@ -32,6 +32,7 @@ def _both_loops(_) -> list:
 
 
 def test_java_and_python_loops_play_identical_matches():
+    need_microrts()
     with PoolMap(1) as pool:
         results = pool(_both_loops, [None])[0]
     for python, java in results:
@@ -64,6 +65,7 @@ def _broken_and_timed_out(_) -> tuple[dict, dict]:
 
 
 def test_a_failing_program_forfeits_and_the_clock_is_checked_in_the_java_loop():
+    need_microrts()
     with PoolMap(1) as pool:
         broken, slow = pool(_broken_and_timed_out, [None])[0]
     assert broken["forfeit"] == 1 and broken["winner"] == 0
@@ -101,6 +103,7 @@ def _with_and_without_loop_skipping(_) -> list:
 
 
 def test_skipping_repeated_command_loops_changes_no_match():
+    need_microrts()
     with PoolMap(1) as pool:
         skipped, plain = pool(_with_and_without_loop_skipping, [None])[0]
     assert skipped == plain

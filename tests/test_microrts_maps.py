@@ -2,7 +2,6 @@
 and positions,
 and map files that are not maps refused in one line."""
 
-import shutil
 from collections import Counter
 
 import pytest
@@ -10,6 +9,8 @@ import pytest
 from experiments.cli import main
 from games.microrts.engine import MAPS, PAPER_MAPS, map_path
 from games.microrts.mapfiles import MapError, read_map
+
+from .extras import need_microrts, need_microrts_maps
 
 
 def _layout(name: str) -> dict:
@@ -24,6 +25,7 @@ def _layout(name: str) -> dict:
 
 
 def test_32x32_is_bases_workers_32x32a_open_grid_eight_units():
+    need_microrts_maps()
     # basesWorkers32x32A (microRTS maps folder): no walls, 5 resources each, two piles of 25
     # per corner, a Base (10 HP) and a Worker per player.
     assert map_path("32x32").name == "basesWorkers32x32A.xml"
@@ -37,6 +39,7 @@ def test_32x32_is_bases_workers_32x32a_open_grid_eight_units():
 
 
 def test_the_distant_resources_stand_in_keeps_its_own_name():
+    need_microrts_maps()
     layout = _layout("32x32-distant")
     assert map_path("32x32-distant").name == "BWDistantResources32x32.xml"
     assert layout["walls"] > 0 and layout["start"] == (20, 20)
@@ -44,6 +47,7 @@ def test_the_distant_resources_stand_in_keeps_its_own_name():
 
 
 def test_16x16_is_two_bases_barracks():
+    need_microrts_maps()
     layout = _layout("16x16")
     assert layout["size"] == (16, 16) and layout["walls"] == 0 and layout["start"] == (5, 5)
     kinds = Counter((u[0], u[1]) for u in layout["units"])
@@ -57,6 +61,7 @@ def test_16x16_is_two_bases_barracks():
 
 
 def test_24x24_is_bases_workers_the_32x32a_layout_scaled():
+    need_microrts_maps()
     layout = _layout("24x24")
     assert layout["size"] == (24, 24) and layout["walls"] == 0 and layout["start"] == (5, 5)
     assert layout["units"] == sorted([
@@ -67,6 +72,7 @@ def test_24x24_is_bases_workers_the_32x32a_layout_scaled():
 
 
 def test_64x64_is_blood_bath_b():
+    need_microrts_maps()
     layout = _layout("64x64")
     assert layout["size"] == (64, 64) and layout["walls"] == 1016 and layout["start"] == (5, 5)
     assert layout["units"] == sorted([
@@ -76,6 +82,7 @@ def test_64x64_is_blood_bath_b():
 
 
 def test_every_named_map_reads_and_the_paper_maps_are_four():
+    need_microrts_maps()
     assert set(PAPER_MAPS) <= set(MAPS) and len(PAPER_MAPS) == 4
     for name in MAPS:
         assert read_map(map_path(name)).units
@@ -122,8 +129,8 @@ def _load_in_java(path: str) -> tuple[int, int, int]:
     return int(pgs.getWidth()), int(pgs.getHeight()), int(pgs.getUnits().size())
 
 
-@pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
 def test_the_engine_loads_our_32x32_map_as_written():
+    need_microrts()
     from games.backends import PoolMap
 
     with PoolMap(1) as pool:  # the JVM lives in a worker, not in pytest's process

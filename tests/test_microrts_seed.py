@@ -1,7 +1,5 @@
 """``--seed`` reaches every microRTS match: same seed, same match, in any process."""
 
-import shutil
-
 import pytest
 
 from experiments.cli import main
@@ -9,7 +7,7 @@ from games.backends import PoolMap
 from games.microrts import BotSpec, play_microrts_matches
 from games.microrts.match import NONDETERMINISTIC_BOTS
 
-needs_java = pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
+from .extras import need_microrts, need_microrts_maps
 
 
 def _fingerprints(seeds: list[int]) -> list[list]:
@@ -24,8 +22,8 @@ def _fingerprints(seeds: list[int]) -> list[list]:
     return out
 
 
-@needs_java
 def test_same_seed_same_matches_across_processes_and_after_other_matches():
+    need_microrts()
     with PoolMap(1) as pool:  # one JVM plays seed 1, then 2, then 1 again
         first = pool(_fingerprints, [[1, 2, 1]])[0]
     with PoolMap(1) as pool:  # a fresh JVM
@@ -42,8 +40,8 @@ def _seeded_fields() -> dict[str, int]:
     return {name: seed_java_ai(make_bot(name, utt), 5) for name in ("randombiased", "coac")}
 
 
-@needs_java
 def test_random_fields_of_java_bots_are_seeded():
+    need_microrts()
     with PoolMap(1) as pool:
         counts = pool(_call, [_seeded_fields])[0]
     # RandomBiasedAI keeps its Random in a field; COAC makes a fresh one where it moves,
@@ -57,6 +55,7 @@ def _call(fn):
 
 
 def test_play_and_record_pass_the_seed(monkeypatch, tmp_path, capsys):
+    need_microrts_maps()
     seen = []
 
     def fake(jobs, engines, map=None):
@@ -88,6 +87,7 @@ def test_help_lists_maps_and_players(capsys):
 
 
 def test_an_empty_program_file_is_one_line_exit_2(tmp_path, capsys):
+    need_microrts_maps()
     empty = tmp_path / "empty.txt"
     empty.write_text("# only a comment\n\n")
     code = main(["play", "microrts", "--p0", f"program:{empty}", "--p1", "coac", "-n", "1"])

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import sys
 from functools import partial
 from pathlib import Path
@@ -23,9 +22,10 @@ import pytest
 
 from games.backends import PoolMap
 
+from .extras import need_microrts
 from .microrts_orders import SameOrders, java_orders, python_orders
 
-pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
+need_microrts(module=True)
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = ROOT / "experiments" / "programs"
 FIXTURE = Path(__file__).parent / "fixtures" / "microrts_program_traces.json"

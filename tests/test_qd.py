@@ -97,3 +97,18 @@ def test_a_killed_qd_run_resumes_from_its_evaluation_log(tmp_path):
     assert logged == expected and len(logged) == 24
     assert (json.loads((cut / "archive.json").read_text())["elites"]
             == json.loads((whole / "archive.json").read_text())["elites"])
+
+
+def test_a_cut_last_batch_still_reaches_stats_and_progress(tmp_path):
+    from experiments.config import QDConfig
+    from experiments.loader import load
+    from experiments.quality_diversity import QDRun
+
+    config = load(QDConfig, {"game": "cantstop", "features": "markers_per_stop,bust_rate",
+                             "dims": "6,6", "matches": 20, "evaluations": 30, "batch": 4,
+                             "seed": 2, "workers": 1}, "test")
+    seen = []
+    QDRun.new(tmp_path / "qd", config).run(progress=lambda done, stats: seen.append(done))
+    assert seen == [8, 16, 24, 30]  # two emitters of 4; the last batch cut at 6
+    rows = (tmp_path / "qd" / "stats.csv").read_text().splitlines()
+    assert [row.split(",")[1] for row in rows[1:]] == ["8", "16", "24", "30"]

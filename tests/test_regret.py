@@ -7,6 +7,8 @@ from experiments.regret.learners import BeadBoxes, QLearner, _canonical, _to_act
 from games import load_game
 from games.solver import MinimaxSolver, one_move_ahead
 
+from .extras import need_torch
+
 
 def test_regret_is_value_minus_outcome_and_never_negative():
     game = load_game("tictactoe")
@@ -50,6 +52,7 @@ def test_bead_boxes_map_moves_through_symmetries():
 
 
 def test_dqn_learner_is_reproducible_and_plays_legal_moves():
+    need_torch()
     from experiments.regret.dqn import DQNLearner
 
     game = load_game("hexapawn")

@@ -59,3 +59,50 @@ def test_cpu_clock_needs_serial_evaluation(tmp_path, capsys):
     assert code == 2
     assert "clock cpu" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_quartiles_start_when_every_seed_has_a_value_and_never_fall():
+    from experiments.report import curve, quartiles
+
+    grid = np.linspace(0, 10, 11)
+    early = {"times": [0.0, 6.0], "best": [0.4, 0.5]}
+    late = {"times": [4.0], "best": [0.1]}  # starts late, low: a median of the early seed
+    curves = np.array([curve(early, grid), curve(late, grid)])  # alone would fall at t=4
+    low, median, high = quartiles(curves)
+    assert np.isnan(median[:4]).all() and not np.isnan(median[4:]).any()
+    assert (np.diff(median[4:]) >= 0).all()
+    assert median[4] == 0.25 and low[4] <= median[4] <= high[4]
+
+
+def test_pairwise_tests_say_n_a_for_a_method_with_one_seed():
+    rates = {"A": np.array([0.4]), "B": np.linspace(0.1, 0.2, 5), "C": np.linspace(0.4, 0.5, 5)}
+    fast = [(1.0, True)] * 5
+    rows = pairwise_tests(["A", "B", "C"], rates,
+                          {0.3: {"A": fast[:1], "B": fast, "C": fast}})
+    by_pair = {row.split(" |")[0][2:]: row for row in rows[2:]}
+    assert by_pair["A vs B"].count("n/a (one seed)") == 2
+    assert by_pair["A vs C"].count("n/a (one seed)") == 2
+    assert "n/a" not in by_pair["B vs C"]
+    assert float(by_pair["B vs C"].split("|")[2].split()[0]) < 0.05
+
+
+def test_a_report_counts_distinct_programs_and_warns_of_a_sketch_phase_that_barely_ran(
+        tmp_path):
+    from experiments.report import build_report
+
+    common = ["--evaluations", "20", "--matches", "4", "--workers", "1", "--seed", "1",
+              "--quiet"]
+    assert main(["synth", "cantstop", "--method", "sketch-sa", "--score", "O",
+                 "--data", "experiments/data/cantstop_random.jsonl", "--sketch-share", "0.1",
+                 *common, "--out", str(tmp_path / "runs" / "Sketch" / "seed1")]) == 0
+    assert main(["synth", "cantstop", "--method", "gp", "--population", "4", *common,
+                 "--out", str(tmp_path / "runs" / "GP" / "seed1")]) == 0
+    text = build_report(tmp_path, matches=4, workers=1).read_text()
+    # a run of `synth` is named by its method; a tenth of 20 evaluations: one C, one Ψ
+    assert "the sketch phase of sketch-sa evaluated the cloning score C fewer than 5 times " \
+        "(seed 1: 1)" in text
+    assert "phase of gp" not in text
+    gp_row = next(line for line in text.splitlines() if line.startswith("| gp |"))
+    evaluations, distinct = (int(cell) for cell in gp_row.split("|")[-3:-1])
+    assert evaluations == 20 and 1 <= distinct < evaluations  # GP revisits programs
+    assert "(one seed) |" in gp_row

@@ -2,6 +2,7 @@
 
 import itertools
 import random
+import statistics
 
 import pytest
 
@@ -61,12 +62,38 @@ def test_restarts_from_the_best_after_the_schedule_cools():
     assert history == sorted(history)
 
 
-def test_acceptance_is_greedy_when_cold_and_random_when_hot():
-    sa = SimulatedAnnealing(_evaluator(lambda t: 0.0, 1), random.Random(0))
-    import math
-    hot = math.exp(sa.beta * -0.01 / sa.temperature(1))
-    cold = math.exp(sa.beta * -0.01 / sa.temperature(110))
-    assert hot > 0.95 and cold < 0.2
+def _walk(step: float, seed: int) -> list[int]:
+    """One SA schedule over integer candidates: the neighbour of k is k + 1, worth
+    ``step`` more than k. Returns the current candidate at each move."""
+    currents: list[int] = []
+
+    def neighbour(k, rng):
+        currents.append(k)
+        return k + 1
+
+    ev = Evaluator({"psi": lambda k: 0.5 + step * k}, str, Budget(evaluations=10_000))
+    SimulatedAnnealing(ev, random.Random(seed)).run(0, neighbour, restart=False)
+    return currents
+
+
+def test_sa_accepts_worse_moves_when_hot_and_rarely_when_cold():
+    # each move is 0.01 worse: accepted with probability exp(-200 * 0.01 / T), about
+    # 0.98 at T = 100 and 0.14 at T = 1
+    hot, cold = [], []
+    for seed in range(5):
+        currents = _walk(-0.01, seed)
+        assert len(currents) == 111  # one schedule: while T = 100 / (1 + 0.9 j) >= 1
+        moved = [b != a for a, b in zip(currents, currents[1:])]
+        hot += moved[:20]
+        cold += moved[-20:]
+    assert statistics.mean(hot) > 0.75
+    assert statistics.mean(cold) < 0.35
+
+
+@pytest.mark.parametrize("step", [0.01, 0.0])
+def test_sa_always_accepts_better_and_equal_moves_even_when_cold(step):
+    currents = _walk(step, 0)
+    assert currents == list(range(len(currents)))
 
 
 def test_fitness_cache_and_seed_from_program():

@@ -2,7 +2,6 @@
 
 import json
 import random
-import shutil
 from functools import partial
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from gp.languages.expendibots import EXPENDIBOTS_DSL
 from gp.languages.microrts import MICRORTS_DSL
 from gp.simplify import simplified_text
 
+from .extras import need_microrts
 from .microrts_orders import SameOrders, python_orders
 
 ROOT = Path(__file__).parent.parent
@@ -106,8 +106,8 @@ def _simplified_programs_agree(seed: int) -> tuple[int, int, list[str]]:
     return checker.states, checker.nonempty, checker.mismatches[:5]
 
 
-@pytest.mark.skipif(shutil.which("java") is None, reason="no JDK on this machine")
 def test_microrts_programs_give_the_same_orders_once_simplified():
+    need_microrts()
     with PoolMap(1) as pool:
         [(states, nonempty, mismatches)] = pool(_simplified_programs_agree, [7])
     assert mismatches == []

@@ -18,6 +18,8 @@ from gp.cloning import ActionCloning
 from gp.evaluator import read_log
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
 
+from .extras import need_dask
+
 ROOT = Path(__file__).parent.parent
 GA_TEXT = (ROOT / "experiments" / "programs" / "cantstop_ga.txt").read_text()
 GA_DATA = ROOT / "experiments" / "data" / "cantstop_ga.jsonl"
@@ -104,8 +106,9 @@ def test_resume_in_a_new_process_replays_other_methods(tmp_path, method, extra):
     log = (run / "log.csv").read_text().splitlines(keepends=True)
     (run / "log.csv").write_text("".join(log[:20]) + log[20][:15])  # killed mid-row
     (run / "done").unlink()
+    named = ["--data", str(RANDOM_DATA)] if "--data" in extra else []  # outside the run
     resumed = subprocess.run([sys.executable, "-m", "experiments.cli", "resume", str(run),
-                              "--quiet"], cwd=ROOT, capture_output=True, text=True)
+                              "--quiet", *named], cwd=ROOT, capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     final = rows(run)
     assert [int(r["evaluations"]) for r in final] == list(range(1, 41))
@@ -123,6 +126,7 @@ def test_same_results_whatever_the_backend(tmp_path, method):
 
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_results(tmp_path):
+    need_dask()
     argv = ["--method", "sa", "--evaluations", "10"]
     assert main(_synth(tmp_path / "serial", *argv)) == 0
     assert main(_synth(tmp_path / "dask", *argv, "--backend", "dask", workers="2")) == 0
@@ -296,6 +300,7 @@ def test_a_claimed_run_is_not_taken_twice(tmp_path):
             assert first and not second
     with claim(run) as again:
         assert again  # released when its holder lets go
+    assert not list(run.parent.glob("*.lock"))  # and no lock file stays behind
 
 
 def test_side_by_side_jobs_run_every_run_exactly_once(tmp_path, capsys):
@@ -306,3 +311,25 @@ def test_side_by_side_jobs_run_every_run_exactly_once(tmp_path, capsys):
     for run in runs:
         assert (run / "done").exists()
         assert [int(r["evaluations"]) for r in rows(run)] == list(range(1, 7))
+    assert not list((tmp_path / "cmp" / "runs").rglob("*.lock"))  # none left behind
+
+
+def test_best_txt_holds_the_simplified_program_and_best_raw_txt_the_one_found(tmp_path):
+    from gp.simplify import simplified_text
+
+    found = ("score: sum(map(lambda c: advanced(c) * (2 - 1), neutrals))\n"
+             "column: if 2 < 1 then argmax(map(lambda a: 3, actions)) "
+             "else argmax(map(lambda a: sum(columns(a)), actions))")
+    (tmp_path / "start.txt").write_text(found + "\n")
+    assert simplified_text(CANTSTOP_DSL, found) != found
+    assert main(_synth(tmp_path / "a", "--method", "sa", "--evaluations", "1",
+                       "--initial", str(tmp_path / "start.txt"))) == 0
+    assert rows(tmp_path / "a")[0]["program"] == found
+    best = (tmp_path / "a" / "best.txt").read_text().splitlines()
+    raw = (tmp_path / "a" / "best_raw.txt").read_text().splitlines()
+    assert best[1:] == simplified_text(CANTSTOP_DSL, found).splitlines()
+    assert raw[0].startswith(best[0]) and "as found" in raw[0]
+    assert raw[1:] == found.splitlines()
+    SketchStrategy((tmp_path / "a" / "best_raw.txt").read_text())  # a program file too
+    assert main(["resume", str(tmp_path / "a"), "--quiet"]) == 0  # replayed: the same files
+    assert (tmp_path / "a" / "best_raw.txt").read_text().splitlines() == raw

@@ -2,7 +2,7 @@
 
 import json
 
-from experiments.studies.microrts_tournament import METHODS, method_table
+from experiments.studies.microrts_tournament import DEFAULT_METHODS, METHODS, method_table
 
 
 def test_methods_are_ranked_by_their_mean_over_seeds_with_a_t_interval(tmp_path):
@@ -22,4 +22,8 @@ def test_methods_are_ranked_by_their_mean_over_seeds_with_a_t_interval(tmp_path)
     # HSS-IBR: mean 0.7, sd 0.1 over 3 seeds, t(2) = 4.303: 0.7 ± 0.2484
     assert rows[1][2:5] == ["70.0", "45.2–94.8", "60.0, 70.0, 80.0"]
     assert rows[0][3] == "100.0–100.0"  # no spread between seeds
-    assert set(METHODS) == set(scores)
+    assert set(DEFAULT_METHODS) == set(scores)
+    assert METHODS["HSS-2L"] == ("hss", "2l") and METHODS["SA-DO"] == ("sa", "do")
+    drivers = [line.split(" | ")[1] for line in method_table(
+        pairs, [1, 2, 3], ("HSS-IBR", "SA-FP")).splitlines()[2:4]]
+    assert drivers == ["HSS-IBR", "SA-FP"]  # only the methods asked for

@@ -206,6 +206,15 @@ def test_tech_prerequisites_and_cost():
     assert CLIMBING in research and MINING not in research and SMITHERY not in research
     assert tech_cost(1, 1, 0) == 5 and tech_cost(2, 1, 0) == 6 and tech_cost(3, 2, 0) == 10
     assert tech_cost(3, 2, 1 << 23) == 8, "Philosophy: 20% off, rounded up"
+    assert tech_cost(1, 5, 1 << 23) == 8, "9 * 0.8 = 7.2, rounded up (not to nearest)"
+    assert tech_cost(2, 1, 1 << 23) == 5, "6 * 0.8 = 4.8, rounded up (not down)"
+    assert tech_cost(1, 0, 0) == 5, "no city counts as one"
+    philosophy = 1 << 23
+    for tier in (1, 2, 3):
+        for cities in range(1, 30):  # integer arithmetic: ceil(4 cost / 5), floor(cost / 5)
+            cost = tier * cities + 4
+            assert tech_cost(tier, cities, philosophy) == -(-4 * cost // 5)
+            assert tech_cost(tier, cities, philosophy, framework=True) == cost // 5
     s.apply_action((RESEARCH, CLIMBING))
     assert s.stars[0] == 95
     research = {a[1] for a in s.legal_actions() if a[0] == RESEARCH}

@@ -95,7 +95,9 @@ def test_a_failing_fitness_run_goes_on_and_lists_the_failures(tmp_path):
     rows = read_log(out / "log.csv")
     assert len(rows) == 25 and any(r["value"] == "-inf" for r in rows)
     assert (out / "failures.log").read_text().count("fails_on_long\t") >= 1
-    assert main(["resume", str(out), "--quiet"]) == 0
+    assert main(["resume", str(out), "--quiet"]) == 2  # its module is named again, or not run
+    assert main(["resume", str(out), "--quiet", "--fitness",
+                 "tests.fitness_plugin:fails_on_long"]) == 0
     assert read_log(out / "log.csv") == rows
 
 

@@ -29,21 +29,24 @@ from .mil import MILLearner
 from .rule_learner import RuleLearner
 
 LEARNERS = REGRET_LEARNERS
-TRANSFER = {"rule+transfer": "rule", "mil+transfer": "mil"}  # learner -> its teacher
+TRANSFER = {"rule+transfer": "rule", "mil+transfer": "mil",
+            "mil-pos+transfer": "mil-pos"}  # learner -> its teacher
 
 
 def make_mil(kind: str, game, seed: int, transfer=None) -> MILLearner:
     """mil: our metarule library, minimax-backed negatives; mil-norec: the same without
     the recursive negation; mil-migo: the MIGO paper's two metarules with the same negatives;
-    mil-pos: the MIGO paper's metarules, positives only."""
+    mil-pos: the MIGO paper's metarules, positives only; ``+transfer``: the same learner
+    started from a transferred program."""
     if kind in ("mil", "mil+transfer"):
         return MILLearner(game, seed, transfer=transfer)
     if kind == "mil-norec":
         return MILLearner(game, seed, metarules=tuple(m for m in METARULES if m != "negation_rec"))
     if kind == "mil-migo":
         return MILLearner(game, seed, metarules=MIGO_METARULES)
-    if kind == "mil-pos":
-        return MILLearner(game, seed, metarules=MIGO_METARULES, negatives="none")
+    if kind in ("mil-pos", "mil-pos+transfer"):
+        return MILLearner(game, seed, metarules=MIGO_METARULES, negatives="none",
+                          transfer=transfer)
     raise ValueError(f"unknown MIL learner '{kind}'")
 
 
@@ -77,13 +80,13 @@ def _one_run(job):
     if kind in TRANSFER:
         src_name, src_params, src_games = source
         src_game = load_game(src_name, **src_params)
-        if kind == "mil+transfer":
-            teacher = make_mil("mil", src_game, seed)
+        if kind.startswith("mil"):
+            teacher = make_mil(TRANSFER[kind], src_game, seed)
         else:
             teacher = RuleLearner(src_game, seed, draw_after=draw_after)
         regret_run(src_game, lambda s: teacher, src_games, seed)
         transfer = teacher.rules_text()
-        if kind == "mil+transfer":
+        if kind.startswith("mil"):
             transfer = "\n".join(transfer.values())
     game = load_game(game_name, **params)
     holder = {}

@@ -3,6 +3,12 @@ in a round robin with COAC, Mayari, the four rushes and RandomBiased.
 
     python -m experiments.studies.microrts_tournament --seeds 1-3 --max-seconds 3600
 
+``--methods`` chooses other pairs of oracle and driver (``ORACLES`` × ``DRIVERS``, e.g.
+``HSS-IBR,HSS-FP,HSS-DO,HSS-2L``: every self-play driver with the same oracle) and
+``--max-matches`` gives every run the same budget in matches (the matches its
+best-response searches play), whatever its driver: the drivers' comparison of the 2L
+paper.
+
 Stage 1 runs ``stratsynth selfplay`` for every method and seed (each from a random
 program, K oracle calls of E evaluations, an evaluation being ``--matches`` matches,
 one per start; FP's mixture stratified by default: that many matches against
@@ -30,8 +36,11 @@ from pathlib import Path
 from experiments.cli import main as stratsynth
 from qd.tournament import score_interval
 
-METHODS = {"HSS-IBR": ("hss", "ibr"), "HSS-FP": ("hss", "fp"), "SA-IBR": ("sa", "ibr"),
-           "SA-FP": ("sa", "fp")}
+ORACLES = {"HSS": "hss", "SA": "sa", "HC": "hc"}
+DRIVERS = {"IBR": "ibr", "FP": "fp", "DO": "do", "2L": "2l"}
+METHODS = {f"{o}-{d}": (ORACLES[o], DRIVERS[d]) for o in ORACLES for d in DRIVERS}
+"""Every oracle with every driver (``--methods`` picks some)."""
+DEFAULT_METHODS = ("HSS-IBR", "HSS-FP", "SA-IBR", "SA-FP")
 BOTS = {"COAC": "coac", "Mayari": "mayari", "WorkerRush": "workerrush",
         "LightRush": "lightrush", "RangedRush": "rangedrush", "HeavyRush": "heavyrush",
         "RandomBiased": "randombiased"}
@@ -67,24 +76,48 @@ def selfplay(args, method: str, seed: int, iterations: int) -> int:
         command += ["--features", FEATURES]
     if driver == "fp":
         command += ["--mixture", args.mixture]
+    if args.max_matches is not None:
+        command += ["--max-matches", str(args.max_matches)]
     return stratsynth(command)
 
 
 def done_calls(args, method: str, seed: int) -> int:
-    path = run_dir(args, method, seed) / "sequence.json"
-    return len(json.loads(path.read_text())["programs"]) - 1 if path.is_file() else 0
+    from qd.drivers import driver_class
+
+    return driver_class(METHODS[method][1]).calls_done(run_dir(args, method, seed))
+
+
+def budget_spent(args, method: str, seed: int) -> bool:
+    """Whether a run has used its ``--max-matches`` (it makes no more calls)."""
+    if args.max_matches is None:
+        return False
+    directory = run_dir(args, method, seed)
+    for name in ("state.json", "sequence.json"):
+        if (directory / name).is_file():
+            used = json.loads((directory / name).read_text()).get("search_matches", 0)
+            return used >= args.max_matches
+    return False
+
+
+def answer(args, method: str, seed: int) -> Path:
+    """The run's program for the tournament: its ``final.txt`` (the strongest program of a
+    DO or 2L run), or, in runs made before that file, the last program."""
+    final = run_dir(args, method, seed) / "final.txt"
+    return final if final.is_file() else \
+        run_dir(args, method, seed) / f"program{args.iterations}.txt"
 
 
 def players(args, seeds: list[int]) -> tuple[list[str], list[str]]:
     names, specs = [], []
     for seed in seeds:
-        for method in METHODS:
+        for method in args.methods:
             names.append(f"{method}/{seed}")
-            specs.append(f"program:{run_dir(args, method, seed) / f'program{args.iterations}.txt'}")
+            specs.append(f"program:{answer(args, method, seed)}")
     return names + list(BOTS), specs + list(BOTS.values())
 
 
-def method_table(pairs_file: Path, seeds: list[int]) -> str:
+def method_table(pairs_file: Path, seeds: list[int],
+                 methods: tuple[str, ...] = DEFAULT_METHODS) -> str:
     """Each method's mean score over its seeds' programs, with intervals."""
     rows = [json.loads(line) for line in pairs_file.read_text().splitlines()[1:] if line]
     points: dict[str, list[float]] = {}
@@ -102,7 +135,7 @@ def method_table(pairs_file: Path, seeds: list[int]) -> str:
     lines = ["| rank | method | mean score % over seeds | 95% interval over seeds | "
              "per seed % | 95% interval, pooled games |", "|---|---|---|---|---|---|"]
     summary = []
-    for method in METHODS:
+    for method in methods:
         scores = [per_player[f"{method}/{s}"] for s in seeds if f"{method}/{s}" in per_player]
         if not scores:
             continue
@@ -136,6 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mixture", choices=("sampled", "stratified"), default="stratified",
                    help="FP: how the mixture is played (stratified: --matches against each "
                    "member, so an FP evaluation costs more matches than an IBR one)")
+    p.add_argument("--methods", default=",".join(DEFAULT_METHODS),
+                   help=f"ORACLE-DRIVER pairs, comma-separated (of {', '.join(METHODS)})")
+    p.add_argument("--max-matches", type=int, default=None,
+                   help="every run also stops once its searches have played this many "
+                   "matches (the same budget for every driver; give --iterations room)")
     p.add_argument("--tournament-matches", type=int, default=20)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--max-seconds", type=float, default=None)
@@ -143,12 +181,17 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     args.out = args.out or (f"experiments/results/microrts/tournament-{args.map}-{args.utt}-"
                             f"{args.iterations}x{args.evaluations}")
+    args.methods = tuple(m.strip() for m in args.methods.split(","))
+    unknown = [m for m in args.methods if m not in METHODS]
+    if unknown:
+        p.error(f"--methods: unknown {', '.join(unknown)} (known: {', '.join(METHODS)})")
     seeds = seeds_of(args.seeds)
     started = time.monotonic()
     for call in range(1, args.iterations + 1):  # breadth first: every run gets call k first
         for seed in seeds:
-            for method in METHODS:
-                if done_calls(args, method, seed) >= call:
+            for method in args.methods:
+                if done_calls(args, method, seed) >= call or \
+                        (call > 1 and budget_spent(args, method, seed)):
                     continue
                 if args.max_seconds and time.monotonic() - started > args.max_seconds:
                     print(f"stopped after {time.monotonic() - started:.0f} s; rerun to continue")
@@ -169,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     (out / "methods.md").write_text(
         f"# Methods: mean over seeds {args.seeds}\n\n`python -m experiments.studies."
         f"microrts_tournament {' '.join(argv if argv is not None else sys.argv[1:])}`\n\n"
-        + method_table(out / "pairs.jsonl", seeds))
+        + method_table(out / "pairs.jsonl", seeds, args.methods))
     print((out / "methods.md").read_text())
     return 0
 

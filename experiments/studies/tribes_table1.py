@@ -63,9 +63,15 @@ SEED_TABLE_I = {  # the play-styles paper's Table I: mean (standard error) over 
                            "techs": (77.01, 3.44), "cities": (3.17, 0.14),
                            "production": (15.66, 0.70)},
 }
+PRINTED_PU_PAIRINGS = (("pmcts-pu-printed", "mcts"), ("pmcts-pu-printed", "rhea"))
+"""Table I's two P-MCTS(PU) rows with the unpruning schedule as the paper prints it
+(``--pairings pmcts-pu-printed:mcts,pmcts-pu-printed:rhea``); compared with the paper's
+P-MCTS(PU) rows."""
+for _first, _second in PRINTED_PU_PAIRINGS:
+    SEED_TABLE_I[(_first, _second)] = SEED_TABLE_I[("pmcts-pu", _second)]
 MEASURES = ("wins", "score", "techs", "cities", "production")
 NAMES = {"pmcts": "P-MCTS", "pmcts-b": "P-MCTS(B)", "pmcts-pu": "P-MCTS(PU)", "mcts": "MCTS",
-         "rhea": "RHEA"}
+         "rhea": "RHEA", "pmcts-pu-printed": "P-MCTS(PU), printed schedule"}
 
 
 AGENT_SETTINGS = ("ours", "framework")
@@ -88,7 +94,10 @@ def make(spec: str, budget: int, agents: str = "ours"):
         return PortfolioMCTS(budget=budget, bias=True)
     if spec == "pmcts-pu":
         return PortfolioMCTS(budget=budget, bias=True, pruning=True)
-    raise ValueError(f"unknown agent '{spec}' (known: mcts, rhea, pmcts, pmcts-b, pmcts-pu)")
+    if spec == "pmcts-pu-printed":
+        return PortfolioMCTS(budget=budget, bias=True, pruning=True, unprune_schedule="printed")
+    raise ValueError(f"unknown agent '{spec}' (known: mcts, rhea, pmcts, pmcts-b, pmcts-pu, "
+                     "pmcts-pu-printed)")
 
 
 def play_game(job: tuple) -> dict:
@@ -136,7 +145,7 @@ def summarise(rows: list[dict], turn_limit: int = 50) -> list[dict]:
     standard error), the median game length in rounds and the games ended before the
     turn limit (a capital captured)."""
     out = []
-    for first, second in PAIRINGS:
+    for first, second in PAIRINGS + PRINTED_PU_PAIRINGS:
         games = [r for r in rows if r["agents"] == [first, second]]
         if not games:
             continue
@@ -228,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run folder (default: experiments/results/tribes/"
                         "table1_budget<BUDGET>_rules_v<RULES_VERSION>)")
     parser.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS),
-                        help="comma-separated AGENT:OPPONENT (default: the 7 rows of Table I)")
+                        help="comma-separated AGENT:OPPONENT (default: the 7 rows of Table I; "
+                        "also pmcts-pu-printed:mcts, pmcts-pu-printed:rhea)")
     parser.add_argument("--levels", default="0-24")
     parser.add_argument("--games-per-level", type=int, default=20)
     parser.add_argument("--budget", type=int, default=2000)
@@ -247,11 +257,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]
         levels = parse_levels(args.levels)
-        if any(p not in PAIRINGS for p in pairings) or not levels:
+        if any(p not in PAIRINGS + PRINTED_PU_PAIRINGS for p in pairings) or not levels:
             raise ValueError(args.pairings)
     except ValueError:
         print(f"--pairings / --levels: bad value (pairings known: "
-              f"{', '.join(f'{a}:{b}' for a, b in PAIRINGS)})", file=sys.stderr)
+              f"{', '.join(f'{a}:{b}' for a, b in PAIRINGS + PRINTED_PU_PAIRINGS)})",
+              file=sys.stderr)
         return 2
     out = Path(args.out) if args.out is not None else default_out(args.budget, args.rules,
                                                                     args.agents)

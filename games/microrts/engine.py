@@ -65,10 +65,10 @@ def engine_dir() -> Path:
     try:
         import gym_microrts
     except ImportError:
-        raise EngineError("microRTS needs gym-microrts 0.6.0 (the engine's jar and maps): run "
-                          "'make test', or pip install 'stratsynth[microrts]' and then pip "
-                          "install --no-deps --ignore-requires-python gym-microrts==0.6.0"
-                          ) from None
+        raise EngineError("microRTS needs the 'microrts' extra and gym-microrts 0.6.0 (the "
+                          "engine's jar and maps): pip install 'stratsynth[microrts]', then "
+                          "pip install --no-deps --ignore-requires-python gym-microrts==0.6.0 "
+                          "(in a clone, make test installs both)") from None
     return Path(gym_microrts.__file__).parent / "microrts"
 
 

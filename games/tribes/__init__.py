@@ -3,9 +3,9 @@
 Player specs: ``random``, ``simple`` (rule-based), ``osla`` (one-step look-ahead),
 ``mcts`` and ``rhea`` at the play-styles paper's 2,000 forward-model calls per decision, and
 Portfolio MCTS ``pmcts``, ``pmcts-b`` (progressive bias), ``pmcts-pu`` (progressive
-unpruning), ``mcts-fw`` (MCTS as the framework's tournament configures it: no rollouts,
-prioritised root), and ``mcts200`` / ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick
-runs.
+unpruning; ``pmcts-pu-printed`` with the unpruning schedule as the paper prints it),
+``mcts-fw`` (MCTS as the framework's tournament configures it: no rollouts, prioritised
+root), and ``mcts200`` / ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick runs.
 """
 
 from functools import partial
@@ -25,6 +25,8 @@ PLAYERS = {
     "pmcts": PortfolioMCTS,
     "pmcts-b": partial(PortfolioMCTS, bias=True),
     "pmcts-pu": partial(PortfolioMCTS, bias=True, pruning=True),
+    "pmcts-pu-printed": partial(PortfolioMCTS, bias=True, pruning=True,
+                                unprune_schedule="printed"),
     "mcts-fw": partial(MCTS, rollouts=False, prioritise_root=True),
     "mcts200": partial(MCTS, budget=200),
     "rhea200": partial(RHEA, budget=200),
@@ -45,10 +47,12 @@ osla_calls = partial(_budget_player, "osla")
 pmcts_calls = partial(_budget_player, "pmcts")
 pmcts_b_calls = partial(_budget_player, "pmcts-b")
 pmcts_pu_calls = partial(_budget_player, "pmcts-pu")
+pmcts_pu_printed_calls = partial(_budget_player, "pmcts-pu-printed")
 mcts_fw_calls = partial(_budget_player, "mcts-fw")
 BUDGET_PREFIXES = {"mcts": "mcts_calls", "mcts-fw": "mcts_fw_calls", "rhea": "rhea_calls",
                    "osla": "osla_calls",
-                   "pmcts": "pmcts_calls", "pmcts-b": "pmcts_b_calls", "pmcts-pu": "pmcts_pu_calls"}
+                   "pmcts": "pmcts_calls", "pmcts-b": "pmcts_b_calls", "pmcts-pu": "pmcts_pu_calls",
+                   "pmcts-pu-printed": "pmcts_pu_printed_calls"}
 """``NAME:CALLS`` player specs: a search player at CALLS forward-model calls per decision."""
 
 register_game(GameSpec(

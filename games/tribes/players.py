@@ -328,17 +328,20 @@ class PortfolioMCTS(_TreeSearch):
     ⟨σ, actor, a, v(a), w_σ⟩ produced by the 57 scripts of Table III at each node;
     rollouts play random assignments. ``bias`` adds progressive bias, ``pruning``
     progressive unpruning (P-MCTS(B): bias; P-MCTS(PU): unpruning, with bias as in
-    the reference code's defaults). ``weights``: w_σ for σ = 1..57 (index 0 unused)."""
+    the reference code's defaults). ``weights``: w_σ for σ = 1..57 (index 0 unused).
+    ``unprune_schedule``: ``"code"`` (the reference code's reading, the default) or
+    ``"printed"`` (the paper's formula read literally; see ``search``)."""
 
     name = "pmcts"
 
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  bias: bool = False, pruning: bool = False, weights: Sequence[float] | None = None,
                  bias_denominator: str = "paper", seed: int = 0,
-                 heuristic: Heuristic | None = None) -> None:
+                 heuristic: Heuristic | None = None, unprune_schedule: str = "code") -> None:
         super().__init__(seed)
         self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c, bias=bias,
-                                   pruning=pruning, bias_denominator=bias_denominator)
+                                   pruning=pruning, bias_denominator=bias_denominator,
+                                   unprune_schedule=unprune_schedule)
         self.weights = list(weights) if weights is not None else default_weights()
         if len(self.weights) != NUM_SCRIPTS + 1:
             raise ValueError(f"weights needs {NUM_SCRIPTS + 1} entries (index 0 unused)")

@@ -16,7 +16,13 @@
 * Progressive unpruning (``pruning``): with A = |children|, once N ≥ T = ⌊2A⌋ only
   the k0 = max(⌊A/2⌋, 1) children of highest h stay selectable; the next best is
   unpruned each time N exceeds ⌊⌊3A⌋·1.3^k⌋ (k = unprunings so far + 1; the code's
-  A_mult 1.5 on T is the paper's α_β = 3.0 on |A|).
+  A_mult 1.5 on T is the paper's α_β = 3.0 on |A|). That is the reference code's
+  reading (``unprune_schedule="code"``, the default) and Chaslot et al.'s original
+  form A·B^k. The paper prints the schedule as β2·β1^(k−k0) with β1 = |A|·α_β and
+  β2 = 1.3, which read literally puts the base and the factor the other way round:
+  ``unprune_schedule="printed"`` unprunes the k-th time when N > ⌊1.3·⌊3A⌋^k⌋. Both
+  give the first unpruning at N > ⌊3.9A⌋; the printed one the second at 11.7·A², so
+  at 2,000 calls a node with more than a dozen children unprunes once at most.
 * ``rollouts=False`` values a new leaf as it stands (the framework's tournament
   setting); the root may branch on a subset of the moves (``root_moves``: the
   framework's prioritised root, ``Agent.determineActionGroup``).
@@ -34,6 +40,9 @@ from collections.abc import Callable, Sequence
 from .rules import TribesState
 
 EPSILON = 1e-6
+UNPRUNE_SCHEDULES = ("code", "printed")
+"""Progressive unpruning's schedule: the reference code's reading, or the paper's formula
+as printed (see the module docstring)."""
 
 
 class SearchParams:
@@ -42,11 +51,15 @@ class SearchParams:
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  bias: bool = False, pruning: bool = False, bias_denominator: str = "paper",
                  k_mult: float = 0.5, t_mult: float = 2.0, a_mult: float = 1.5,
-                 b: float = 1.3, rollouts: bool = True) -> None:
+                 b: float = 1.3, rollouts: bool = True, unprune_schedule: str = "code") -> None:
         if budget < 1 or rollout_length < 1:
             raise ValueError("budget and rollout_length must be >= 1")
         if bias_denominator not in ("paper", "code"):
             raise ValueError("bias_denominator is 'paper' (1 + n) or 'code' (n + ε)")
+        if unprune_schedule not in UNPRUNE_SCHEDULES:
+            raise ValueError(f"unprune_schedule is one of {UNPRUNE_SCHEDULES}, "
+                             f"not {unprune_schedule!r}")
+        self.unprune_schedule = unprune_schedule
         self.budget, self.rollout_length, self.c = budget, rollout_length, c
         self.bias, self.pruning, self.bias_denominator = bias, pruning, bias_denominator
         self.k_mult, self.t_mult, self.a_mult, self.b = k_mult, t_mult, a_mult, b
@@ -60,8 +73,15 @@ class SearchParams:
     def prune_k(self, n: int) -> int:
         return max(int(n * self.k_mult), 1)
 
-    def unprune_limit(self, n: int, k_plus: int) -> int:
-        return int(int(self.prune_t(n) * self.a_mult) * self.b ** k_plus)
+    def unprune_limit(self, n: int, k_plus: int) -> float:
+        """Visits of a node with ``n`` children after which its ``k_plus``-th unpruning
+        happens: ⌊⌊3n⌋·1.3^k⌋ (the code) or ⌊1.3·⌊3n⌋^k⌋ (as printed in the paper)."""
+        beta1 = int(self.prune_t(n) * self.a_mult)
+        if self.unprune_schedule == "code":
+            return int(beta1 * self.b ** k_plus)
+        if k_plus * math.log(max(beta1, 1)) > 60:  # beyond any budget; avoids a float overflow
+            return math.inf
+        return int(self.b * beta1 ** k_plus)
 
 
 Moves = Callable[[TribesState], Sequence[tuple]]
