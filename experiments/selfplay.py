@@ -57,6 +57,10 @@ class SelfPlayRun:
             raise ValueError(f"{where}: {err}") from None
         if c.library and not Path(c.library).is_file():
             raise ValueError(f"{where}: library '{c.library}' is not a file")
+        if c.library:  # a library that cannot be read fails before anything is written
+            from qd.hss import Library
+
+            Library.load(c.library)
 
     def _identity(self) -> dict:
         """The run's identity as its ``config.json`` keeps it: a run started under a

@@ -82,6 +82,8 @@ class Library:
         try:
             items = json.loads(Path(path).read_text())
             return cls({e["program"]: LibraryEntry(**e) for e in items})
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: not a program library (not text, UTF-8)") from None
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as err:
             raise ValueError(f"{path}: not a program library ({err})") from None
 

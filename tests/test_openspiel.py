@@ -5,6 +5,7 @@ the observation language."""
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import random
 import subprocess
@@ -158,7 +159,7 @@ def test_play_json_from_the_command_line():
 
 
 def test_programs_round_trip_and_pickle():
-    from games.openspiel.language import OBS_EVAL, ObservationEvalPlayer
+    from gp.languages.openspiel import OBS_EVAL, ObservationEvalPlayer
 
     rng = random.Random(0)
     for _ in range(200):
@@ -170,7 +171,7 @@ def test_programs_round_trip_and_pickle():
 
 
 def test_one_ply_takes_a_win_and_deeper_search_blocks_a_loss():
-    from games.openspiel.language import ObservationEvalPlayer
+    from gp.languages.openspiel import ObservationEvalPlayer
 
     game = load_game("openspiel:connect_four")
     state = game.new_initial_state()
@@ -200,6 +201,7 @@ def test_user_declared_features_resolve_by_reference():
     assert "games.openspiel.features:nothing_here" not in FEATURES
     assert "tests.test_openspiel:LAST_ACTION" in FEATURES
     assert FEATURES["tests.test_openspiel:LAST_ACTION"][1] == (0.0, 10.0)
+    assert "tests.test_openspiel:NOT_A_FEATURE" not in FEATURES
 
 
 def _last_action(state, seat):
@@ -207,6 +209,7 @@ def _last_action(state, seat):
 
 
 LAST_ACTION = (_last_action, (0, 10))
+NOT_A_FEATURE = 3
 
 
 def test_synth_and_qd_from_the_command_line(tmp_path):
@@ -219,10 +222,59 @@ def test_synth_and_qd_from_the_command_line(tmp_path):
     cli("synth", "openspiel:tic_tac_toe", "--method", "sa", "--evaluations", "6",
         "--matches", "4", "--out", str(tmp_path / "sa"))
     best = (tmp_path / "sa" / "best.txt").read_text()
-    from games.openspiel.language import OBS_EVAL
+    from gp.languages.openspiel import OBS_EVAL
 
     OBS_EVAL.parse(best)
     cli("qd", "openspiel:tic_tac_toe", "--features", "game_length,first_move", "--dims", "3,3",
         "--evaluations", "8", "--matches", "4", "--out", str(tmp_path / "qd"), "--quiet")
     assert (tmp_path / "qd" / "archive.json").is_file()
     assert (tmp_path / "qd" / "heatmap.png").is_file()
+
+
+def test_benchmark_writes_a_table_and_resumes(tmp_path):
+    from experiments.benchmark import benchmark, parse_game
+
+    games = [parse_game("tic_tac_toe"), parse_game("breakthrough?rows=4&columns=4")]
+    assert games[1].params == {"rows": 4, "columns": 4}
+
+    def run():
+        return benchmark(tmp_path, games, ["sa", "map-elites"], 1, ["random"], evaluations=4,
+                         matches=2, target="random", rematches=4, workers=1,
+                         progress=lambda line: None)
+
+    first = run()
+    assert len(first) == 4
+    rows = (tmp_path / "results.csv").read_text().splitlines()
+    assert len(rows) == 5  # header + one row per game and method
+    again = run()
+    assert (tmp_path / "results.csv").read_text().splitlines() == rows
+    assert len(again) == 4
+    table = (tmp_path / "table.md").read_text()
+    assert "| tic_tac_toe | sa | 1 |" in table and "map-elites" in table
+    assert (tmp_path / "benchmark.png").is_file()
+    with pytest.raises(ValueError, match="unknown method"):
+        benchmark(tmp_path / "bad", games, ["annealing"], 1, ["random"], evaluations=4,
+                  matches=2, target="random", rematches=4, workers=1)
+    assert not (tmp_path / "bad").exists()
+
+
+def test_a_chance_game_gives_the_same_matches_on_two_workers():
+    from experiments.api import play
+
+    def outcome(workers):
+        s = play("openspiel:pig", "mcts:10", "random", matches=8, seed=5, workers=workers,
+                 game_params={"winscore": 20})
+        return s.wins, s.draws, s.total_moves
+
+    assert outcome(1) == outcome(2)
+
+
+def test_without_openspiel_a_game_is_one_line_naming_the_extra(tmp_path):
+    (tmp_path / "pyspiel.py").write_text("raise ImportError('no pyspiel here')\n")
+    run = subprocess.run([sys.executable, "-m", "experiments.cli", "play",
+                          "openspiel:connect_four", "--p0", "random", "--p1", "random"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"})
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert "stratsynth[openspiel]" in run.stderr

@@ -4,6 +4,7 @@ seed tests, action masks against the rules, and a stratsynth player as a fixed p
 from __future__ import annotations
 
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from experiments.players import make_player  # noqa: E402
 from games.pettingzoo import ENCODINGS, StratsynthPolicy, env  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(ENCODINGS)
 PARAMS = {"expendibots": {"turn_limit": 30}}
 
@@ -71,3 +73,26 @@ def test_a_stratsynth_player_is_a_fixed_opponent():
 def test_unknown_game_is_refused():
     with pytest.raises(ValueError, match="no PettingZoo environment"):
         env("microrts")
+
+
+def test_a_program_is_a_fixed_opponent_in_cant_stop():
+    environment = env("cantstop")
+    spec = f"program:{ROOT / 'experiments' / 'programs' / 'cantstop_ga.txt'}"
+    program = StratsynthPolicy(environment, make_player("cantstop", spec))
+    rng = np.random.default_rng(2)
+    environment.reset(seed=7)
+    moves = 0
+    for agent in environment.agent_iter():
+        observation, _, termination, truncation, _ = environment.last()
+        if termination or truncation:
+            environment.step(None)
+            continue
+        if agent == "player_0":
+            action = program(observation, agent)
+            assert observation["action_mask"][action] == 1
+            moves += 1
+        else:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        environment.step(action)
+    assert moves > 0
+    assert environment.unwrapped.state.is_terminal()

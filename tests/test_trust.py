@@ -206,3 +206,43 @@ def test_run_jobs_children_do_not_import_from_the_working_directory(tmp_path, mo
     assert main(["run", str(toml), "--quiet", "--jobs", "2"]) == 0
     assert not (tmp_path / "RAN").exists()
     assert len(list((tmp_path / "out" / "runs" / "sa").glob("seed*/done"))) == 2
+
+
+def test_two_resumes_of_one_run_one_works_the_other_exits_2(tmp_path, capsys):
+    """Two real ``stratsynth resume`` processes: the second is refused at once while the
+    first works (here: in a fitness that sleeps), and the log is left as the first wrote
+    it."""
+    import signal
+    import time
+
+    run = tmp_path / "run"
+    assert main(["synth", "cantstop", "--evaluations", "3", "--matches", "2", "--workers", "1",
+                 "--fitness", "tests.fitness_plugin:brevity", "--quiet", "--out", str(run)]) == 0
+    saved = json.loads((run / "config.json").read_text())
+    saved.pop("identity")
+    sleeper = "tests.fitness_plugin:announces_then_sleeps"
+    config = load(SynthesisConfig, {**saved, "fitness": sleeper, "evaluations": 50}, "test")
+    (run / "config.json").write_text(json.dumps(with_identity(config)))
+    (run / "log.csv").write_text((run / "log.csv").read_text().splitlines()[0] + "\n")
+    (run / "done").unlink()
+    command = [sys.executable, "-m", "experiments.cli", "resume", str(run), "--quiet",
+               "--fitness", sleeper]
+    mark = tmp_path / "working"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FITNESS_MARK": str(mark)}
+    first = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and first.poll() is None and not mark.exists():
+            time.sleep(0.1)  # until the first resume evaluates, holding the run
+        assert first.poll() is None, "the first resume ended before it was seen working"
+        before = (run / "log.csv").read_bytes()
+        second = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        assert second.returncode == 2 and second.stderr.count("\n") == 1, second.stderr
+        assert "another process is working in this run" in second.stderr
+        assert (run / "log.csv").read_bytes()[:len(before)] == before
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    evaluations = [int(r.split(",")[1]) for r in (run / "log.csv").read_text().splitlines()[1:]]
+    assert evaluations == list(range(1, len(evaluations) + 1))

@@ -5,17 +5,15 @@ openspiel:connect_four``); its parameters are OpenSpiel's (``--game-param rows=5
 plus ``max_moves`` and ``search_depth``. The spec of each is made on first use
 (``games.game_spec`` asks ``family_spec``), with the players of
 ``games.openspiel.players``, the observation language of
-``games.openspiel.language`` and the features of ``games.openspiel.features``.
+``gp.languages.openspiel`` and the features of ``games.openspiel.features``.
 Needs the ``openspiel`` extra (``pip install 'stratsynth[openspiel]'``).
 """
 
 from __future__ import annotations
 
-import pyspiel
-
 from ..spec import CLISpec, GameSpec, QDSpec, SynthesisSpec, register_game
 from .factories import move_cap
-from .game import PREFIX, OpenSpielGame, game_type, refusal
+from .game import PREFIX, OpenSpielGame, game_type, pyspiel, refusal
 
 LANGUAGE = "obs-eval"
 
@@ -38,7 +36,7 @@ def family_spec(name: str) -> GameSpec:
         players="games.openspiel.players:" + (
             "PLAYERS" if perfect else "IMPERFECT_INFORMATION_PLAYERS"),
         synthesis=SynthesisSpec(
-            languages={LANGUAGE: "games.openspiel.language:ObservationEvalPlayer"},
+            languages={LANGUAGE: "gp.languages.openspiel:ObservationEvalPlayer"},
             default_target="random",
             default_matches=20,
         ),

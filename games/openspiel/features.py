@@ -67,10 +67,14 @@ class FeatureTable(dict):
         if not isinstance(name, str) or ":" not in name:
             raise KeyError(name)
         declared = resolve(name)
-        function, (low, high) = declared
+        try:
+            function, (low, high) = declared
+            low, high = float(low), float(high)
+        except (TypeError, ValueError):
+            function, low, high = None, 0.0, 0.0
         if not callable(function) or not low < high:
             raise ValueError(f"feature {name}: expected (function(state, seat), (low, high))")
-        return (function, (float(low), float(high)))
+        return (function, (low, high))
 
 
 FEATURES = FeatureTable({

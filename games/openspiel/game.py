@@ -14,7 +14,11 @@ import random
 from functools import cached_property
 from typing import Any
 
-import pyspiel
+try:
+    import pyspiel
+except ImportError as err:  # the one line every command shows for openspiel:NAME
+    raise ImportError("OpenSpiel is not installed (pip install 'stratsynth[openspiel]')") \
+        from err
 
 from ..api import GameBase, StateBase, two_player_returns
 
@@ -88,7 +92,7 @@ class OpenSpielGame(GameBase):
         max_moves: stop a match after this many decisions, a draw (None: the game's
             own end).
         search_depth: the depth of the search that program players of the
-            observation language run (``games.openspiel.language``): 1 is one ply.
+            observation language run (``gp.languages.openspiel``): 1 is one ply.
     """
 
     num_players = 2

@@ -1,6 +1,6 @@
 """What the observation tensor of an OpenSpiel game holds, derived from play.
 
-The observation language (``games.openspiel.language``) reads a state through
+The observation language (``gp.languages.openspiel``) reads a state through
 ``state.observation_tensor(seat)`` laid out as planes × rows × columns. Which
 planes are *mine* and which *theirs* is not written in OpenSpiel's metadata, so it
 is derived once per game from seeded random playouts: a plane whose total grows

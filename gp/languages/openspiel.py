@@ -36,10 +36,9 @@ import operator
 import numpy as np
 from deap import gp
 
+from games.openspiel.observation import Layout, layout_of, observation
 from gp.dsl import DSL, ProgramPlayer
 from gp.syntax import Syntax
-
-from .observation import Layout, layout_of, observation
 
 OWN_PLANES = 4
 OTHER_PLANES = 2
