@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo compare test test-slow bench lint clean
+.PHONY: demo compare test test-slow mutation bench lint clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,12 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	STRATSYNTH_NO_SKIPS=1 $(PY) -m pytest -q -m slow
+
+# mutation testing of the core modules against their own tests (hours; not in CI):
+# `make mutation MODULES="gp/sa.py gp/uct.py"` for some; scores in runs/mutation/
+mutation: $(STAMP)
+	$(PY) -m pip install -q 'cosmic-ray>=8.3,<9'
+	nice $(PY) -m tests.mutation $(MODULES)
 
 bench: $(STAMP)
 	$(VENV)/bin/stratsynth bench

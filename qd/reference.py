@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from games.match import MatchSummary, play_many
 from gp.fitness import PoolWinRate, WinRate
 
-from .map_elites import BehaviourWinRate
+from .behaviour import BehaviourWinRate
 
 
 def utility(summary: MatchSummary) -> float:

@@ -42,7 +42,6 @@ from .drivers import (
 )
 from .hill_climbing import good_enough_for, sampled_hill_climbing
 from .hss import HSS, Library
-from .reference import target_behaviour_win_rate, target_size, target_win_rate
 
 Oracle = Callable[..., str]
 
@@ -100,6 +99,8 @@ def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, see
     if out is not None and (out / "sequence.json").is_file():
         sequence, used = read_sequence(out / "sequence.json", driver, initial, counted)
     cpu_before = read_cpu_seconds(out)
+    if counted:
+        from .reference import target_size
     i = len(sequence) - 1
     while budget.left(i, used, cpu_before):
         players = [strategy_class(text) for text in sequence]
@@ -198,6 +199,8 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
               engine: str = "fast") -> Oracle:
     """SA as the oracle, from ``start`` or a random program; ``engine`` plays Ψ's matches
     (``games.engines.ENGINES``)."""
+    from .reference import target_win_rate
+
     dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int, start: str | None = None) -> str:
@@ -218,6 +221,8 @@ def hc_oracle(game, strategy_class, matches: int, evaluations: int, neighbours: 
     """Steepest-ascent hill climbing over ``neighbours`` sampled neighbours per step
     (``qd.hill_climbing``) as the oracle, from ``start`` or a random program; it stops
     early once the value exceeds ``1 - 0.1 / k`` against k opponents."""
+    from .reference import target_size, target_win_rate
+
     dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int, start: str | None = None) -> str:
@@ -242,6 +247,8 @@ def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
     ``engine`` plays the matches (``games.engines.ENGINES``).
     ``hss_options`` go to ``HSS`` (``variant``, ``local_evaluations``, ``local_seconds``,
     ``lookup``, ``bandit``)."""
+    from .reference import target_behaviour_win_rate
+
     shared = library if library is not None else Library()
     dsl = strategy_class.default_dsl()
 

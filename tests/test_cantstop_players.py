@@ -1,5 +1,7 @@
 """GA (Glenn & Aloi) and Rule-of-28 decisions on hand-worked positions."""
 
+import dataclasses
+
 import pytest
 
 from games.cantstop import ROLL, STOP, glenn_aloi_player, rule_of_28_player
@@ -117,3 +119,25 @@ def test_double_counts_twice_per_column():
     assert GA.column_move_value(s, (6, 8)) == -4
     assert GA(s) == (7, 7)
     assert R28.column_move_value(s, (7, 7)) == 12 and R28(s) == (7, 7)
+
+
+# The published per-column constants, columns 2..12 (Glenn & Aloi's GA; Keller's Rule of 28)
+GA_PROGRESS = dict(zip(range(2, 13), (7, 7, 3, 2, 2, 1, 2, 2, 3, 7, 7)))
+GA_MOVE = dict(zip(range(2, 13), (7, 0, 2, 0, 4, 3, 4, 0, 2, 0, 7)))
+R28_PROGRESS = dict(zip(range(2, 13), (6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6)))
+R28_MOVE = dict(zip(range(2, 13), (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)))
+
+
+@pytest.mark.parametrize("column", range(2, 13))
+def test_each_column_scores_its_published_progress_and_move_value(column):
+    s = position(neutral={column: 2})  # 2 cells this turn: (2 + 1) * value
+    assert progress_score(s, GLENN_ALOI) == 3 * GA_PROGRESS[column]
+    assert progress_score(s, RULE_OF_28) == 3 * R28_PROGRESS[column]
+    # a move in a column whose neutral is already down: no marker penalty
+    assert GA.column_move_value(s, (column,)) == GA_MOVE[column]
+    assert R28.column_move_value(s, (column,)) == R28_MOVE[column]
+
+
+def test_the_shared_constants_cannot_be_changed_by_a_player():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        GLENN_ALOI.threshold = 28

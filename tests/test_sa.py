@@ -1,6 +1,8 @@
 """Simulated annealing and the evaluator: schedule, restarts, budget, determinism, cache."""
 
+import dataclasses
 import itertools
+import math
 import random
 import statistics
 
@@ -11,7 +13,7 @@ from games.cantstop import glenn_aloi_player
 from gp.evaluator import CLOCKS, Budget, Evaluator
 from gp.fitness import WinRate, program_seed
 from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
-from gp.sa import SimulatedAnnealing
+from gp.sa import RestartFromBest, RestartRandomWhileZero, RestartRemeasured, SimulatedAnnealing
 
 
 def _evaluator(fitness, evaluations):
@@ -90,10 +92,72 @@ def test_sa_accepts_worse_moves_when_hot_and_rarely_when_cold():
     assert statistics.mean(cold) < 0.35
 
 
+def test_a_slightly_worse_move_is_a_coin_flip_when_cold():
+    # 0.003 worse at T near 1: exp(-200 * 0.003 / T) is about 0.55
+    cold = []
+    for seed in range(10):
+        currents = _walk(-0.003, seed)
+        cold += [b != a for a, b in zip(currents[-20:], currents[-19:])]
+    assert 0.35 < statistics.mean(cold) < 0.75
+
+
 @pytest.mark.parametrize("step", [0.01, 0.0])
 def test_sa_always_accepts_better_and_equal_moves_even_when_cold(step):
     currents = _walk(step, 0)
     assert currents == list(range(len(currents)))
+
+
+class _Draws:
+    """A stream that returns the given numbers, then 0.999."""
+
+    def __init__(self, values) -> None:
+        self.values = list(values)
+
+    def random(self) -> float:
+        return self.values.pop(0) if self.values else 0.999
+
+
+def test_a_worse_move_is_accepted_exactly_when_the_draw_is_below_exp_beta_delta_over_t():
+    # each candidate is 0.5 worse: at move j the temperature is 100 / (1 + 0.9 (j - 1))
+    # (100 at the first), so exp(200 * -0.5 / T) is e^-1, e^-1.9, e^-2.8
+    margin = 1e-6
+    draws = [math.exp(-1) - margin, math.exp(-1.9) + margin, math.exp(-2.8) - margin]
+    currents: list[int] = []
+
+    def neighbour(k, rng):
+        currents.append(k)
+        return k + 1
+
+    ev = Evaluator({"psi": lambda k: 0.5 - 0.5 * k}, str, Budget(evaluations=5))
+    SimulatedAnnealing(ev, _Draws(draws)).run(0, neighbour, restart=False)
+    assert currents == [0, 1, 1, 2, 2]  # accept, reject, accept, then 0.999: reject
+
+
+def test_the_schedule_is_given_by_name():
+    ev = _evaluator(lambda t: 0.0, 1)
+    with pytest.raises(TypeError):
+        SimulatedAnnealing(ev, random.Random(0), None)
+    sa = SimulatedAnnealing(evaluator=ev, rng=random.Random(0), alpha=0.5, t1=10.0)
+    assert sa.temperature(2) == 10.0 / 2
+
+
+def test_restart_rules_are_immutable_values():
+    rule = RestartRemeasured("fresh_psi")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rule.metric = "psi"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RestartFromBest().x = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RestartRandomWhileZero(CANTSTOP_DSL.random_program).then = rule
+    assert RestartRemeasured("fresh_psi") == rule
+
+
+def test_only_a_worse_move_draws_from_the_stream():
+    # a replayed run depends on the stream: a move that is not worse draws nothing
+    ev = Evaluator({"psi": lambda k: 0.5}, str, Budget(evaluations=10_000))
+    rng = random.Random(7)
+    SimulatedAnnealing(ev, rng).run(0, lambda k, r: k + 1, restart=False)
+    assert rng.random() == random.Random(7).random()
 
 
 def test_fitness_cache_and_seed_from_program():

@@ -7,8 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from deap import algorithms
 
+from gp.evaluator import Budget, Evaluator
 from gp.sa import SimulatedAnnealing
+from gp.synthesis import synthesizer_class
 from gp.uct import UCT, Node
 from gp.variation import mutSubtree
 from qd.selfplay import MixtureStrategy, self_play
@@ -56,6 +59,46 @@ def test_gp_selection_pressure_is_what_climbs():
     pressed = [method_best("gp", seed, BUDGET, tournament=5) for seed in SEEDS]
     drifting = [method_best("gp", seed, BUDGET, tournament=1) for seed in SEEDS]
     assert clearly_better(pressed, drifting, margin=0.2), (pressed, drifting)
+
+
+def _gp_run(method: str, seed: int, evaluations: int, fitness=order_value, initial=None):
+    cls = synthesizer_class(method)
+    ev = Evaluator({"psi": fitness}, ORDER.to_text, Budget(evaluations=evaluations))
+    cls(language=ORDER, evaluator=ev, rng=random.Random(seed), initial=initial).run()
+    return ev
+
+
+@pytest.mark.parametrize("method, algorithm", [("gp", "eaMuPlusLambda"),
+                                               ("gp-simple", "eaSimple")])
+def test_each_gp_method_runs_its_deap_algorithm_one_generation_at_a_time(
+        method, algorithm, monkeypatch):
+    calls = []
+    for name in ("eaMuPlusLambda", "eaSimple"):
+        real = getattr(algorithms, name)
+
+        def spy(*args, name=name, real=real, **kwargs):
+            calls.append((name, kwargs["ngen"]))
+            return real(*args, **kwargs)
+        monkeypatch.setattr(algorithms, name, spy)
+    _gp_run(method, 0, 100)
+    assert calls and set(calls) == {(algorithm, 1)}
+
+
+def test_gp_starts_from_the_initial_program():
+    best = ORDER.parse(optimum_text())
+    ev = _gp_run("gp", 0, 20, initial=best)
+    assert ev.history[0].program == ORDER.to_text(best) and ev.best_value == 1.0
+
+
+def _draws_from_random(tree) -> float:
+    random.random()
+    return order_value(tree)
+
+
+def test_a_fitness_that_draws_from_random_does_not_shift_gps_stream():
+    plain = _gp_run("gp", 4, 120)
+    drawing = _gp_run("gp", 4, 120, fitness=_draws_from_random)
+    assert [s.program for s in plain.history] == [s.program for s in drawing.history]
 
 
 def _anneal(seed: int, **schedule) -> float:

@@ -1,0 +1,321 @@
+"""Mutation testing of the core modules with cosmic-ray (``make mutation``).
+
+Each module is mutated in a copy of the working tree (never in place), one mutant at a
+time, and each mutant is judged by the module's *own* tests (``TARGETS``), so a mutant
+that only a distant equivalence or replay test notices counts as surviving. Results go
+to ``runs/mutation/<module>.json`` (every mutant's outcome and the survivors' diffs)
+and one line per module is printed: killed / non-equivalent mutants.
+
+    python -m tests.mutation                      # every module in TARGETS
+    python -m tests.mutation gp/sa.py gp/uct.py   # some
+    python -m tests.mutation --scores             # score the saved results again
+    python -m tests.mutation --survivors gp/sa.py # only the survivors, with new tests
+
+Survivors known to be equivalent (no behaviour differs) are listed, with the reason,
+in ``EQUIVALENT`` below and in ``docs/testing.md``; they do not count against the
+score. The run is CPU-heavy (a pytest process per mutant): hours for every module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "runs" / "mutation"
+
+TARGETS: dict[str, list[str]] = {
+    # game rules and players
+    "games/cantstop/players.py": ["tests/test_cantstop_players.py"],
+    "games/cantstop/rules.py": ["tests/test_cantstop_rules.py"],
+    "games/match.py": ["tests/test_match.py"],
+    "games/tribes/rules.py": ["tests/test_tribes.py"],
+    # the report's statistics
+    "experiments/report.py": ["tests/test_report_statistics.py"],
+    # the searches
+    "gp/sa.py": ["tests/test_sa.py", "tests/test_sa_restarts.py",
+                 "tests/test_search_behaviour.py::test_sa_acceptance_is_what_climbs",
+                 "tests/test_search_behaviour.py::"
+                 "test_every_method_beats_random_search_at_the_same_budget[sa]"],
+    "gp/uct.py": ["tests/test_search_behaviour.py::"
+                  "test_uct_selects_by_mean_plus_exploration_and_tries_unvisited_children_first",
+                  "tests/test_search_behaviour.py::"
+                  "test_uct_backs_up_every_simulation_and_visits_the_promising_branch_most",
+                  "tests/test_synthesis.py::"
+                  "test_uct_expands_the_leftmost_hole_and_starts_from_an_inserted_branch",
+                  "tests/test_search_behaviour.py::"
+                  "test_every_method_beats_random_search_at_the_same_budget[uct]",
+                  "tests/test_search_behaviour.py::"
+                  "test_every_method_beats_random_search_at_the_same_budget[sketch-uct]"],
+    "gp/evolution.py": ["tests/test_search_behaviour.py::test_gp_selection_pressure_is_what_climbs",
+                        "tests/test_search_behaviour.py::"
+                        "test_each_gp_method_runs_its_deap_algorithm_one_generation_at_a_time",
+                        "tests/test_search_behaviour.py::test_gp_starts_from_the_initial_program",
+                        "tests/test_search_behaviour.py::"
+                        "test_a_fitness_that_draws_from_random_does_not_shift_gps_stream",
+                        "tests/test_search_behaviour.py::"
+                        "test_every_method_beats_random_search_at_the_same_budget[gp]",
+                        "tests/test_search_behaviour.py::"
+                        "test_every_method_beats_random_search_at_the_same_budget[gp-simple]"],
+    "gp/variation.py": ["tests/test_variation.py"],
+    "gp/dsl.py": ["tests/test_dsl_declaration.py", "tests/test_search_behaviour.py"],
+    "gp/syntax.py": ["tests/test_dsl_declaration.py", "tests/test_cantstop_dsl.py"],
+    "gp/evaluator.py": ["tests/test_sa.py", "tests/test_records.py"],
+    "gp/fitness.py": ["tests/test_sa.py", "tests/test_paired.py"],
+    # quality diversity and self-play
+    "qd/archive.py": ["tests/test_qd_cells.py",
+                      "tests/test_qd.py::test_archive_round_trip_keeps_programs",
+                      "tests/test_qd.py::test_bad_archive_files_are_named"],
+    "qd/map_elites.py": ["tests/test_qd_cells.py", "tests/test_qd.py"],
+    "qd/naive_sampling.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
+    "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
+    "qd/selfplay.py": ["tests/test_hss.py", "tests/test_search_behaviour.py"],
+}
+"""Module -> the test files that are its own."""
+
+KEPT_REPLACEMENTS = {
+    "Add": ("Sub", "Mul"), "Sub": ("Add",), "Mul": ("Div", "Add"), "Div": ("Mul", "FloorDiv"),
+    "FloorDiv": ("Div", "Mul"), "Mod": ("FloorDiv",), "BitAnd": ("BitOr",),
+    "BitOr": ("BitAnd",), "RShift": ("LShift",), "LShift": ("RShift",),
+    "Lt": ("LtE", "GtE"), "LtE": ("Lt", "Gt"), "Gt": ("GtE", "LtE"), "GtE": ("Gt", "Lt"),
+    "Eq": ("NotEq",), "NotEq": ("Eq",), "USub": ("UAdd",), "UAdd": ("USub",),
+    "Delete": ("Not", "USub"),  # a `not` or a minus sign removed
+}
+"""Operator replacements mutated: each comparison to its boundary neighbour and its
+negation, each arithmetic operator to its inverse (and a near miss). Replacing every
+operator by every other (cosmic-ray's default) adds mutants that crash or give absurd
+values, which any test catches: they inflate the score and multiply the run time."""
+
+DROPPED_OPERATORS = ("core/RemoveDecorator", "core/VariableInserter", "core/VariableReplacer")
+"""Operator classes left out: removing ``@dataclass`` or swapping variables breaks
+every test at import or first call."""
+
+
+def excluded_operators() -> list[str]:
+    """Regular expressions of the cosmic-ray operators not run (see ``KEPT_REPLACEMENTS``)."""
+    from cosmic_ray.plugins import operator_names
+
+    excluded = list(DROPPED_OPERATORS)
+    for name in operator_names():
+        kind, _, pair = name.partition("_")
+        if kind not in ("core/ReplaceBinaryOperator", "core/ReplaceComparisonOperator",
+                        "core/ReplaceUnaryOperator"):
+            continue
+        source, _, target = pair.partition("_")
+        if target not in KEPT_REPLACEMENTS.get(source, ()):
+            excluded.append(name)
+    return [f"^{name}$" for name in excluded]
+
+
+_HINT = "a type hint: never evaluated (from __future__ import annotations)"
+_SHORTCUT = ("a program of one node has no cut point below its root, so no common type: "
+             "without the early return nothing is swapped and nothing drawn either")
+_GRID_CELLS = ("the default number of cells is read only for a file without 'cells', "
+               "which a grid archive (cells None) is; a grid ignores it")
+_PICTURE = "the picture's size or resolution"
+_UNREACHABLE = ("the CVT heatmap is never drawn: a heatmap needs two features, and two "
+                "features make a grid archive")
+_CORNER = ("the corners are the least and greatest sum of normalised measures; another "
+           "offset shifts every sum by the same amount and picks the same elites")
+_PADDING = "the two entries before column 2 are never read: columns run 2..12"
+EQUIVALENT: dict[str, dict[str, str]] = {
+    "games/cantstop/players.py": {
+        "109:core/NumberReplacer:147": "len(legal) == 0 instead of == 1 only drops a "
+        "shortcut: with one action the loop over legal[1:] is empty and the same action "
+        "is returned",
+        "112:core/NumberReplacer:149": "legal[0:] re-scores the first action; the strict > "
+        "keeps it, so the choice is the same",
+        "83:core/NumberReplacer:126": _PADDING,
+        "83:core/NumberReplacer:127": _PADDING,
+        "83:core/NumberReplacer:128": _PADDING,
+        "83:core/NumberReplacer:129": _PADDING,
+    },
+    "gp/sa.py": {
+        "101:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
+        "101:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
+        "102:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "115:core/ReplaceBinaryOperator_BitOr_BitAnd:4": _HINT,
+        "104:core/ReplaceBinaryOperator_BitOr_BitAnd:3": _HINT,
+        "117:core/ReplaceBinaryOperator_BitOr_BitAnd:5": _HINT,
+        "144:core/ReplaceComparisonOperator_Lt_LtE:0": "random() < p and random() <= p "
+        "differ only when the draw equals exp(delta) exactly: the same acceptance "
+        "probability",
+    },
+    "qd/archive.py": {
+        "60:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
+        "76:core/NumberReplacer:16": _GRID_CELLS,
+        "76:core/NumberReplacer:17": _GRID_CELLS,
+        "86:core/NumberReplacer:20": _CORNER,
+        "86:core/NumberReplacer:21": _CORNER,
+        "64:core/NumberReplacer:15": "the JSON file's indentation: it loads the same",
+        "105:core/NumberReplacer:30": _PICTURE,
+        "105:core/NumberReplacer:31": _PICTURE,
+        "116:core/NumberReplacer:44": _PICTURE,
+        "116:core/NumberReplacer:45": _PICTURE,
+        "110:core/NumberReplacer:36": _UNREACHABLE,
+        "110:core/NumberReplacer:37": _UNREACHABLE,
+        "110:core/NumberReplacer:38": _UNREACHABLE,
+        "110:core/NumberReplacer:39": _UNREACHABLE,
+    },
+    "gp/variation.py": {
+        "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
+        "26:core/NumberReplacer:1": _SHORTCUT,
+        "26:core/NumberReplacer:3": _SHORTCUT,
+        "26:core/ReplaceOrWithAnd:1": _SHORTCUT,
+    },
+}
+"""Module -> "line:operator:occurrence" -> why the mutant behaves as the original."""
+
+TIMEOUT = 120.0
+
+
+def _copy_tree(destination: Path) -> None:
+    ignore = shutil.ignore_patterns(".git", ".venv", "runs", "data", "__pycache__",
+                                    ".pytest_cache", ".ruff_cache", "*.egg-info", "build")
+    shutil.copytree(ROOT, destination, ignore=ignore, dirs_exist_ok=True)
+
+
+def _config(module: str, tests: list[str]) -> str:
+    command = shlex.join([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                          "-m", "not slow", *tests])
+    excluded = ", ".join(json.dumps(pattern) for pattern in excluded_operators())
+    return (f'[cosmic-ray]\nmodule-path = "{module}"\ntimeout = {TIMEOUT}\n'
+            f'excluded-modules = []\ntest-command = {json.dumps(command)}\n\n'
+            f'[cosmic-ray.distributor]\nname = "local"\n\n'
+            f'[cosmic-ray.filters.operators-filter]\nexclude-operators = [{excluded}]\n')
+
+
+def _cosmic(*args: str, cwd: Path) -> None:
+    subprocess.run([sys.executable, "-m", "cosmic_ray.cli", *args], cwd=cwd, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def mutate(module: str) -> dict:
+    """Run every mutant of ``module`` against its own tests; the outcome of each."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    tests = TARGETS[module]
+    with tempfile.TemporaryDirectory(prefix="stratsynth-mutation-") as tmp:
+        work = Path(tmp)
+        _copy_tree(work)
+        (work / "cosmic-ray.toml").write_text(_config(module, tests))
+        session = "session.sqlite"
+        _cosmic("init", "cosmic-ray.toml", session, cwd=work)
+        subprocess.run([sys.executable, "-m", "cosmic_ray.tools.filters.operators_filter",
+                        session, "cosmic-ray.toml"], cwd=work, check=True)
+        started = time.monotonic()
+        _cosmic("exec", "cosmic-ray.toml", session, cwd=work)
+        seconds = time.monotonic() - started
+        mutants = []
+        with use_db(str(work / session), WorkDB.Mode.open) as db:
+            for item, result in db.completed_work_items:
+                spec = item.mutations[0]
+                key = f"{spec.start_pos[0]}:{spec.operator_name}:{spec.occurrence}"
+                outcome = result.test_outcome.value if result.test_outcome else \
+                    result.worker_outcome.value
+                mutants.append({"key": key, "outcome": outcome,
+                                "diff": None if result.is_killed else result.diff})
+    return {"module": module, "tests": tests, "seconds": round(seconds),
+            "mutants": sorted(mutants, key=lambda m: m["key"])}
+
+
+def retest_survivors(report: dict) -> dict:
+    """Run each mutant that survived ``report``'s run against the current tests again
+    (after new tests were written): the same mutation, applied by cosmic-ray."""
+    module = report["module"]
+    tests = TARGETS[module]
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+               "-m", "not slow", *tests]
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="stratsynth-mutation-") as tmp:
+        work = Path(tmp)
+        _copy_tree(work)
+        original = (work / module).read_text()
+        for mutant in report["mutants"]:
+            if mutant["outcome"] != "survived":
+                continue
+            _, operator, occurrence = mutant["key"].split(":")
+            (work / module).write_text(original)
+            _cosmic("apply", module, operator, occurrence, cwd=work)
+            try:
+                run = subprocess.run(command, cwd=work, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, timeout=TIMEOUT)
+                killed = run.returncode != 0
+            except subprocess.TimeoutExpired:
+                killed = True
+            if killed:
+                mutant.update(outcome="killed", diff=None)
+    report["seconds"] += round(time.monotonic() - started)
+    return report
+
+
+def score(report: dict) -> dict:
+    """Killed, surviving (not known equivalent) and equivalent counts, and the score."""
+    equivalent = EQUIVALENT.get(report["module"], {})
+    killed = sum(m["outcome"] == "killed" for m in report["mutants"])
+    survivors = [m for m in report["mutants"] if m["outcome"] == "survived"]
+    same = [m for m in survivors if m["key"] in equivalent]
+    live = len(survivors) - len(same)
+    return {"killed": killed, "survived": live, "equivalent": len(same),
+            "score": killed / (killed + live) if killed + live else 1.0}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="modules to mutate (default: all)")
+    parser.add_argument("--scores", action="store_true",
+                        help="only score the results in runs/mutation again (after "
+                             "EQUIVALENT changed)")
+    parser.add_argument("--survivors", action="store_true",
+                        help="run only the saved survivors of MODULES again, against "
+                             "the current tests")
+    args = parser.parse_args(argv)
+    if args.survivors:
+        for module in args.modules:
+            path = OUT / f"{module.replace('/', '.').removesuffix('.py')}.json"
+            report = retest_survivors(json.loads(path.read_text()))
+            report["score"] = score(report)
+            path.write_text(json.dumps(report, indent=1) + "\n")
+            _print_score(module, report["score"], report["seconds"])
+        return 0
+    if args.scores:
+        for path in sorted(OUT.glob("*.json")):
+            report = json.loads(path.read_text())
+            _print_score(report["module"], score(report), report["seconds"])
+            equivalent = EQUIVALENT.get(report["module"], {})
+            for mutant in report["mutants"]:
+                if mutant["outcome"] == "survived" and mutant["key"] not in equivalent:
+                    changed = [line for line in mutant["diff"].splitlines()
+                               if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+                    print(f"  survives {mutant['key']}: {' / '.join(changed)}")
+        return 0
+    modules = args.modules or list(TARGETS)
+    unknown = [m for m in modules if m not in TARGETS]
+    if unknown:
+        print(f"mutation: no tests listed for {', '.join(unknown)} (known: "
+              f"{', '.join(TARGETS)})", file=sys.stderr)
+        return 2
+    OUT.mkdir(parents=True, exist_ok=True)
+    for module in modules:
+        report = mutate(module)
+        report["score"] = score(report)
+        name = module.replace("/", ".").removesuffix(".py")
+        (OUT / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+        _print_score(module, report["score"], report["seconds"])
+    return 0
+
+
+def _print_score(module: str, s: dict, seconds: int) -> None:
+    print(f"{module}: {s['killed']}/{s['killed'] + s['survived']} killed "
+          f"({100 * s['score']:.0f}%), {s['equivalent']} equivalent, {seconds} s", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
