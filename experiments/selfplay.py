@@ -36,7 +36,7 @@ class SelfPlayRun:
 
         from .players import make_player
 
-        c = self.config = config
+        c = self.config = _resolved(config)
         self.out = Path(c.out)
         self.driver = c.driver_class()
         try:
@@ -114,11 +114,11 @@ class SelfPlayRun:
             with make_map(c.workers) as backend:
                 if c.oracle == "sa":
                     oracle = sa_oracle(self.game, self.language_class, c.matches,
-                                       c.evaluations, backend, engine=c.engine)
+                                       c.evaluations, backend, engine=c.engine, side=c.side)
                 elif c.oracle == "hc":
                     oracle = hc_oracle(self.game, self.language_class, c.matches,
                                        c.evaluations, c.neighbours or 1000, backend,
-                                       engine=c.engine)
+                                       engine=c.engine, side=c.side)
                 else:
                     kept = out / "library.json"
                     start_from = kept if kept.is_file() else c.library
@@ -133,7 +133,8 @@ class SelfPlayRun:
                     oracle = hss_oracle(self.game, self.language_class, self.features,
                                         self.names, levels, c.matches, c.evaluations, library,
                                         backend, engine=c.engine, variant=c.hss_variant,
-                                        local_evaluations=c.local_evaluations)
+                                        local_evaluations=c.local_evaluations,
+                                        local_search=c.local_search(), side=c.side)
                 start = dsl.to_text(dsl.random_program(random.Random(c.seed)))
                 context = SelfPlayContext(game=self.game, strategy_class=self.language_class,
                                           matches=c.matches, seed=c.seed, map=backend,
@@ -147,6 +148,24 @@ class SelfPlayRun:
             write_atomically(out / "final.txt",
                              simplified_text(dsl, driver.answer(sequence)) + "\n")
         return sequence
+
+
+def _resolved(config: SelfPlayConfig) -> SelfPlayConfig:
+    """``config`` with HSS's level-2 search decided: as given; else, continuing a run,
+    what its ``config.json`` says (no key: plain SA, what runs did before the setting
+    existed); else Sketch-SA, the dissertation's."""
+    from dataclasses import replace
+
+    from qd.hss import LOCAL_SEARCHES
+
+    if config.oracle != "hss" or config.hss_local_search is not None:
+        return config
+    saved = Path(config.out) / "config.json"
+    if saved.is_file():
+        kept = read_run_config(saved.parent).get("hss_local_search")
+        # a value that is not a level-2 search is left for the identity check to name
+        return replace(config, hss_local_search=kept) if kept in LOCAL_SEARCHES else config
+    return replace(config, hss_local_search="sketch-sa")
 
 
 def cmd_selfplay(args) -> int:
