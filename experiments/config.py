@@ -211,6 +211,13 @@ class SynthesisConfig:
         return values
 
 
+def _resampling_check(value: str) -> str | None:
+    from qd.resampling import resampling_names
+
+    names = resampling_names()
+    return None if value in names else f"'{value}' is not one of {', '.join(names)}"
+
+
 @dataclass(frozen=True, kw_only=True)
 class QDConfig:
     """A MAP-Elites archive of programs (``stratsynth qd``)."""
@@ -240,10 +247,17 @@ class QDConfig:
     label: str | None = setting(None, "unused", cli=False)
     engine: Literal["fast", "numpy", "reference"] = setting(
         "fast", "match engine")
+    resample: str = setting("plain", "resampling policy: plain (one evaluation per "
+                            "solution) or adaptive (re-evaluates contested cells; "
+                            "docs/quality-diversity.md)", check=_resampling_check)
+    max_samples: int | None = setting(None, "adaptive: most samples of one solution "
+                                      "(default: no cap)", minimum=1)
 
     def check(self, where: str) -> None:
         if self.budget is None and self.evaluations is None:
             raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
+        if self.max_samples is not None and self.resample == "plain":
+            raise ValueError(f"{where}: max_samples is a setting of --resample adaptive")
 
 
 @dataclass(frozen=True, kw_only=True)

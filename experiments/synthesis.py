@@ -201,7 +201,7 @@ class SynthesisRun:
                                evaluator.best_value, evaluator.budget.used)
 
 
-RUN_FILES = ("config.json", "log.csv", "failures.log", "best.txt")
+RUN_FILES = ("config.json", "log.csv", "failures.log", "best.txt", "best_raw.txt")
 """What a synthesis run writes in its directory."""
 
 

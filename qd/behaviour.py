@@ -4,7 +4,7 @@ does not import pyribs."""
 
 from __future__ import annotations
 
-from gp.fitness import PoolWinRate, WinRate, score_of
+from gp.fitness import PoolWinRate, WinRate, program_seed, score_of
 
 
 class BehaviourWinRate:
@@ -38,3 +38,28 @@ class BehaviourWinRate:
             means = summary.behavior(0)
             self.cache[text] = (score_of(self.psi.game, summary), [means[n] for n in self.names])
         return [self.cache[t] for t in texts]
+
+    def sample_seed(self, text: str, k: int) -> int:
+        """The batch seed of sample ``k`` >= 1 of a program: fresh matches, the same in
+        every process."""
+        return program_seed(self.psi.seed, f"{text}\n# sample {k}")
+
+    def sample_many(self, requests: list[tuple[str, int]]) -> list[tuple[float, list[float]]]:
+        """Sample ``k`` of each ``(text, k)``: k = 0 is the program's evaluation (``many``),
+        k >= 1 the same number of matches on the seed ``sample_seed(text, k)`` (not
+        cached). All of them through one ``map`` call."""
+        first = self.many([t for t, k in requests if k == 0])
+        later = [(t, k) for t, k in requests if k > 0]
+        summaries = self.psi.play_seeded([self.psi.strategy_class(t) for t, _ in later],
+                                         [self.sample_seed(t, k) for t, k in later]) \
+            if later else []
+        firsts, others = iter(first), iter(summaries)
+        out = []
+        for _, k in requests:
+            if k == 0:
+                out.append(next(firsts))
+            else:
+                summary = next(others)
+                means = summary.behavior(0)
+                out.append((score_of(self.psi.game, summary), [means[n] for n in self.names]))
+        return out

@@ -28,6 +28,7 @@ from gp.variation import cxOnePoint, mutSubtree
 
 from .archive import ProgramArchive
 from .behaviour import BehaviourWinRate
+from .resampling import PlainSampling, Resampling
 
 
 class ProgramEmitter(EmitterBase):
@@ -65,7 +66,8 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
                    out: Path, seconds: float | None = None, evaluations: int | None = None,
                    batch_size: int = 8, emitters: int = 2, progress=None,
                    resume: bool = False, emitter_list: list | None = None,
-                   present=None, objective: str = PSI) -> ProgramArchive:
+                   present=None, objective: str = PSI, resampling: Resampling | None = None
+                   ) -> ProgramArchive:
     """Ask/evaluate/tell until the budget is spent.
 
     Every evaluation goes through ``gp.evaluator.Evaluator``, the one run log of
@@ -78,13 +80,18 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
     solutions are texts too, ``dsl`` unused) and ``present`` how ``best.txt`` shows a
     solution. ``objective`` names the archive's objective in the log and ``best.txt``
     (Ψ, ``psi``, by default).
+    ``resampling`` (``qd.resampling``; default plain) decides what the evaluator scores
+    and what the scheduler adds to: its re-evaluations are evaluations like any other
+    (budgeted, logged, replayed).
     """
-    scheduler = Scheduler(archive.archive, emitter_list or [
-        ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
+    policy = resampling or PlainSampling()
     out.mkdir(parents=True, exist_ok=True)
     budget = Budget(seconds=seconds, evaluations=evaluations)
-    evaluator = Evaluator({objective: evaluate}, str, budget, out, resume=resume,
-                          present=present or partial(simplified_text, dsl))
+    evaluator = Evaluator({objective: policy.metric(evaluate)}, str, budget, out,
+                          resume=resume, present=present or partial(simplified_text, dsl))
+    target = policy.archive(archive.archive, evaluator.score_many)
+    scheduler = Scheduler(target, emitter_list or [
+        ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
     with (out / "stats.csv").open("w", newline="") as fh:
         log = csv.writer(fh, lineterminator="\n")
         log.writerow(("seconds", "evaluations", "elites", "coverage", "qd_score", "best"))
@@ -100,10 +107,15 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
             cut = len(results) < len(texts)  # the budget ends inside this batch
             if not results:
                 break
-            if cut:
-                archive.add(texts[:len(results)], objectives, measures)
-            else:
-                scheduler.tell(np.array(objectives), np.array(measures))
+            try:
+                if cut:
+                    solutions = np.empty(len(results), dtype=object)
+                    solutions[:] = texts[:len(results)]
+                    target.add(solutions, np.array(objectives), np.array(measures))
+                else:
+                    scheduler.tell(np.array(objectives), np.array(measures))
+            except BudgetSpent:  # a policy's re-evaluation found the budget spent
+                cut = True
             stats = archive.stats()
             log.writerow((f"{evaluator.logged_seconds():.2f}", budget.used, stats["elites"],
                           f"{stats['coverage']:.4f}", f"{stats['qd_score']:.4f}",

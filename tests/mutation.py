@@ -138,7 +138,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "83:core/NumberReplacer:129": _PADDING,
     },
     "gp/sa.py": {
+        "101:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
         "101:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
+        "102:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "115:core/ReplaceBinaryOperator_BitOr_BitAnd:4": _HINT,
         "104:core/ReplaceBinaryOperator_BitOr_BitAnd:3": _HINT,
         "117:core/ReplaceBinaryOperator_BitOr_BitAnd:5": _HINT,
         "144:core/ReplaceComparisonOperator_Lt_LtE:0": "random() < p and random() <= p "
@@ -286,6 +289,12 @@ def main(argv: list[str] | None = None) -> int:
         for path in sorted(OUT.glob("*.json")):
             report = json.loads(path.read_text())
             _print_score(report["module"], score(report), report["seconds"])
+            equivalent = EQUIVALENT.get(report["module"], {})
+            for mutant in report["mutants"]:
+                if mutant["outcome"] == "survived" and mutant["key"] not in equivalent:
+                    changed = [line for line in mutant["diff"].splitlines()
+                               if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+                    print(f"  survives {mutant['key']}: {' / '.join(changed)}")
         return 0
     modules = args.modules or list(TARGETS)
     unknown = [m for m in modules if m not in TARGETS]

@@ -246,3 +246,30 @@ def test_two_resumes_of_one_run_one_works_the_other_exits_2(tmp_path, capsys):
         first.wait()
     evaluations = [int(r.split(",")[1]) for r in (run / "log.csv").read_text().splitlines()[1:]]
     assert evaluations == list(range(1, len(evaluations) + 1))
+
+
+def test_a_target_reading_a_file_outside_the_run_is_read_only_when_named(capsys, finished,
+                                                                         tmp_path):
+    opponent = finished[1]  # a program file outside the run
+    received = tmp_path / "run"
+    assert main(["synth", "cantstop", "--evaluations", "3", "--matches", "2", "--workers", "1",
+                 "--quiet", "--target", f"program:{opponent}", "--out", str(received)]) == 0
+    unfinish(received)
+    before = snapshot(tmp_path)
+    one_line_error(capsys, ["resume", str(received), "--quiet"],
+                   f"reads {opponent}, outside the run directory",
+                   f"--target program:{opponent}")
+    one_line_error(capsys, ["resume", str(received), "--quiet", "--target", "ga"],
+                   "--target ga is not the run's target")
+    assert snapshot(tmp_path) == before
+    assert main(["resume", str(received), "--quiet", "--target", f"program:{opponent}"]) == 0
+
+
+def test_a_qd_target_reading_a_file_outside_the_run_is_refused(tmp_path, capsys, finished):
+    run = tmp_path / "qd"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({"kind": "qd", "game": "cantstop",
+                                                 "target": f"program:{finished[1]}"}))
+    before = snapshot(tmp_path)
+    one_line_error(capsys, ["resume", str(run)], "outside the run directory", "--target")
+    assert snapshot(tmp_path) == before
