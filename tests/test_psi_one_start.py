@@ -2,6 +2,7 @@
 run per side) beside the seat-alternating Ψ, on Can't Stop's engines and in self-play."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,8 @@ from gp.fitness import WinRate
 from gp.languages.cantstop import SketchStrategy
 from qd.reference import target_behaviour_win_rate
 
-PROGRAM = open("experiments/programs/cantstop_ga.txt").read()
+PROGRAM = (Path(__file__).resolve().parents[1] / "experiments" / "programs"
+           / "cantstop_ga.txt").read_text()
 
 
 def _seats_played(summary) -> tuple[int, int]:
