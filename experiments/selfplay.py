@@ -14,6 +14,7 @@ for IBR and FP, the strongest in the empirical game for DO and 2L) and, with HSS
 from __future__ import annotations
 
 import json
+import os
 import random
 from dataclasses import fields
 from pathlib import Path
@@ -106,7 +107,7 @@ class SelfPlayRun:
                 """The library, and each program simplified (``sequence.json`` keeps the
                 oracle's own texts, which a continued run needs)."""
                 if c.oracle == "hss":
-                    oracle.library.save(out / "library.json")
+                    save_library(oracle.library, out)
                 for i, text in enumerate(sequence):
                     write_atomically(out / f"program{i}.txt", simplified_text(dsl, text) + "\n")
 
@@ -120,10 +121,10 @@ class SelfPlayRun:
                                        c.evaluations, c.neighbours or 1000, backend,
                                        engine=c.engine, side=c.side)
                 else:
-                    kept = out / "library.json"
-                    start_from = kept if kept.is_file() else c.library
-                    library = Library.load(start_from) if start_from else Library()
-                    if not kept.is_file():
+                    kept = kept_library(out)
+                    library = (kept if kept is not None else
+                               Library.load(c.library) if c.library else Library())
+                    if kept is None:
                         for text in self.starts:
                             library.add_unmeasured(text)
                     levels = game_spec(c.game).feature_levels()
@@ -148,6 +149,40 @@ class SelfPlayRun:
             write_atomically(out / "final.txt",
                              simplified_text(dsl, driver.answer(sequence)) + "\n")
         return sequence
+
+
+CHECKPOINTS = ("sequence.json", "state.json")
+"""The drivers' checkpoint files (IBR/FP, population drivers)."""
+
+
+def checkpoint_digest(out: Path) -> str:
+    """A digest of the driver's checkpoint as it is on disk now ("none" before one)."""
+    import hashlib
+
+    parts = [(out / name).read_bytes() for name in CHECKPOINTS if (out / name).is_file()]
+    return hashlib.sha256(b"\0".join(parts)).hexdigest() if parts else "none"
+
+
+def save_library(library, out: Path) -> None:
+    """Save the HSS library before the driver writes its checkpoint: the previous one
+    moves to ``library.prev.json`` and the new one names the checkpoint it follows, so
+    that a kill between the two is told apart from a finished step."""
+    current = out / "library.json"
+    if current.is_file():
+        os.replace(current, out / "library.prev.json")
+    library.save(current, follows=checkpoint_digest(out))
+
+
+def kept_library(out: Path):
+    """The library that belongs with ``out``'s checkpoint, or None (start afresh). A
+    library that still follows the checkpoint on disk was saved for a step whose
+    checkpoint was never written: the previous one belongs with it."""
+    from qd.hss import Library
+
+    current, previous = out / "library.json", out / "library.prev.json"
+    if current.is_file() and Library.follows_of(current) != checkpoint_digest(out):
+        return Library.load(current)
+    return Library.load(previous) if previous.is_file() else None
 
 
 def _resolved(config: SelfPlayConfig) -> SelfPlayConfig:

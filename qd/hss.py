@@ -76,13 +76,28 @@ class Library:
             raise ValueError(f"library lookup must be 'distance' or 'similarity', got '{by}'")
         return min(measured, key=key)
 
-    def save(self, path: str | Path) -> None:
-        write_atomically(path, json.dumps([e.__dict__ for e in self.entries.values()]) + "\n")
+    def save(self, path: str | Path, follows: str | None = None) -> None:
+        """A list of entries; with ``follows`` (a run's checkpoint digest, see
+        ``experiments.selfplay``) an object ``{"follows", "entries"}``."""
+        entries = [e.__dict__ for e in self.entries.values()]
+        saved = entries if follows is None else {"follows": follows, "entries": entries}
+        write_atomically(path, json.dumps(saved) + "\n")
+
+    @staticmethod
+    def follows_of(path: str | Path) -> str | None:
+        """The checkpoint digest a saved library names (None for a plain list)."""
+        try:
+            saved = json.loads(Path(path).read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        return saved.get("follows") if isinstance(saved, dict) else None
 
     @classmethod
     def load(cls, path: str | Path) -> Library:
         try:
             items = json.loads(Path(path).read_text())
+            if isinstance(items, dict):
+                items = items["entries"]
             return cls({e["program"]: LibraryEntry(**e) for e in items})
         except UnicodeDecodeError:
             raise ValueError(f"{path}: not a program library (not text, UTF-8)") from None

@@ -112,6 +112,8 @@ def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, see
         sequence.append(oracle(target, seed * 1000 + i))
         if counted:
             used += _evaluations_of(oracle) * matches * target_size(target)
+        if after_step is not None:  # before the checkpoint: see DriverBase.run
+            after_step(sequence)
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
             saved = {"driver": driver, "programs": sequence}
@@ -119,8 +121,6 @@ def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, see
                 saved["search_matches"] = used
             write_atomically(out / "sequence.json", json.dumps(saved, indent=1) + "\n")
             write_cpu_seconds(out, budget.cpu_used(cpu_before))
-        if after_step is not None:
-            after_step(sequence)
         i += 1
     return sequence[:iterations + 1]
 

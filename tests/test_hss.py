@@ -89,8 +89,8 @@ def test_a_self_play_run_continued_equals_one_run(tmp_path):
     assert _selfplay(tmp_path / "twice", 3) == 0  # continues after program1
     for name in ("sequence.json", "library.json", "program3.txt"):
         assert (tmp_path / "once" / name).read_text() == (tmp_path / "twice" / name).read_text()
-    grown = json.loads((tmp_path / "twice" / "library.json").read_text())
-    assert len(json.loads(first)) < len(grown)
+    grown = json.loads((tmp_path / "twice" / "library.json").read_text())["entries"]
+    assert len(json.loads(first)["entries"]) < len(grown)
 
 
 def test_a_self_play_run_refuses_other_settings(tmp_path, capsys):
@@ -240,3 +240,25 @@ def test_a_config_without_the_local_search_key_means_plain_sa():
     assert chosen.local_search() == "sketch-sa"
     with pytest.raises(ValueError, match="hss_local_search"):
         load(SelfPlayConfig, {**values, "oracle": "sa", "hss_local_search": "sa"}, "test")
+
+
+def test_a_library_saved_for_a_step_whose_checkpoint_was_never_written_is_not_used(tmp_path):
+    from experiments.selfplay import kept_library, save_library
+
+    def library(*programs):
+        kept = Library()
+        for i, text in enumerate(programs):
+            kept.add(text, [float(i)], 0.5)
+        return kept
+
+    save_library(library("a"), tmp_path)  # step 1's library; killed before its checkpoint
+    assert kept_library(tmp_path) is None  # the run starts afresh
+    (tmp_path / "state.json").write_text('{"calls": 1}\n')  # step 1's checkpoint
+    assert list(kept_library(tmp_path).entries) == ["a"]
+    save_library(library("a", "b"), tmp_path)  # step 2's; killed before its checkpoint
+    assert list(kept_library(tmp_path).entries) == ["a"]  # the one step 1 left
+    (tmp_path / "state.json").write_text('{"calls": 2}\n')
+    assert list(kept_library(tmp_path).entries) == ["a", "b"]
+    # step 3 killed after moving the library aside, before writing its own
+    (tmp_path / "library.json").replace(tmp_path / "library.prev.json")
+    assert list(kept_library(tmp_path).entries) == ["a", "b"]

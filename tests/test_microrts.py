@@ -156,7 +156,7 @@ def test_self_play_with_hss_and_a_tournament_run_on_microrts(tmp_path):
                  "max_cycles=100", "--oracle", "hss", "--features",
                  "produced_Worker,resources", "--iterations", "1", "--evaluations", "2",
                  "--matches", "2", "--workers", "2", "--out", str(out)]) == 0
-    library = json.loads((out / "library.json").read_text())
+    library = json.loads((out / "library.json").read_text())["entries"]
     assert library and all(len(e["features"]) == 2 for e in library)
     assert main(["tournament", "microrts", "--game-param", "map=16x16", "--game-param",
                  "max_cycles=100", "--players", f"program:{out / 'program1.txt'},workerrush",
