@@ -10,14 +10,15 @@ from gp.fitness import PoolWinRate, WinRate, program_seed, score_of
 class BehaviourWinRate:
     """Ψ with behaviour: (win rate against ``target``, behaviour features) from the same matches
     (``WinRate``'s, with the features averaged over them). A list of targets is a
-    pool: ``matches`` against each, the score their mean (``PoolWinRate``)."""
+    pool: ``matches`` against each, the score their mean (``PoolWinRate``). ``seat``: the
+    program's seat in every match (``WinRate``), or None to alternate."""
 
     def __init__(self, game, target, strategy_class, features: dict, names, matches: int,
-                 seed: int, map=None, engine: str = "fast") -> None:
+                 seed: int, map=None, engine: str = "fast", seat: int | None = None) -> None:
         self.names = list(names)
         rate = PoolWinRate if isinstance(target, list) else WinRate
         self.psi = rate(game, target, strategy_class, matches=matches, seed=seed, map=map,
-                        behavior={n: features[n] for n in names}, engine=engine)
+                        behavior={n: features[n] for n in names}, engine=engine, seat=seat)
         self.cache: dict[str, tuple[float, list[float]]] = {}
 
     def __call__(self, text: str) -> tuple[float, list[float]]:

@@ -188,13 +188,13 @@ class PopulationDriver(SelfPlayDriver):
         cpu_before = read_cpu_seconds(out)
         while budget.left(state.calls, state.search_matches, cpu_before):
             self.call(state)
+            if after_step is not None:  # before the checkpoint: see DriverBase.run
+                after_step(list(state.game.programs))
             if out is not None:
                 out.mkdir(parents=True, exist_ok=True)
                 write_atomically(out / STATE_FILE, state.to_json())
                 write_atomically(out / "calls.csv", calls_table(state.history))
                 write_cpu_seconds(out, budget.cpu_used(cpu_before))
-            if after_step is not None:
-                after_step(list(state.game.programs))
         return list(state.game.programs)
 
     def call(self, state: PopulationState) -> None:
