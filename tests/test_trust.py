@@ -141,7 +141,8 @@ def test_a_scheduler_named_by_the_run_is_not_connected_to(received, capsys):
 def test_files_outside_the_run_are_read_only_when_named(received, capsys, key, tmp_path):
     outside = tmp_path / "secret.txt"
     outside.write_text("not yours\n")
-    extra = {"method": "sketch-sa", "score": "A", "initial": None} if key == "data" else {}
+    extra = {"method": "sketch-sa", "score": "A", "initial": None, "neighbourhood": None,
+             "semantic_epsilon": None} if key == "data" else {}  # SA's own settings unset
     for path in (str(outside), "../secret.txt"):
         rewrite(received, **extra, **{key: path})
         before = snapshot(tmp_path)
