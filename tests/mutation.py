@@ -59,6 +59,8 @@ TARGETS: dict[str, list[str]] = {
                         "test_each_gp_method_runs_its_deap_algorithm_one_generation_at_a_time",
                         "tests/test_search_behaviour.py::test_gp_starts_from_the_initial_program",
                         "tests/test_search_behaviour.py::"
+                        "test_the_library_gp_defaults_are_the_gp_methods_and_it_runs_quietly",
+                        "tests/test_search_behaviour.py::"
                         "test_a_fitness_that_draws_from_random_does_not_shift_gps_stream",
                         "tests/test_search_behaviour.py::"
                         "test_every_method_beats_random_search_at_the_same_budget[gp]",
@@ -122,6 +124,8 @@ _GRID_CELLS = ("the default number of cells is read only for a file without 'cel
 _PICTURE = "the picture's size or resolution"
 _UNREACHABLE = ("the CVT heatmap is never drawn: a heatmap needs two features, and two "
                 "features make a grid archive")
+_BATCHED = ("DEAP's per-program evaluate is never called: the toolbox's map scores the "
+            "whole population in one batch")
 _CORNER = ("the corners are the least and greatest sum of normalised measures; another "
            "offset shifts every sum by the same amount and picks the same elites")
 _PADDING = "the two entries before column 2 are never read: columns run 2..12"
@@ -163,6 +167,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "110:core/NumberReplacer:37": _UNREACHABLE,
         "110:core/NumberReplacer:38": _UNREACHABLE,
         "110:core/NumberReplacer:39": _UNREACHABLE,
+    },
+    "gp/evolution.py": {
+        "26:core/NumberReplacer:0": "a positive weight scales every fitness alike: "
+        "selection and the hall of fame compare the same way",
+        "43:core/NumberReplacer:14": _BATCHED,
+        "43:core/NumberReplacer:15": _BATCHED,
     },
     "gp/variation.py": {
         "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,

@@ -84,6 +84,19 @@ def test_each_gp_method_runs_its_deap_algorithm_one_generation_at_a_time(
     assert calls and set(calls) == {(algorithm, 1)}
 
 
+def test_the_library_gp_defaults_are_the_gp_methods_and_it_runs_quietly(capsys):
+    from gp.evolution import GPSettings
+    from gp.methods import GPMethodSettings
+
+    library, method = GPSettings(), GPMethodSettings()
+    assert library.mu == library.lambda_ == method.population
+    assert (library.cxpb, library.mutpb, library.tournament, library.mutation_height) == \
+        (method.cxpb, method.mutpb, method.tournament, method.mutation_height)
+    _gp_run("gp", 0, 45)
+    _gp_run("gp-simple", 0, 45)
+    assert capsys.readouterr().out == ""  # DEAP's per-generation log stays off
+
+
 def test_gp_starts_from_the_initial_program():
     best = ORDER.parse(optimum_text())
     ev = _gp_run("gp", 0, 20, initial=best)
