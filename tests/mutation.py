@@ -59,6 +59,8 @@ TARGETS: dict[str, list[str]] = {
                         "test_each_gp_method_runs_its_deap_algorithm_one_generation_at_a_time",
                         "tests/test_search_behaviour.py::test_gp_starts_from_the_initial_program",
                         "tests/test_search_behaviour.py::"
+                        "test_gp_offspring_stay_within_the_languages_limits",
+                        "tests/test_search_behaviour.py::"
                         "test_the_library_gp_defaults_are_the_gp_methods_and_it_runs_quietly",
                         "tests/test_search_behaviour.py::"
                         "test_a_fitness_that_draws_from_random_does_not_shift_gps_stream",
@@ -171,6 +173,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     "gp/evolution.py": {
         "26:core/NumberReplacer:0": "a positive weight scales every fitness alike: "
         "selection and the hall of fame compare the same way",
+        "100:core/NumberReplacer:18": "a hall of fame of 2 still holds the best program "
+        "first, the only one read",
         "43:core/NumberReplacer:14": _BATCHED,
         "43:core/NumberReplacer:15": _BATCHED,
     },
