@@ -161,6 +161,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "86:core/NumberReplacer:20": _CORNER,
         "86:core/NumberReplacer:21": _CORNER,
         "64:core/NumberReplacer:15": "the JSON file's indentation: it loads the same",
+        "105:core/NumberReplacer:28": _PICTURE,
+        "105:core/NumberReplacer:29": _PICTURE,
         "105:core/NumberReplacer:30": _PICTURE,
         "105:core/NumberReplacer:31": _PICTURE,
         "116:core/NumberReplacer:44": _PICTURE,
