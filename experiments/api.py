@@ -112,17 +112,17 @@ def resume(run_dir: str | Path, *, budget: str | None = None,
     """Continue a killed run from its log (``stratsynth resume``): a synthesis run gives
     a ``SynthesisResult``, a QD run its archive (``budget``/``evaluations`` extend it).
 
-    ``trusted``: ``fitness``, ``scheduler``, ``data``, ``initial``, ``trust_config``, as
-    ``stratsynth resume`` takes them: what the run's ``config.json`` names that would
-    import a module, connect to a scheduler or read a file outside the run directory is
-    used only when named (``experiments.trust.Consent``)."""
+    ``trusted``: ``fitness``, ``target``, ``scheduler``, ``data``, ``initial``,
+    ``trust_config``, as ``stratsynth resume`` takes them: what the run's ``config.json``
+    names that would import a module, connect to a scheduler or read a file outside the
+    run directory is used only when named (``experiments.trust.Consent``)."""
     from .trust import Consent
 
     try:
         consent = Consent(**trusted)
     except TypeError:
         raise ValueError(f"resume(): unknown keyword(s) {sorted(trusted)} (known: fitness, "
-                         "scheduler, data, initial, trust_config)") from None
+                         "target, scheduler, data, initial, trust_config)") from None
     return open_run(run_dir, budget=budget, evaluations=evaluations, consent=consent).run()
 
 

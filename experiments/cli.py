@@ -84,6 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         args.argv = argv[1:]
         return args.handler(args)
+    except BrokenPipeError:  # the reader left (``stratsynth play ... | head -1``): fine
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error
+        return 0
     except (UsageError, ValueError, RuntimeError, OSError) as err:
         message = str(err).strip() or type(err).__name__
         if isinstance(err, OSError) and err.strerror:  # not Python's "[Errno 2] ..." text

@@ -208,8 +208,9 @@ def run_side_by_side(comparison: Comparison, jobs: int, quiet: bool) -> None:
         raise RuntimeError(f"{path}: a run process exited with {max(codes)}")
 
 
-def comparison_from(args) -> Comparison:
-    """The comparison a ``run`` command names: a config file or a shipped example."""
+def comparison_from(args) -> Comparison | None:
+    """The comparison a ``run`` command names: a config file or a shipped example (None
+    for ``--example list``)."""
     from .examples import example_names, example_path
 
     if (args.config is None) == (args.example is None):

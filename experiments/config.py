@@ -211,6 +211,13 @@ class SynthesisConfig:
         return values
 
 
+def _resampling_check(value: str) -> str | None:
+    from qd.resampling import resampling_names
+
+    names = resampling_names()
+    return None if value in names else f"'{value}' is not one of {', '.join(names)}"
+
+
 @dataclass(frozen=True, kw_only=True)
 class QDConfig:
     """A MAP-Elites archive of programs (``stratsynth qd``)."""
@@ -240,10 +247,17 @@ class QDConfig:
     label: str | None = setting(None, "unused", cli=False)
     engine: Literal["fast", "numpy", "reference"] = setting(
         "fast", "match engine")
+    resample: str = setting("plain", "resampling policy: plain (one evaluation per "
+                            "solution) or adaptive (re-evaluates contested cells; "
+                            "docs/quality-diversity.md)", check=_resampling_check)
+    max_samples: int | None = setting(None, "adaptive: most samples of one solution "
+                                      "(default: no cap)", minimum=1)
 
     def check(self, where: str) -> None:
         if self.budget is None and self.evaluations is None:
             raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
+        if self.max_samples is not None and self.resample == "plain":
+            raise ValueError(f"{where}: max_samples is a setting of --resample adaptive")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -283,7 +297,17 @@ class SelfPlayConfig:
         "published", "HSS: Algorithm 1 as published or the earlier "
         "implementation (docs/quality-diversity.md)")
     local_evaluations: int | None = setting(
-        None, "HSS: evaluations per local search (default: one SA cooling, 112)", minimum=1)
+        None, "HSS: evaluations per local search (default: one SA cooling, 112, per phase)",
+        minimum=1)
+    hss_local_search: Literal["sketch-sa", "sa"] | None = setting(
+        None, "HSS level 2: sketch-sa (SA on the similarity to the chosen features, then SA "
+        "on Ψ from its best program; the default of a new run) or sa (SA on Ψ alone; a "
+        "config.json without this key ran sa)")
+    side: int | None = setting(
+        None, "Ψ from one start position: every match of an evaluation puts the program in "
+        "this seat (0 or 1), a separate run per side; with --matches 1 it is Aleixo "
+        "(2023)'s microRTS Ψ (default: seats alternate, the sketch-learning paper's "
+        "two-match Ψ with --matches 2)", minimum=0, maximum=1)
     opponents: str | None = setting(
         None, "FP: player specs, comma-separated, in every mixture (e.g. a pool of bots)",
         check=_specs_check)
@@ -332,6 +356,8 @@ class SelfPlayConfig:
     def check(self, where: str) -> None:
         if self.library_programs and self.oracle != "hss":
             raise ValueError(f"{where}: library_programs: only the HSS oracle has a library")
+        if self.hss_local_search is not None and self.oracle != "hss":
+            raise ValueError(f"{where}: hss_local_search: only the HSS oracle has a level 2")
         if self.neighbours is not None and self.oracle != "hc":
             raise ValueError(f"{where}: neighbours: only the hill-climbing oracle (hc) "
                              "samples neighbours per step")
@@ -354,10 +380,18 @@ class SelfPlayConfig:
                 "evaluations": self.evaluations, "matches": self.matches,
                 "features": self.features, "levels": self.levels, "library": self.library,
                 "hss_variant": self.hss_variant, "local_evaluations": self.local_evaluations,
+                **({"hss_local_search": self.hss_local_search}
+                   if self.hss_local_search is not None else {}),
+                **({"side": self.side} if self.side is not None else {}),
                 "opponents": self.opponents, "mixture": self.mixture,
                 "library_programs": self.library_programs, "seed": self.seed,
                 **({"neighbours": self.neighbours} if self.oracle == "hc" else {}),
                 **self.driver_settings()}
+
+    def local_search(self) -> str:
+        """HSS's level-2 search: ``hss_local_search``, or ``sa`` where it is None (what
+        every run did before the setting existed; a new run writes ``sketch-sa``)."""
+        return self.hss_local_search or "sa"
 
     def driver_settings(self) -> dict[str, Any]:
         """The driver's settings as flat keys (none for IBR and FP)."""

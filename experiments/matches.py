@@ -17,6 +17,7 @@ from .options import (
     add_game,
     add_seed,
     add_workers,
+    check_output_file,
     game_params,
     positive,
 )
@@ -75,6 +76,7 @@ def cmd_record(args) -> int:
 
     if args.self_play and args.opponent and args.opponent != args.player:
         raise UsageError("--self-play and --opponent disagree: give one of them")
+    check_output_file(args.output, "--output")
     self_play = args.self_play or args.opponent is None
     specs = [args.player, args.player if self_play else args.opponent]
     game = open_game(args.game, game_params(args))

@@ -99,7 +99,11 @@ def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str
                     margin_weight=margin_weight or 0.0, engine=engine or "fast")
     functions: dict[str, Any] = {}
     if data:
-        functions[CLONING] = resolve(spec.synthesis.cloning[score])(data, game, language_class, psi)
+        try:
+            functions[CLONING] = resolve(spec.synthesis.cloning[score])(
+                data, game, language_class, psi)
+        except UnicodeDecodeError:
+            raise ValueError(f"{data}: not text (UTF-8)") from None
     if FRESH_PSI in extra_metrics:
         functions[FRESH_PSI] = FreshWinRate(psi)
     if fitness == PSI:

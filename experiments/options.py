@@ -67,6 +67,22 @@ def workers(text: str) -> int:
     return value
 
 
+def check_output_file(out: str, flag: str = "--out") -> None:
+    """An output file's path, checked before the work that fills it: not a directory,
+    and no file where a directory of its path must be (missing ones are made, as for a
+    run's ``--out``)."""
+    from pathlib import Path
+
+    path = Path(out)
+    if path.is_dir():
+        raise UsageError(f"{flag} {out}: a directory; give a file in it")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UsageError(f"{flag} {out}: {parent} is a file, not a directory")
+            break
+
+
 def add_game(parser: argparse.ArgumentParser, dsl: bool = False) -> None:
     """The game positional and its parameters (``--game-param``, ``--map``, ``--max-moves``)."""
     from games import GAME_FAMILIES

@@ -22,6 +22,8 @@ from .lock import check_empty, hold
 
 DEFAULT_MATCHES = 200
 DEFAULT_BATCH = 8
+DEFAULT_CORRECTED = 10
+"""Fresh samples per elite behind ``qd-check``'s corrected archive."""
 
 
 def qd_space(game: str):
@@ -138,6 +140,7 @@ class QDRun:
         from games.engines import prepare_engines
         from qd.archive import ProgramArchive
         from qd.map_elites import run_map_elites
+        from qd.resampling import make_resampling
         from qd.vectors import emitter
 
         c, out = self.config, self.run_dir
@@ -150,16 +153,18 @@ class QDRun:
                 (out / "config.json").write_text(json.dumps(with_identity(c), indent=1) + "\n")
             archive = ProgramArchive(self.names, [self.features[n][1] for n in self.names],
                                      self.dims, c.cells, c.seed)
+            resampling = make_resampling(c.resample, max_samples=c.max_samples)
             with make_map(c.workers) as backend:
                 evaluate = self.evaluate(backend)
                 if self.space is None:
                     run_map_elites(archive, self.language_class.default_dsl(), evaluate,
                                    c.seed, out, self.seconds, c.evaluations, c.batch,
-                                   progress=progress, resume=self.resume)
+                                   progress=progress, resume=self.resume,
+                                   resampling=resampling)
                 else:
                     run_map_elites(archive, None, evaluate, c.seed, out, self.seconds,
                                    c.evaluations, progress=progress, resume=self.resume,
-                                   present=self.space.present,
+                                   present=self.space.present, resampling=resampling,
                                    emitter_list=[emitter(self.space, archive.archive, c.seed,
                                                                     c.batch)])
             if len(self.names) == 2:
@@ -221,7 +226,8 @@ def cmd_qd(args) -> int:
 
 
 def cmd_qd_check(args) -> int:
-    """Re-evaluate the elites of two opposite corners on fresh matches."""
+    """Re-evaluate the elites of two opposite corners on fresh matches, and every elite
+    for the corrected archive."""
     from games.backends import make_map
     from games.engines import prepare_engines
     from qd.archive import ProgramArchive
@@ -240,6 +246,8 @@ def cmd_qd_check(args) -> int:
     command = " ".join(["stratsynth qd-check", str(args.run), "--matches", str(args.matches),
                         *(f"--game-param '{p}'" for p in args.game_param or ()),
                         *(["--seed", str(args.seed)] if args.seed != 99 else []),
+                        *(["--corrected", str(args.corrected)]
+                          if args.corrected != DEFAULT_CORRECTED else []),
                         *(["--out", str(args.out)] if args.out else [])])
     names = archive.features
     present = run.present()
@@ -263,17 +271,54 @@ def cmd_qd_check(args) -> int:
         lines += [""]
         for label, elite in zip(("low", "high"), archive.corner_elites()):
             lines += [f"**{label} corner**:", "", "```", present(elite["program"]), "```", ""]
-    stats = archive.stats()
-    lines += [f"Archive: {stats['elites']} elites, coverage {stats['coverage']:.3f}, "
-              f"QD-score {stats['qd_score']:.2f}, best win rate {stats['best']:.3f}."]
+        stats = archive.stats()
+        lines += [f"Archive: {stats['elites']} elites, coverage {stats['coverage']:.3f}, "
+                  f"QD-score {stats['qd_score']:.2f}, best win rate {stats['best']:.3f}."]
+        if args.corrected:
+            lines += ["", *corrected_section(run, archive, backend, args, params, engine,
+                                             report)]
     text = "\n".join(lines) + "\n"
     report.write_text(text)
     print(text)
     return 0
 
 
+def corrected_section(run: QDRun, archive, backend, args, params: dict, engine: str,
+                      report: Path) -> list[str]:
+    """The corrected archive (``qd.corrected``): every elite re-evaluated on
+    ``args.corrected`` fresh samples of the run's matches (one evaluation of that many
+    times the matches) and re-inserted into an empty grid; its figures also go to
+    ``REPORT-corrected.json``."""
+    from gp.evaluator import read_log
+    from qd.corrected import corrected_archive, reevaluate
+
+    n, matches = args.corrected, run.config.matches
+    evaluate = run.evaluate(backend, matches=n * matches, seed=args.seed + 1,
+                            game_params=params, engine=engine,
+                            games_file=report.with_name(f"{report.stem}-corrected.games.jsonl"))
+    elites = archive.elites()
+    _, correction = corrected_archive(archive, reevaluate([e["program"] for e in elites],
+                                                          evaluate), n)
+    rows = read_log(run.run_dir / "log.csv") if (run.run_dir / "log.csv").is_file() else []
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["program"]] = counts.get(row["program"], 0) + 1
+    behind = [counts.get(e["program"], 0) for e in elites]
+    data = {**correction.as_dict(), "matches_per_sample": matches, "seed": args.seed + 1,
+            "resample": run.config.resample, "evaluations": len(rows),
+            "evaluations_per_elite": sum(behind) / len(behind) if behind else None}
+    report.with_name(f"{report.stem}-corrected.json").write_text(
+        json.dumps(data, indent=1) + "\n")
+    return [f"## Corrected archive ({n} fresh samples of {matches} matches per elite)", "",
+            *correction.lines(), "",
+            f"Run: `--resample {run.config.resample}`, {len(rows):,} evaluations; "
+            + (f"{data['evaluations_per_elite']:.2f} evaluations logged per elite (a plain "
+               "run logs a repeated program again with its one value; an adaptive run "
+               "draws a fresh sample each time)." if behind else "no elites.")]
+
+
 def add_parsers(sub) -> None:
-    from .options import add_config, add_engine, add_game, add_workers, positive
+    from .options import add_config, add_engine, add_game, add_workers, non_negative, positive
 
     q = sub.add_parser("qd", help="MAP-Elites archive of programs (pyribs)")
     add_game(q, dsl=True)
@@ -286,6 +331,10 @@ def add_parsers(sub) -> None:
     c.add_argument("run", help="directory written by stratsynth qd")
     c.add_argument("--matches", type=positive, default=10_000)
     c.add_argument("--seed", type=int, default=99, help="seed of the fresh matches")
+    c.add_argument("--corrected", type=non_negative, default=DEFAULT_CORRECTED, metavar="N",
+                   help="corrected archive: every elite re-evaluated on N fresh samples of "
+                   f"the run's matches and re-inserted into an empty grid (default "
+                   f"{DEFAULT_CORRECTED}; 0: skip)")
     c.add_argument("--game-param", dest="game_param", action="append", default=None,
                    metavar="KEY=VALUE", help="override one of the run's game parameters, "
                    "e.g. to check on more levels (repeatable; values read as JSON)")

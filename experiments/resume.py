@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .config import kind_of
 from .loader import read_run_config
-from .trust import Consent
+from .trust import Consent, admit_target
 
 
 def open_run(run_dir: str | Path, *, budget: str | None = None,
@@ -22,7 +22,8 @@ def open_run(run_dir: str | Path, *, budget: str | None = None,
     ``budget``/``evaluations`` extend a QD run; ``consent``: what the user trusts of
     a synthesis run's config (``experiments.trust``)."""
     run_dir = Path(run_dir)
-    kind = kind_of(read_run_config(run_dir))
+    saved = read_run_config(run_dir)
+    kind = kind_of(saved)
     named = [flag for flag, value in (("--fitness", consent and consent.fitness),
                                       ("--scheduler", consent and consent.scheduler),
                                       ("--data", consent and consent.data),
@@ -33,7 +34,11 @@ def open_run(run_dir: str | Path, *, budget: str | None = None,
         if named:
             raise ValueError(f"{run_dir}: {named[0]} names a setting of synthesis runs; "
                              "this is a qd run")
-
+        trusted = admit_target(saved.get("target"), run_dir, consent or Consent(),
+                               str(run_dir / "config.json"))
+        if trusted:
+            print(f"{run_dir / 'config.json'}: trusted (--trust-config): {trusted[0]}",
+                  file=sys.stderr)
         return QDRun.open(run_dir, budget=budget, evaluations=evaluations)
     if kind == "selfplay":
         raise ValueError(f"{run_dir}: a self-play run continues when its stratsynth selfplay "
@@ -51,8 +56,8 @@ def open_run(run_dir: str | Path, *, budget: str | None = None,
 def cmd_resume(args) -> int:
     from . import quality_diversity, synthesis
 
-    consent = Consent(fitness=args.fitness, scheduler=args.scheduler, data=args.data,
-                      initial=args.initial, trust_config=args.trust_config)
+    consent = Consent(fitness=args.fitness, target=args.target, scheduler=args.scheduler,
+                      data=args.data, initial=args.initial, trust_config=args.trust_config)
     run = open_run(args.run, budget=args.budget, evaluations=args.evaluations,
                    consent=consent)
     done = Path(args.run) / "done"
@@ -82,6 +87,8 @@ def add_parsers(sub) -> None:
         "named here (docs/run-directories.md)")
     trust.add_argument("--fitness", default=None, metavar="MODULE:FUNCTION",
                        help="the run's user fitness, named again: its module may be imported")
+    trust.add_argument("--target", default=None, metavar="SPEC",
+                       help="the run's target, named again: the files it names may be read")
     trust.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="evaluate on this dask scheduler (the run's, or another)")
     trust.add_argument("--data", default=None, metavar="FILE",

@@ -14,6 +14,7 @@ for IBR and FP, the strongest in the empirical game for DO and 2L) and, with HSS
 from __future__ import annotations
 
 import json
+import os
 import random
 from dataclasses import fields
 from pathlib import Path
@@ -36,7 +37,7 @@ class SelfPlayRun:
 
         from .players import make_player
 
-        c = self.config = config
+        c = self.config = _resolved(config)
         self.out = Path(c.out)
         self.driver = c.driver_class()
         try:
@@ -57,6 +58,10 @@ class SelfPlayRun:
             raise ValueError(f"{where}: {err}") from None
         if c.library and not Path(c.library).is_file():
             raise ValueError(f"{where}: library '{c.library}' is not a file")
+        if c.library:  # a library that cannot be read fails before anything is written
+            from qd.hss import Library
+
+            Library.load(c.library)
 
     def _identity(self) -> dict:
         """The run's identity as its ``config.json`` keeps it: a run started under a
@@ -102,7 +107,7 @@ class SelfPlayRun:
                 """The library, and each program simplified (``sequence.json`` keeps the
                 oracle's own texts, which a continued run needs)."""
                 if c.oracle == "hss":
-                    oracle.library.save(out / "library.json")
+                    save_library(oracle.library, out)
                 for i, text in enumerate(sequence):
                     write_atomically(out / f"program{i}.txt", simplified_text(dsl, text) + "\n")
 
@@ -110,16 +115,16 @@ class SelfPlayRun:
             with make_map(c.workers) as backend:
                 if c.oracle == "sa":
                     oracle = sa_oracle(self.game, self.language_class, c.matches,
-                                       c.evaluations, backend, engine=c.engine)
+                                       c.evaluations, backend, engine=c.engine, side=c.side)
                 elif c.oracle == "hc":
                     oracle = hc_oracle(self.game, self.language_class, c.matches,
                                        c.evaluations, c.neighbours or 1000, backend,
-                                       engine=c.engine)
+                                       engine=c.engine, side=c.side)
                 else:
-                    kept = out / "library.json"
-                    start_from = kept if kept.is_file() else c.library
-                    library = Library.load(start_from) if start_from else Library()
-                    if not kept.is_file():
+                    kept = kept_library(out)
+                    library = (kept if kept is not None else
+                               Library.load(c.library) if c.library else Library())
+                    if kept is None:
                         for text in self.starts:
                             library.add_unmeasured(text)
                     levels = game_spec(c.game).feature_levels()
@@ -129,7 +134,8 @@ class SelfPlayRun:
                     oracle = hss_oracle(self.game, self.language_class, self.features,
                                         self.names, levels, c.matches, c.evaluations, library,
                                         backend, engine=c.engine, variant=c.hss_variant,
-                                        local_evaluations=c.local_evaluations)
+                                        local_evaluations=c.local_evaluations,
+                                        local_search=c.local_search(), side=c.side)
                 start = dsl.to_text(dsl.random_program(random.Random(c.seed)))
                 context = SelfPlayContext(game=self.game, strategy_class=self.language_class,
                                           matches=c.matches, seed=c.seed, map=backend,
@@ -143,6 +149,58 @@ class SelfPlayRun:
             write_atomically(out / "final.txt",
                              simplified_text(dsl, driver.answer(sequence)) + "\n")
         return sequence
+
+
+CHECKPOINTS = ("sequence.json", "state.json")
+"""The drivers' checkpoint files (IBR/FP, population drivers)."""
+
+
+def checkpoint_digest(out: Path) -> str:
+    """A digest of the driver's checkpoint as it is on disk now ("none" before one)."""
+    import hashlib
+
+    parts = [(out / name).read_bytes() for name in CHECKPOINTS if (out / name).is_file()]
+    return hashlib.sha256(b"\0".join(parts)).hexdigest() if parts else "none"
+
+
+def save_library(library, out: Path) -> None:
+    """Save the HSS library before the driver writes its checkpoint: the previous one
+    moves to ``library.prev.json`` and the new one names the checkpoint it follows, so
+    that a kill between the two is told apart from a finished step."""
+    current = out / "library.json"
+    if current.is_file():
+        os.replace(current, out / "library.prev.json")
+    library.save(current, follows=checkpoint_digest(out))
+
+
+def kept_library(out: Path):
+    """The library that belongs with ``out``'s checkpoint, or None (start afresh). A
+    library that still follows the checkpoint on disk was saved for a step whose
+    checkpoint was never written: the previous one belongs with it."""
+    from qd.hss import Library
+
+    current, previous = out / "library.json", out / "library.prev.json"
+    if current.is_file() and Library.follows_of(current) != checkpoint_digest(out):
+        return Library.load(current)
+    return Library.load(previous) if previous.is_file() else None
+
+
+def _resolved(config: SelfPlayConfig) -> SelfPlayConfig:
+    """``config`` with HSS's level-2 search decided: as given; else, continuing a run,
+    what its ``config.json`` says (no key: plain SA, what runs did before the setting
+    existed); else Sketch-SA, the dissertation's."""
+    from dataclasses import replace
+
+    from qd.hss import LOCAL_SEARCHES
+
+    if config.oracle != "hss" or config.hss_local_search is not None:
+        return config
+    saved = Path(config.out) / "config.json"
+    if saved.is_file():
+        kept = read_run_config(saved.parent).get("hss_local_search")
+        # a value that is not a level-2 search is left for the identity check to name
+        return replace(config, hss_local_search=kept) if kept in LOCAL_SEARCHES else config
+    return replace(config, hss_local_search="sketch-sa")
 
 
 def cmd_selfplay(args) -> int:

@@ -25,7 +25,7 @@ from games import game_spec
 from gp.simplify import simplified_text
 
 from .config import SynthesisConfig, default_matches, default_target, open_game, parse_duration
-from .loader import load, read_run_config, to_dict, with_identity
+from .loader import load, read_run_config, read_text, to_dict, with_identity
 from .lock import check_empty, hold
 from .trust import Consent, admit
 
@@ -98,7 +98,7 @@ class SynthesisRun:
         self.initial = None
         if c.initial:  # a program the run's language cannot read stops it here
             path = Path(c.initial)
-            self.initial = self.dsl.parse(path.read_text(), source=str(path))
+            self.initial = self.dsl.parse(read_text(path), source=str(path))
         check_psi_options(game_name=c.game, game=self.game, target=self.target,
                           matches=self.matches, fitness=c.fitness, paired=c.paired,
                           margin_weight=c.margin_weight, where=where)
@@ -150,11 +150,21 @@ class SynthesisRun:
             run_dir=self.run_dir, fitness_on_failure=c.fitness_on_failure,
             fitness_time_limit=c.fitness_time_limit)
 
+    def _backend(self):
+        """The run's evaluation backend; a scheduler that cannot be reached is one line."""
+        from games.backends import make_backend
+
+        c = self.config
+        try:
+            return make_backend(c.backend, c.workers, c.scheduler)
+        except (OSError, TimeoutError) as err:
+            raise ValueError(f"{self.where}: dask scheduler {c.scheduler}: "
+                             f"{str(err).strip() or type(err).__name__}") from None
+
     def run(self, on_score: Callable[[Any], None] | None = None, *,
             locked: bool = False) -> SynthesisResult:
         """Start or resume the search under the run's lock (``locked``: the caller holds
         it already); its result."""
-        from games.backends import make_backend
         from games.engines import prepare_engines
         from gp.evaluator import Budget, Evaluator
 
@@ -162,23 +172,55 @@ class SynthesisRun:
         with hold(self.run_dir, held=locked):
             if not self.resume:
                 check_empty(self.run_dir)
-                self.run_dir.mkdir(parents=True, exist_ok=True)
-                (self.run_dir / "config.json").write_text(
-                    json.dumps(with_identity(c), indent=2) + "\n")
+            existed = self.run_dir.exists()
             prepare_engines(self.game, c.engine)  # compiling is not the search's time
             budget = Budget(seconds=self.seconds, evaluations=c.evaluations, clock=c.clock,
                             stop_at=c.stop_at)
-            with make_backend(c.backend, c.workers, c.scheduler) as backend:
-                evaluator = Evaluator(self.metrics(backend), self.dsl.to_text, budget,
-                                      self.run_dir, resume=self.resume, on_score=on_score,
-                                      present=partial(simplified_text, self.dsl))
-                self.method(language=self.dsl, evaluator=evaluator,
-                            rng=random.Random(c.seed), settings=c.settings,
-                            initial=self.initial).run()
-                evaluator.close()
+            # the backend and the metrics (a scheduler to reach, a fitness to import, a
+            # record to read) are made before anything is written: a failure writes nothing
+            with self._backend() as backend:
+                metrics = self.metrics(backend)
+                if not self.resume:
+                    self.run_dir.mkdir(parents=True, exist_ok=True)
+                    (self.run_dir / "config.json").write_text(
+                        json.dumps(with_identity(c), indent=2) + "\n")
+                try:
+                    evaluator = Evaluator(metrics, self.dsl.to_text, budget, self.run_dir,
+                                          resume=self.resume, on_score=on_score,
+                                          present=partial(simplified_text, self.dsl))
+                    self.method(language=self.dsl, evaluator=evaluator,
+                                rng=random.Random(c.seed), settings=c.settings,
+                                initial=self.initial).run()
+                    evaluator.close()
+                except BaseException:
+                    if not self.resume:
+                        discard_unstarted(self.run_dir, keep_directory=existed)
+                    raise
             (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
         return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
                                evaluator.best_value, evaluator.budget.used)
+
+
+RUN_FILES = ("config.json", "log.csv", "failures.log", "best.txt", "best_raw.txt")
+"""What a synthesis run writes in its directory."""
+
+
+def discard_unstarted(run_dir: Path, keep_directory: bool) -> None:
+    """Remove what a new run wrote if it failed before its first evaluation was logged,
+    so that the corrected command can start it again (a run with logged evaluations is
+    kept, to resume)."""
+    from gp.evaluator import read_log
+
+    log = run_dir / "log.csv"
+    try:
+        if log.is_file() and read_log(log):
+            return
+    except (ValueError, OSError):
+        return
+    for name in RUN_FILES:
+        (run_dir / name).unlink(missing_ok=True)
+    if not keep_directory and run_dir.is_dir() and not any(run_dir.iterdir()):
+        run_dir.rmdir()
 
 
 def check_same_settings(run_dir: Path, saved: SynthesisConfig,

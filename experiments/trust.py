@@ -3,11 +3,12 @@
 A run directory may come from someone else (a download, a colleague's results), so
 its ``config.json`` is read as data, never as instructions. On resume the tool does
 not import the module a config names as its fitness, connect to the dask scheduler it
-names, or read its ``data``/``initial`` files outside the run directory, unless the
-user names them on the command line (``--fitness``, ``--scheduler``, ``--data``,
-``--initial``) or passes ``--trust-config``, which says on stderr what it lets
-through. Settings the user gives explicitly (the command line, a TOML config they
-run, the Python API's arguments) are theirs and trusted.
+names, or read its ``data``/``initial`` files (or the program files its ``target``
+names) outside the run directory, unless the user names them on the command line
+(``--fitness``, ``--scheduler``, ``--data``, ``--initial``, ``--target``) or passes
+``--trust-config``, which says on stderr what it lets through. Settings the user
+gives explicitly (the command line, a TOML config they run, the Python API's
+arguments) are theirs and trusted.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class Consent:
     Args:
         fitness: the run's user fitness (``package.module:function``), named again:
             its module may be imported.
+        target: the run's target, named again: the files its player specs name
+            (``program:FILE``) may be read wherever they are.
         scheduler: a dask scheduler address to evaluate on (replaces the run's).
         data: the record file to read (replaces the run's ``data`` path).
         initial: the program file to read (replaces the run's ``initial`` path).
@@ -33,6 +36,7 @@ class Consent:
     """
 
     fitness: str | None = None
+    target: str | None = None
     scheduler: str | None = None
     data: str | None = None
     initial: str | None = None
@@ -53,6 +57,38 @@ def _confined(value: str, run_dir: Path) -> str | None:
         if candidate.is_file() and inside(candidate, run_dir):
             return str(candidate)
     return None
+
+
+def _files_outside(target: str | None, run_dir: Path) -> list[str]:
+    """The files a target's player specs name (``PREFIX:FILE``) that lie outside the run
+    directory (an argument that names no file, e.g. ``mcts:500``, reads nothing)."""
+    outside: list[str] = []
+    if not isinstance(target, str):
+        return outside  # not a target at all: loading the config says so
+    for spec in target.split(","):
+        prefix, sep, argument = spec.strip().partition(":")
+        path = argument.partition("?")[0]
+        if sep and path and (Path(path).is_file() or prefix == "program") \
+                and not (Path(path).is_file() and inside(Path(path), run_dir)):
+            outside.append(path)
+    return outside
+
+
+def admit_target(target: str | None, run_dir: Path, consent: Consent,
+                 where: str) -> list[str]:
+    """Refuse a saved target whose player specs read files outside the run directory
+    unless the user named the target again or trusts the config; what is let through."""
+    if consent.target is not None and consent.target != target:
+        raise ValueError(f"{where}: --target {consent.target} is not the run's target "
+                         f"'{target}'")
+    outside = _files_outside(target, run_dir)
+    if not outside or consent.target is not None:
+        return []
+    if not consent.trust_config:
+        raise ValueError(f"{where}: target '{target}' reads {outside[0]}, outside the run "
+                         f"directory; pass --target {target} if you trust it (or "
+                         "--trust-config)")
+    return [f"reads {', '.join(outside)} (target)"]
 
 
 def _flag(name: str) -> str:
@@ -80,6 +116,8 @@ def admit(config: Any, run_dir: Path, consent: Consent, where: str) -> Any:
                              f"to run code: pass --fitness {fitness} if you trust that "
                              "module (or --trust-config)")
         trusted.append(f"imports {fitness.partition(':')[0]} (fitness {fitness})")
+
+    trusted += admit_target(config.target, run_dir, consent, where)
 
     if consent.scheduler is not None:
         changes.update(backend="dask", scheduler=consent.scheduler)

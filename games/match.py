@@ -237,8 +237,13 @@ def play_matches(game: Game, players: Sequence[Strategy], n: int, seed: int,
 def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
               seeds: Sequence[int], map: Callable[[Callable, list], list] | None = None,
               chunks: int | None = None, behavior: dict | None = None,
-              engine: str = "reference", paired: bool = False) -> list[MatchSummary]:
+              engine: str = "reference", paired: bool = False,
+              seat: int | None = None) -> list[MatchSummary]:
     """``play_matches`` for several pairings at once, through one ``map`` call.
+
+    ``seat`` (0 or 1) puts each pairing's first player in that seat in every match
+    (matches ``seat``, ``seat + 2``, … of the batch: one start position, as a run
+    that synthesizes for one side needs); None alternates seats.
 
     Why: one call per pairing ends in a barrier where workers wait for the last
     chunk; a whole batch (a GP population) in one call keeps every worker busy
@@ -252,6 +257,9 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     if n < 0:
         raise ValueError(f"number of matches must be >= 0, got {n}")
     check_paired(n, paired)
+    if seat is not None and (seat not in (0, 1) or paired):
+        raise ValueError(f"seat must be 0 or 1 and matches unpaired, got seat {seat!r}"
+                         f"{' with paired matches' if paired else ''}")
     if len(pairings) != len(seeds):
         raise ValueError(f"{len(pairings)} pairings but {len(seeds)} seeds")
     for players in pairings:
@@ -269,9 +277,12 @@ def play_many(game: Game, pairings: Sequence[Sequence[Strategy]], n: int,
     else:
         per_pairing = max(1, min(n, -(-total // max(1, len(pairings))))) if n else 1
         bounds = [n * i // per_pairing for i in range(per_pairing + 1)]
+    spans = list(zip(bounds, bounds[1:]))
+    if seat is not None:  # one job per match: the indices of one seat are not contiguous
+        spans = [(seat + 2 * i, seat + 2 * i + 1) for i in range(n)]
     jobs, owners = [], []
     for k, (players, seed) in enumerate(zip(pairings, seeds)):
-        for start, stop in zip(bounds, bounds[1:]):
+        for start, stop in spans:
             if start < stop:
                 jobs.append(MatchJob(game, (players[0], players[1]), seed, start, stop,
                                      behavior, paired))

@@ -160,15 +160,37 @@ def read_log(path: Path, repair: bool = False) -> list[dict[str, str]]:
     out, and with ``repair`` (a resume, the only writer) also cut from the file."""
     if not path.exists():
         return []
-    text = path.read_text()
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a run log (not text, UTF-8)") from None
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1] if "\n" in text else ""
         if repair:
             path.write_text(text)
-    rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    for row in rows:
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows = list(reader)
+    for line, row in enumerate(rows, 2):
+        if None in row or None in row.values() or "program" not in row:
+            raise ValueError(f"{path}: line {line}: not a row of this log (it needs the "
+                             f"{len(reader.fieldnames or [])} fields of its header)")
+        for key, value in row.items():
+            if key not in TEXT_COLUMNS and value != "" and not _is_number(value):
+                raise ValueError(f"{path}: line {line}: {key} '{value[:40]}' is not a number")
         row["program"] = decode_program(row["program"])
     return rows
+
+
+TEXT_COLUMNS = frozenset({"metric", "measures", "program"})
+"""The log's columns that hold text; every other column holds a number (or nothing)."""
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 class Evaluator:

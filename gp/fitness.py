@@ -63,18 +63,21 @@ class WinRate:
     ``paired``: in colour-swapped pairs on one opening each; ``margin_weight``: plus
     that times the mean final ``game.margin`` (a tie-break below Ψ's step); ``engine``:
     which of the game's engines plays (``games.engines.ENGINES``; same results on
-    each, ``fast`` the fastest)."""
+    each, ``fast`` the fastest); ``seat``: the program in that seat (0 or 1) in every
+    match, one start position (``games.match.play_many``), instead of alternating."""
 
     name = "psi"
 
     def __init__(self, game, target, strategy_class, matches: int = 1000, seed: int = 0,
                  map: Callable | None = None, behavior: dict | None = None,
                  engine: str = "fast", failure_log: Any = None, paired: bool = False,
-                 margin_weight: float = 0.0, common_openings: bool = False) -> None:
+                 margin_weight: float = 0.0, common_openings: bool = False,
+                 seat: int | None = None) -> None:
         if matches < 1:
             raise ValueError(f"matches must be >= 1, got {matches}")
         check_paired(matches, paired)
         self.paired = paired
+        self.seat = seat  # the program's seat in every match (one start position), or None
         self.common_openings = common_openings  # every program on the run seed's matches
         self.game = game
         self.target = target
@@ -115,7 +118,7 @@ class WinRate:
         ``map`` call, paired and with the margin as configured."""
         return play_many(self.game, [(p, self.target) for p in players], self.matches, seeds,
                          map=self.map, behavior=self.features(), engine=self.engine,
-                         paired=self.paired)
+                         paired=self.paired, seat=self.seat)
 
     def play(self, program: Any) -> MatchSummary:
         """The program's matches, cached by program text (cloning scores and behaviour
@@ -195,7 +198,8 @@ class PoolWinRate(WinRate):
         k = len(self.targets)
         parts = play_many(self.game, [(p, t) for p in players for t in self.targets],
                           self.matches, [s for s in seeds for _ in range(k)], map=self.map,
-                          behavior=self.features(), engine=self.engine, paired=self.paired)
+                          behavior=self.features(), engine=self.engine, paired=self.paired,
+                          seat=self.seat)
         summaries = []
         for i in range(len(players)):
             total = MatchSummary()

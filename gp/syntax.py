@@ -38,6 +38,31 @@ class ProgramSyntaxError(ValueError):
     """Program text that does not parse or does not type-check; says where."""
 
 
+MAX_PROGRAM_CHARS = 200_000
+"""Longest program text read (synthesized programs are a few thousand characters)."""
+
+MAX_NESTING = 100
+"""Deepest nesting of brackets read (synthesized programs nest a dozen deep)."""
+
+
+def check_size(text: str, source: str) -> None:
+    """Program text too long or nested too deeply to be a program is refused at once,
+    naming its source (reading it would take long and exhaust the recursion limit)."""
+    if len(text) > MAX_PROGRAM_CHARS:
+        raise ProgramSyntaxError(f"{source}: {len(text):,} characters, too long for a "
+                                 f"program (at most {MAX_PROGRAM_CHARS:,})")
+    depth = deepest = 0
+    for char in text:
+        if char in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in ")]}":
+            depth -= 1
+    if deepest > MAX_NESTING:
+        raise ProgramSyntaxError(f"{source}: brackets nested {deepest} deep, too deep for a "
+                                 f"program (at most {MAX_NESTING})")
+
+
 @dataclass
 class _Node:
     """Generic syntax tree produced by the tokenizer/parser before typing."""
@@ -118,6 +143,14 @@ class ProgramText:
     # ---- parse -----------------------------------------------------------------------
     def parse(self, text: str, source: str = "<program>") -> gp.PrimitiveTree:
         """Parse program text back to a tree of the root type; errors name source and line."""
+        check_size(text, source)
+        try:
+            return self._parse(text, source)
+        except RecursionError:
+            raise ProgramSyntaxError(f"{source}: nested too deeply to read (a chain of "
+                                     "operators or calls too long)") from None
+
+    def _parse(self, text: str, source: str) -> gp.PrimitiveTree:
         root_syn = [s for n, s in self.syntax.items() if s.kind == "lines"
                     and self._prim(n).ret is self.root_type]
         try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import importlib
+import math
 import random
 import types
 import typing
@@ -235,6 +236,8 @@ def check_setting(settings_class: type[SynthesizerSettings], name: str, value: A
         raise ValueError(f"{name} must be {_describe(hint)}, got {value!r}")
     if hint is float:
         value = float(value)
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value!r}")
     metadata_ = {f.name: f.metadata for f in setting_fields(settings_class)}[name]
     low, high = metadata_.get("minimum"), metadata_.get("maximum")
     if low is not None and value < low:

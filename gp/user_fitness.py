@@ -64,6 +64,10 @@ def load_function(spec: str) -> Callable:
         module = importlib.import_module(module_name)
     except ImportError as err:
         raise ValueError(f"fitness '{spec}': cannot import {module_name} ({err})") from None
+    except (Exception, SystemExit) as err:  # the module fails as it loads: name it
+        cause = (str(err).strip().splitlines() or [""])[0]
+        raise ValueError(f"fitness '{spec}': importing {module_name} raised "
+                         f"{type(err).__name__}" + (f": {cause}" if cause else "")) from None
     function = getattr(module, attr, None)
     if not callable(function):
         raise ValueError(f"fitness '{spec}': {module_name} has no function {attr}")
@@ -130,7 +134,7 @@ def call_fitness(function: Callable, game: Any, time_limit: float | None,
             value = _alarm(time_limit, partial(function, player, game=game, seed=seed))
     except EvaluationTimeout:
         return Outcome(None, f"took longer than {time_limit:g} s")
-    except Exception as err:
+    except (Exception, SystemExit) as err:  # sys.exit() in a fitness ends no run
         cause = (str(err).strip().splitlines() or [""])[0]
         return Outcome(None, f"{type(err).__name__}: {cause}" if cause
                        else type(err).__name__)

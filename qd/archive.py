@@ -39,6 +39,14 @@ class ProgramArchive:
                                       samples=max(20 * cells, 2000),
                                       solution_dtype=object, seed=seed)
 
+    def like(self) -> ProgramArchive:
+        """An empty archive of the same shape: features, ranges, cells, seed."""
+        return ProgramArchive(self.features, self.ranges, self.dims, self.cells or 100, self.seed)
+
+    def cell_of(self, measures: Sequence[float]) -> int:
+        """The cell (pyribs index) that behaviour ``measures`` falls in."""
+        return int(self.archive.index_of_single(np.asarray(measures, dtype=float)))
+
     def add(self, programs: Sequence[str], objectives: Sequence[float],
             measures: Sequence[Sequence[float]]) -> np.ndarray:
         solutions = np.empty(len(programs), dtype=object)

@@ -133,7 +133,9 @@ class SelfPlayDriver(abc.ABC):
             after_step: Callable[[list[str]], None] | None = None) -> list[str]:
         """Start or continue (from ``out``'s checkpoint) until ``budget`` is spent; the
         programs found, oldest first (``initial`` first). ``after_step(programs)`` runs
-        after each oracle call."""
+        after each oracle call and before that call's checkpoint is written (what it
+        saves, e.g. an HSS library, pairs itself with the checkpoint it precedes, so a
+        kill between the two loses neither)."""
 
     @abc.abstractmethod
     def answer(self, programs: list[str]) -> str:

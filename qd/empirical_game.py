@@ -25,14 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from games.files import write_atomically
-from games.match import play_many
-from gp.fitness import program_seed
 
 from .drivers import SelfPlayBudget, SelfPlayDriver, read_cpu_seconds, write_cpu_seconds
-from .reference import ReferenceOpponents, target_win_rate, utility
 
 LP_SOLVER = "highs"
 """scipy's linprog method for the restricted game (deterministic: the same matrix gives
@@ -43,6 +38,7 @@ def maximin(payoffs: Sequence[Sequence[float]]) -> tuple[list[float], float]:
     """The row player's maximin mixed strategy x of the matrix game ``payoffs`` (row
     player's payoff) and the game's value v: maximise v subject to
     ``Σ_i x_i M[i][j] >= v`` for every column j, ``Σ x = 1``, ``x >= 0``."""
+    import numpy as np
     from scipy.optimize import linprog
 
     m = np.asarray(payoffs, dtype=float)
@@ -76,6 +72,11 @@ class EmpiricalGame:
     def add(self, text: str, context) -> int:
         """Play ``text`` against every program so far and add it; the matches played.
         Pair (new, q) plays on a seed from the run seed and both texts."""
+        from games.match import play_many
+        from gp.fitness import program_seed
+
+        from .reference import utility
+
         new = context.strategy_class(text)
         pairs = [(new, context.strategy_class(q)) for q in self.programs]
         seeds = [program_seed(context.seed, f"{text}\n# payoff against\n{q}")
@@ -187,17 +188,19 @@ class PopulationDriver(SelfPlayDriver):
         cpu_before = read_cpu_seconds(out)
         while budget.left(state.calls, state.search_matches, cpu_before):
             self.call(state)
+            if after_step is not None:  # before the checkpoint: see DriverBase.run
+                after_step(list(state.game.programs))
             if out is not None:
                 out.mkdir(parents=True, exist_ok=True)
                 write_atomically(out / STATE_FILE, state.to_json())
                 write_atomically(out / "calls.csv", calls_table(state.history))
                 write_cpu_seconds(out, budget.cpu_used(cpu_before))
-            if after_step is not None:
-                after_step(list(state.game.programs))
         return list(state.game.programs)
 
     def call(self, state: PopulationState) -> None:
         """One oracle call from the strongest program, and the update if it is better."""
+        from .reference import ReferenceOpponents, target_win_rate
+
         c, game = self.context, state.game
         start_index = game.strongest()
         start = game.programs[start_index]
@@ -231,11 +234,15 @@ class PopulationDriver(SelfPlayDriver):
 
 
 def calls_table(history: list[dict[str, Any]]) -> str:
-    """``calls.csv``: one row per oracle call."""
-    lines = [",".join(CALL_COLUMNS)]
+    """``calls.csv``: one row per oracle call; after the common columns, what the
+    driver's updates recorded (e.g. Double Oracle's equilibrium and value)."""
+    columns = list(CALL_COLUMNS)
+    for record in history:
+        columns += [key for key in record if key not in columns]
+    lines = [",".join(columns)]
     for record in history:
         cells = []
-        for column in CALL_COLUMNS:
+        for column in columns:
             value = record.get(column, "")
             if isinstance(value, list):
                 value = " ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in value)

@@ -2,11 +2,13 @@
 
 Level 1 chooses a feature vector V with two-phase Naive Sampling
 (``qd.naive_sampling``: ε conventions and phases there). Level 2 starts a local
-search (simulated annealing, one full cooling schedule by default) from the library
-program whose features are nearest to V (Σ|F(p)[i] − V[i]|) and maximises U, ties
-broken by similarity to V (per feature 1 − |a − b| / max(a, b, 1), averaged). Every
-program the local search evaluated then updates level 1 at its own features and
-enters the library, keyed by its text.
+search from the library program whose features are nearest to V (Σ|F(p)[i] − V[i]|).
+By default it is Sketch-SA, the dissertation's program search: a sketch phase (SA on
+the similarity of F(p) to V, per feature 1 − |a − b| / max(a, b, 1), averaged), then a
+best-response phase (SA from the sketch phase's best-U program, maximising U with ties
+broken by similarity to V); ``local_search="sa"`` is the best-response phase alone
+(what every earlier HSS run used). Every program the local search evaluated then
+updates level 1 at its own features and enters the library, keyed by its text.
 The library persists across calls (``save``/``load``) and can seed a search on
 another map or against another opponent (transfer).
 """
@@ -74,14 +76,31 @@ class Library:
             raise ValueError(f"library lookup must be 'distance' or 'similarity', got '{by}'")
         return min(measured, key=key)
 
-    def save(self, path: str | Path) -> None:
-        write_atomically(path, json.dumps([e.__dict__ for e in self.entries.values()]) + "\n")
+    def save(self, path: str | Path, follows: str | None = None) -> None:
+        """A list of entries; with ``follows`` (a run's checkpoint digest, see
+        ``experiments.selfplay``) an object ``{"follows", "entries"}``."""
+        entries = [e.__dict__ for e in self.entries.values()]
+        saved = entries if follows is None else {"follows": follows, "entries": entries}
+        write_atomically(path, json.dumps(saved) + "\n")
+
+    @staticmethod
+    def follows_of(path: str | Path) -> str | None:
+        """The checkpoint digest a saved library names (None for a plain list)."""
+        try:
+            saved = json.loads(Path(path).read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        return saved.get("follows") if isinstance(saved, dict) else None
 
     @classmethod
     def load(cls, path: str | Path) -> Library:
         try:
             items = json.loads(Path(path).read_text())
+            if isinstance(items, dict):
+                items = items["entries"]
             return cls({e["program"]: LibraryEntry(**e) for e in items})
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: not a program library (not text, UTF-8)") from None
         except (OSError, json.JSONDecodeError, KeyError, TypeError) as err:
             raise ValueError(f"{path}: not a program library ({err})") from None
 
@@ -104,6 +123,13 @@ def cooling_steps(sa: SimulatedAnnealing) -> int:
 UTILITY = "utility"
 """The local search's objective: U plus the tie-break by similarity to V."""
 
+SKETCH = "similarity"
+"""The sketch phase's objective (Sketch-SA): the similarity of F(p) to V."""
+
+LOCAL_SEARCHES = ("sketch-sa", "sa")
+"""Level 2's local searches: Sketch-SA (a sketch phase on the similarity to V, then SA
+on U from its best program) or plain SA on U."""
+
 SCHEDULE_EVALUATIONS = cooling_steps(SimulatedAnnealing(None, None))
 """One cooling schedule of SA with its default constants: 112 evaluations."""
 
@@ -115,7 +141,8 @@ class HSSVariant:
         name: the variant's name (``hss_variant`` in configs).
         bandit: makes the level-1 bandit from the levels and the seed.
         local_evaluations: the local search's length when no other is given (None:
-            one full cooling schedule).
+            one full cooling schedule per phase).
+        local_search: level 2's search when no other is given (``LOCAL_SEARCHES``).
         update_as_it_goes: level 1 and the library learn from every evaluation as it
             happens (else from all of a local search's programs after it, lines 8-9).
     """
@@ -124,6 +151,7 @@ class HSSVariant:
     bandit: Callable[[list, int], NaiveSampling]
     local_evaluations: int | None = None
     update_as_it_goes: bool = False
+    local_search: str = "sketch-sa"
 
 
 def _published_bandit(levels: list, seed: int) -> NaiveSampling:
@@ -137,7 +165,8 @@ def _legacy_bandit(levels: list, seed: int) -> NaiveSampling:
 PUBLISHED = HSSVariant("published", _published_bandit)
 """Algorithm 1 as published (Aleixo 2023)."""
 
-LEGACY = HSSVariant("legacy", _legacy_bandit, local_evaluations=20, update_as_it_goes=True)
+LEGACY = HSSVariant("legacy", _legacy_bandit, local_evaluations=20, update_as_it_goes=True,
+                    local_search="sa")
 """The earlier implementation (see ``HSS``)."""
 
 VARIANTS = {variant.name: variant for variant in (PUBLISHED, LEGACY)}
@@ -155,14 +184,18 @@ class HSS:
     """Algorithm 1 of Aleixo (2023). ``evaluate(text) -> (utility, features)``; ``levels[i]``
     are the values feature ``i`` is snapped to for level 1.
 
-    Level 2 (``local_search``): SA from the library program nearest to V, maximising
-    U + ``tie_scale``·similarity(F(p), V). Its length: ``local_seconds`` (Algorithm 1's
-    time limit; SA restarts from its best while time remains), else
-    ``local_evaluations``, else — the default — one full cooling schedule
-    (``cooling_steps``: 112 evaluations with the sketch-learning paper's constants, so T falls from
-    100 to below 1). Then (lines 8-9) every program p' the local search evaluated
-    updates level 1 at its own snapped features F(p') with U(p'), and enters the
-    library.
+    Level 2 (Algorithm 1, line 7), from the library program nearest to V.
+    ``local_search="sketch-sa"`` (the default of the published variant): a sketch phase,
+    SA maximising similarity(F(p), V) (every program it evaluates is measured for U
+    too, from the same matches), then a best-response phase, SA from the sketch phase's
+    best program by U (ties by similarity) maximising U + ``tie_scale``·similarity(F(p),
+    V). ``local_search="sa"``: the best-response phase alone, from the library program.
+    Each phase's length: half of ``local_seconds`` (Algorithm 1's time limit; SA
+    restarts from its best while time remains) or of ``local_evaluations`` (all of it
+    for ``sa``), else — the default — one full cooling schedule (``cooling_steps``: 112
+    evaluations with the sketch-learning paper's constants, so T falls from 100 to
+    below 1). Then (lines 8-9) every program p' the local search evaluated updates
+    level 1 at its own snapped features F(p') with U(p'), and enters the library.
 
     ``variant`` (an ``HSSVariant`` or its name): ``"legacy"`` is the earlier
     implementation: 20-evaluation local searches
@@ -178,13 +211,19 @@ class HSS:
                  library: Library | None = None, local_evaluations: int | None = None,
                  local_seconds: float | None = None, tie_scale: float = 1e-3,
                  variant: str | HSSVariant = "published",
-                 bandit: NaiveSampling | None = None, lookup: str = "distance") -> None:
+                 bandit: NaiveSampling | None = None, lookup: str = "distance",
+                 local_search: str | None = None) -> None:
         if isinstance(variant, str):
             variant = variant_name(variant)
             if variant not in VARIANTS:
                 raise ValueError(f"HSS variant must be one of {tuple(VARIANTS)}, "
                                  f"got '{variant}'")
             variant = VARIANTS[variant]
+        local_search = variant.local_search if local_search is None else local_search
+        if local_search not in LOCAL_SEARCHES:
+            raise ValueError(f"HSS local search must be one of {LOCAL_SEARCHES}, "
+                             f"got '{local_search}'")
+        self.local_search = local_search
         self.dsl = dsl
         self.evaluate = evaluate
         self.levels = [list(v) for v in levels]
@@ -205,7 +244,9 @@ class HSS:
     def snap(self, features: Sequence[float]) -> tuple:
         return tuple(min(vals, key=lambda v: abs(v - f)) for vals, f in zip(self.levels, features))
 
-    def _score(self, target: Sequence[float], evaluated: list):
+    def _score(self, target: Sequence[float], evaluated: list, sketch: bool = False):
+        """The local search's fitness: U + tie·similarity to ``target`` (or, in the
+        sketch phase, the similarity alone); every evaluation is recorded."""
         def fitness(tree) -> float:
             text = self.dsl.to_text(tree)
             utility, features = self.evaluate(text)
@@ -216,16 +257,23 @@ class HSS:
                 self.bandit.update(self.snap(features), utility)
             if self.best is None or utility > self.best[0]:
                 self.best = (utility, text)
+            if sketch:
+                return similarity(features, target)
             return utility + self.tie_scale * similarity(features, target)
         return fitness
 
-    def _local_budget(self, budget: Budget) -> tuple[Budget, bool]:
-        """The local search's own budget inside ``budget``, and whether SA restarts
-        within it."""
+    def _local_budget(self, budget: Budget, phase: str = "all") -> tuple[Budget, bool]:
+        """A local search phase's own budget inside ``budget``, and whether SA restarts
+        within it: ``all`` of the local search's length (plain SA), or the ``sketch`` or
+        ``response`` half of it (Sketch-SA); one cooling schedule each by default."""
         if self.local_seconds is not None:
-            return budget.child(seconds=self.local_seconds), True
+            share = 1.0 if phase == "all" else 0.5
+            return budget.child(seconds=self.local_seconds * share), True
         if self.local_evaluations is not None:
-            return budget.child(evaluations=self.local_evaluations), True
+            sketch = max(1, self.local_evaluations // 2)
+            length = {"all": self.local_evaluations, "sketch": sketch,
+                      "response": self.local_evaluations - sketch}[phase]
+            return budget.child(evaluations=length), True
         return budget.child(evaluations=SCHEDULE_EVALUATIONS), False
 
     def measure_library(self, budget: Budget) -> None:
@@ -253,11 +301,18 @@ class HSS:
         start = (self.dsl.parse(nearest.program) if nearest is not None
                  else self.dsl.random_program(self.rng))
         evaluated: list[tuple[str, list[float], float]] = []
-        local, restart = self._local_budget(budget)
-        evaluator = Evaluator({UTILITY: self._score(target, evaluated)}, self.dsl.to_text, local)
+        sketched = 0
         try:
-            SimulatedAnnealing(evaluator, self.rng).run(start, self.dsl.neighbour,
-                                                        restart=restart)
+            if self.local_search == "sketch-sa":
+                start = self._sketch(start, target, evaluated, budget)
+                sketched = len(evaluated)
+            local, restart = self._local_budget(
+                budget, "response" if self.local_search == "sketch-sa" else "all")
+            if local.evaluations != 0:
+                evaluator = Evaluator({UTILITY: self._score(target, evaluated)},
+                                      self.dsl.to_text, local)
+                SimulatedAnnealing(evaluator, self.rng).run(start, self.dsl.neighbour,
+                                                            restart=restart)
         finally:
             if not self.variant.update_as_it_goes:
                 for text, features, utility in evaluated:  # lines 8-9
@@ -267,7 +322,22 @@ class HSS:
                 "target": list(target), "phase": phase,
                 "start": nearest.program if nearest is not None else None,
                 "evaluations": len(evaluated),
+                **({"sketch_evaluations": sketched} if self.local_search == "sketch-sa"
+                   else {}),
                 "best": max((u for _, _, u in evaluated), default=None)})
+
+    def _sketch(self, start, target: Sequence[float], evaluated: list, budget: Budget):
+        """Sketch-SA's sketch phase: SA on the similarity of F(p) to ``target`` from
+        ``start``; the program it evaluated with the greatest U (ties by similarity),
+        where the best-response phase starts."""
+        local, restart = self._local_budget(budget, "sketch")
+        evaluator = Evaluator({SKETCH: self._score(target, evaluated, sketch=True)},
+                              self.dsl.to_text, local)
+        SimulatedAnnealing(evaluator, self.rng).run(start, self.dsl.neighbour, restart=restart)
+        if not evaluated:
+            return start
+        best = max(evaluated, key=lambda e: e[2] + self.tie_scale * similarity(e[1], target))
+        return self.dsl.parse(best[0])
 
     def run(self, budget: Budget) -> tuple[float, str]:
         try:

@@ -22,12 +22,13 @@ from ribs.schedulers import Scheduler
 
 from gp.dsl import DSL
 from gp.evaluator import Budget, BudgetSpent, Evaluator
-from gp.fitness import PoolWinRate, WinRate, score_of
 from gp.metrics import PSI
 from gp.simplify import simplified_text
 from gp.variation import cxOnePoint, mutSubtree
 
 from .archive import ProgramArchive
+from .behaviour import BehaviourWinRate
+from .resampling import PlainSampling, Resampling
 
 
 class ProgramEmitter(EmitterBase):
@@ -61,43 +62,12 @@ class ProgramEmitter(EmitterBase):
         return out
 
 
-class BehaviourWinRate:
-    """Ψ with behaviour: (win rate against ``target``, behaviour features) from the same matches
-    (``WinRate``'s, with the features averaged over them). A list of targets is a
-    pool: ``matches`` against each, the score their mean (``PoolWinRate``)."""
-
-    def __init__(self, game, target, strategy_class, features: dict, names, matches: int,
-                 seed: int, map=None, engine: str = "fast") -> None:
-        self.names = list(names)
-        rate = PoolWinRate if isinstance(target, list) else WinRate
-        self.psi = rate(game, target, strategy_class, matches=matches, seed=seed, map=map,
-                        behavior={n: features[n] for n in names}, engine=engine)
-        self.cache: dict[str, tuple[float, list[float]]] = {}
-
-    def __call__(self, text: str) -> tuple[float, list[float]]:
-        return self.many([text])[0]
-
-    def remember(self, text: str, result: tuple[float, list[float]]) -> None:
-        """A logged result, replayed on resume: a later repeat of the program is then
-        answered from the cache, as in the run that logged it (recomputing it in
-        another batch could sum the features in another order)."""
-        self.cache[text] = (result[0], list(result[1]))
-
-    def many(self, texts: list[str]) -> list[tuple[float, list[float]]]:
-        """A batch's matches through one ``map`` call (``WinRate.play_many``), so
-        every worker stays busy across the batch's programs."""
-        fresh = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        for text, summary in zip(fresh, self.psi.play_many(fresh)):
-            means = summary.behavior(0)
-            self.cache[text] = (score_of(self.psi.game, summary), [means[n] for n in self.names])
-        return [self.cache[t] for t in texts]
-
-
 def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate, seed: int,
                    out: Path, seconds: float | None = None, evaluations: int | None = None,
                    batch_size: int = 8, emitters: int = 2, progress=None,
                    resume: bool = False, emitter_list: list | None = None,
-                   present=None, objective: str = PSI) -> ProgramArchive:
+                   present=None, objective: str = PSI, resampling: Resampling | None = None
+                   ) -> ProgramArchive:
     """Ask/evaluate/tell until the budget is spent.
 
     Every evaluation goes through ``gp.evaluator.Evaluator``, the one run log of
@@ -110,13 +80,18 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
     solutions are texts too, ``dsl`` unused) and ``present`` how ``best.txt`` shows a
     solution. ``objective`` names the archive's objective in the log and ``best.txt``
     (Ψ, ``psi``, by default).
+    ``resampling`` (``qd.resampling``; default plain) decides what the evaluator scores
+    and what the scheduler adds to: its re-evaluations are evaluations like any other
+    (budgeted, logged, replayed).
     """
-    scheduler = Scheduler(archive.archive, emitter_list or [
-        ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
+    policy = resampling or PlainSampling()
     out.mkdir(parents=True, exist_ok=True)
     budget = Budget(seconds=seconds, evaluations=evaluations)
-    evaluator = Evaluator({objective: evaluate}, str, budget, out, resume=resume,
-                          present=present or partial(simplified_text, dsl))
+    evaluator = Evaluator({objective: policy.metric(evaluate)}, str, budget, out,
+                          resume=resume, present=present or partial(simplified_text, dsl))
+    target = policy.archive(archive.archive, evaluator.score_many)
+    scheduler = Scheduler(target, emitter_list or [
+        ProgramEmitter(archive.archive, dsl, batch_size, seed * 101 + i) for i in range(emitters)])
     with (out / "stats.csv").open("w", newline="") as fh:
         log = csv.writer(fh, lineterminator="\n")
         log.writerow(("seconds", "evaluations", "elites", "coverage", "qd_score", "best"))
@@ -132,10 +107,15 @@ def run_map_elites(archive: ProgramArchive, dsl: DSL, evaluate: BehaviourWinRate
             cut = len(results) < len(texts)  # the budget ends inside this batch
             if not results:
                 break
-            if cut:
-                archive.add(texts[:len(results)], objectives, measures)
-            else:
-                scheduler.tell(np.array(objectives), np.array(measures))
+            try:
+                if cut:
+                    solutions = np.empty(len(results), dtype=object)
+                    solutions[:] = texts[:len(results)]
+                    target.add(solutions, np.array(objectives), np.array(measures))
+                else:
+                    scheduler.tell(np.array(objectives), np.array(measures))
+            except BudgetSpent:  # a policy's re-evaluation found the budget spent
+                cut = True
             stats = archive.stats()
             log.writerow((f"{evaluator.logged_seconds():.2f}", budget.used, stats["elites"],
                           f"{stats['coverage']:.4f}", f"{stats['qd_score']:.4f}",

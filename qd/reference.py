@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from games.match import MatchSummary, play_many
 from gp.fitness import PoolWinRate, WinRate
 
-from .map_elites import BehaviourWinRate
+from .behaviour import BehaviourWinRate
 
 
 def utility(summary: MatchSummary) -> float:
@@ -80,7 +80,8 @@ class ReferenceWinRate(PoolWinRate):
         k = len(self.targets)
         parts = play_many(self.game, [(p, t) for p in players for t in self.targets],
                           self.matches, [s for s in seeds for _ in range(k)], map=self.map,
-                          behavior=self.features(), engine=self.engine, paired=self.paired)
+                          behavior=self.features(), engine=self.engine, paired=self.paired,
+                          seat=self.seat)
         summaries = []
         for i, player in enumerate(players):
             own = parts[i * k:(i + 1) * k]
@@ -114,11 +115,12 @@ class ReferenceBehaviourWinRate(BehaviourWinRate):
     ``ReferenceWinRate``'s, the features averaged over the same matches."""
 
     def __init__(self, game, reference: ReferenceOpponents, strategy_class, features: dict,
-                 names, matches: int, seed: int, map=None, engine: str = "fast") -> None:
+                 names, matches: int, seed: int, map=None, engine: str = "fast",
+                 seat: int | None = None) -> None:
         super().__init__(game, list(reference.players), strategy_class, features, names,
-                         matches, seed, map, engine=engine)
+                         matches, seed, map, engine=engine, seat=seat)
         self.psi = ReferenceWinRate(game, reference, strategy_class, matches=matches,
-                                    seed=seed, map=map, engine=engine,
+                                    seed=seed, map=map, engine=engine, seat=seat,
                                     behavior={n: features[n] for n in self.names})
 
     def many(self, texts: list[str]) -> list[tuple[float, list[float]]]:
@@ -141,11 +143,13 @@ def target_win_rate(game, target, strategy_class, **kwargs) -> WinRate:
 
 
 def target_behaviour_win_rate(game, target, strategy_class, features: dict, names, matches: int,
-                              seed: int, map=None, engine: str = "fast") -> BehaviourWinRate:
+                              seed: int, map=None, engine: str = "fast",
+                              seat: int | None = None) -> BehaviourWinRate:
     """HSS's fitness of a best response to ``target`` (as ``target_win_rate``)."""
     cls = ReferenceBehaviourWinRate if isinstance(target, ReferenceOpponents) \
         else BehaviourWinRate
-    return cls(game, target, strategy_class, features, names, matches, seed, map, engine=engine)
+    return cls(game, target, strategy_class, features, names, matches, seed, map, engine=engine,
+               seat=seat)
 
 
 def target_size(target) -> int:

@@ -42,7 +42,6 @@ from .drivers import (
 )
 from .hill_climbing import good_enough_for, sampled_hill_climbing
 from .hss import HSS, Library
-from .reference import target_behaviour_win_rate, target_size, target_win_rate
 
 Oracle = Callable[..., str]
 
@@ -100,6 +99,8 @@ def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, see
     if out is not None and (out / "sequence.json").is_file():
         sequence, used = read_sequence(out / "sequence.json", driver, initial, counted)
     cpu_before = read_cpu_seconds(out)
+    if counted:
+        from .reference import target_size
     i = len(sequence) - 1
     while budget.left(i, used, cpu_before):
         players = [strategy_class(text) for text in sequence]
@@ -111,6 +112,8 @@ def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, see
         sequence.append(oracle(target, seed * 1000 + i))
         if counted:
             used += _evaluations_of(oracle) * matches * target_size(target)
+        if after_step is not None:  # before the checkpoint: see DriverBase.run
+            after_step(sequence)
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
             saved = {"driver": driver, "programs": sequence}
@@ -118,8 +121,6 @@ def self_play(oracle: Oracle, strategy_class, initial: str, iterations: int, see
                 saved["search_matches"] = used
             write_atomically(out / "sequence.json", json.dumps(saved, indent=1) + "\n")
             write_cpu_seconds(out, budget.cpu_used(cpu_before))
-        if after_step is not None:
-            after_step(sequence)
         i += 1
     return sequence[:iterations + 1]
 
@@ -195,14 +196,17 @@ class FictitiousPlay(IteratedBestResponse):
 
 
 def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
-              engine: str = "fast") -> Oracle:
+              engine: str = "fast", side: int | None = None) -> Oracle:
     """SA as the oracle, from ``start`` or a random program; ``engine`` plays Ψ's matches
-    (``games.engines.ENGINES``)."""
+    (``games.engines.ENGINES``); ``side``: the program's seat in every match of Ψ (one
+    start position), or None to alternate."""
+    from .reference import target_win_rate
+
     dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int, start: str | None = None) -> str:
         fitness = target_win_rate(game, target, strategy_class, matches=matches, seed=seed,
-                                  map=map, engine=engine)
+                                  map=map, engine=engine, seat=side)
         ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
         initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
@@ -214,15 +218,18 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
 
 
 def hc_oracle(game, strategy_class, matches: int, evaluations: int, neighbours: int = 1000,
-              map=None, engine: str = "fast") -> Oracle:
+              map=None, engine: str = "fast", side: int | None = None) -> Oracle:
     """Steepest-ascent hill climbing over ``neighbours`` sampled neighbours per step
     (``qd.hill_climbing``) as the oracle, from ``start`` or a random program; it stops
-    early once the value exceeds ``1 - 0.1 / k`` against k opponents."""
+    early once the value exceeds ``1 - 0.1 / k`` against k opponents; ``side`` as in
+    ``sa_oracle``."""
+    from .reference import target_size, target_win_rate
+
     dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int, start: str | None = None) -> str:
         fitness = target_win_rate(game, target, strategy_class, matches=matches, seed=seed,
-                                  map=map, engine=engine)
+                                  map=map, engine=engine, seat=side)
         ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
         initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
@@ -237,18 +244,20 @@ def hc_oracle(game, strategy_class, matches: int, evaluations: int, neighbours: 
 def hss_oracle(game, strategy_class, features: dict, names: Sequence[str],
                levels: Sequence[Sequence[float]], matches: int, evaluations: int,
                library: Library | None = None, map=None, engine: str = "fast",
-               **hss_options) -> Oracle:
+               side: int | None = None, **hss_options) -> Oracle:
     """HSS as the oracle; one library shared by all calls (library transfer, as in Aleixo 2023);
-    ``engine`` plays the matches (``games.engines.ENGINES``).
-    ``hss_options`` go to ``HSS`` (``variant``, ``local_evaluations``, ``local_seconds``,
-    ``lookup``, ``bandit``)."""
+    ``engine`` plays the matches (``games.engines.ENGINES``); ``side`` as in ``sa_oracle``.
+    ``hss_options`` go to ``HSS`` (``variant``, ``local_search``, ``local_evaluations``,
+    ``local_seconds``, ``lookup``, ``bandit``)."""
+    from .reference import target_behaviour_win_rate
+
     shared = library if library is not None else Library()
     dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int, start: str | None = None) -> str:
         # HSS starts from its library's programs (every earlier response is in it)
         evaluate = target_behaviour_win_rate(game, target, strategy_class, features, names,
-                                             matches, seed, map, engine=engine)
+                                             matches, seed, map, engine=engine, seat=side)
         search = HSS(dsl, evaluate, levels, seed, library=shared, **hss_options)
         # programs already in the library are re-scored against the new target lazily
         budget = Budget(evaluations=evaluations)

@@ -29,3 +29,23 @@ def slow(strategy, *, game, seed):
     if len(strategy.text) % 2:
         time.sleep(30)
     return 1.0
+
+
+def exits(strategy, *, game, seed):
+    """Calls ``sys.exit`` on some programs (a script's habit, inside a fitness)."""
+    import sys
+
+    if len(strategy.text) % 2:
+        sys.exit(0)
+    return 1.0 / len(strategy.text)
+
+
+def announces_then_sleeps(strategy, *, game, seed):
+    """Touches the file named by ``$FITNESS_MARK``, then sleeps: a run seen working."""
+    import os
+    import time
+    from pathlib import Path
+
+    Path(os.environ["FITNESS_MARK"]).touch()
+    time.sleep(60)
+    return 1.0

@@ -72,7 +72,7 @@ TARGETS: dict[str, list[str]] = {
     "gp/dsl.py": ["tests/test_dsl_declaration.py", "tests/test_search_behaviour.py"],
     "gp/syntax.py": ["tests/test_dsl_declaration.py", "tests/test_cantstop_dsl.py"],
     "gp/evaluator.py": ["tests/test_sa.py", "tests/test_records.py"],
-    "gp/fitness.py": ["tests/test_sa.py", "tests/test_paired.py"],
+    "gp/fitness.py": ["tests/test_sa.py", "tests/test_paired.py", "tests/test_psi_one_start.py"],
     # quality diversity and self-play
     "qd/archive.py": ["tests/test_qd_cells.py",
                       "tests/test_qd.py::test_archive_round_trip_keeps_programs",
@@ -80,7 +80,8 @@ TARGETS: dict[str, list[str]] = {
     "qd/map_elites.py": ["tests/test_qd_cells.py", "tests/test_qd.py"],
     "qd/naive_sampling.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
     "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
-    "qd/selfplay.py": ["tests/test_hss.py", "tests/test_search_behaviour.py"],
+    "qd/selfplay.py": ["tests/test_hss.py", "tests/test_search_behaviour.py",
+                       "tests/test_psi_one_start.py"],
 }
 """Module -> the test files that are its own."""
 

@@ -98,3 +98,29 @@ def test_a_few_matches_play_in_process_on_the_reference_engine_with_the_same_res
     few, chosen = json.loads(few), json.loads(chosen)
     few.pop("seconds"), chosen.pop("seconds")
     assert few == chosen
+
+
+HEAVY = ("matplotlib", "scipy", "ribs", "dask", "distributed", "jpype", "numba", "torch",
+         "multiprocess")
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"],
+    ["play", "cantstop", "--p0", "program:experiments/programs/cantstop_ga.txt",
+     "--p1", "ga", "-n", "1"],
+])
+def test_a_short_command_imports_none_of_the_heavy_packages(argv):
+    """A command starts fast by importing only what it uses: no plotting, statistics,
+    pyribs, cluster, JVM, compiler or torch for --help or a match."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = ("import sys, io, contextlib\nfrom experiments.cli import main\n"
+              "with contextlib.redirect_stdout(io.StringIO()):\n"
+              "    try:\n        main(sys.argv[1:])\n    except SystemExit:\n        pass\n"
+              f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    root = Path(__file__).parent.parent
+    done = subprocess.run([sys.executable, "-c", script, *argv], cwd=root, check=True,
+                          capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stdout

@@ -4,6 +4,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from games import load_game
 from games.cantstop import glenn_aloi_player
 from games.cantstop.features import FEATURES
@@ -76,7 +78,7 @@ def _selfplay(out, iterations, *extra):
     return main(["selfplay", "cantstop", "--oracle", "hss", "--driver", "fp",
                  "--features", "markers_per_stop,bust_rate", "--levels", "3",
                  "--iterations", str(iterations), "--evaluations", "4", "--matches", "6",
-                 "--local-evaluations", "2", "--seed", "5", "--workers", "1",
+                 "--local-evaluations", "4", "--seed", "5", "--workers", "1",
                  "--out", str(out), *extra])
 
 
@@ -87,8 +89,8 @@ def test_a_self_play_run_continued_equals_one_run(tmp_path):
     assert _selfplay(tmp_path / "twice", 3) == 0  # continues after program1
     for name in ("sequence.json", "library.json", "program3.txt"):
         assert (tmp_path / "once" / name).read_text() == (tmp_path / "twice" / name).read_text()
-    grown = json.loads((tmp_path / "twice" / "library.json").read_text())
-    assert len(json.loads(first)) < len(grown)
+    grown = json.loads((tmp_path / "twice" / "library.json").read_text())["entries"]
+    assert len(json.loads(first)["entries"]) < len(grown)
 
 
 def test_a_self_play_run_refuses_other_settings(tmp_path, capsys):
@@ -203,3 +205,60 @@ def test_the_former_variant_name_is_read_as_published():
     assert config.hss_variant == "published"
     hss = HSS(CANTSTOP_DSL, lambda text: (0.0, [0.0]), [[0.0]], variant="dissertation")
     assert hss.variant is PUBLISHED
+
+
+def test_a_new_hss_run_uses_sketch_sa_and_a_run_recorded_without_the_key_continues_with_sa(
+        tmp_path, capsys):
+    """The level-2 search is part of a run's identity: new runs record sketch-sa; a
+    config.json written before the setting existed means plain SA, and continues so."""
+    assert _selfplay(tmp_path / "new", 1) == 0
+    assert json.loads((tmp_path / "new" / "config.json").read_text())["hss_local_search"] == \
+        "sketch-sa"
+    assert _selfplay(tmp_path / "once", 2, "--hss-local-search", "sa") == 0
+    assert _selfplay(tmp_path / "old", 1, "--hss-local-search", "sa") == 0
+    config = tmp_path / "old" / "config.json"
+    saved = json.loads(config.read_text())
+    del saved["hss_local_search"]  # as every run before the setting wrote it
+    config.write_text(json.dumps(saved, indent=1) + "\n")
+    before = config.read_text()
+    assert _selfplay(tmp_path / "old", 2) == 0
+    assert config.read_text() == before
+    for name in ("sequence.json", "library.json"):
+        assert (tmp_path / "once" / name).read_text() == (tmp_path / "old" / name).read_text()
+    capsys.readouterr()
+    assert _selfplay(tmp_path / "old", 3, "--hss-local-search", "sketch-sa") == 2
+    assert "hss_local_search" in capsys.readouterr().err
+
+
+def test_a_config_without_the_local_search_key_means_plain_sa():
+    from experiments.config import SelfPlayConfig
+    from experiments.loader import load
+
+    values = {"game": "cantstop", "oracle": "hss", "out": "x"}
+    assert load(SelfPlayConfig, values, "test").local_search() == "sa"
+    chosen = load(SelfPlayConfig, {**values, "hss_local_search": "sketch-sa"}, "test")
+    assert chosen.local_search() == "sketch-sa"
+    with pytest.raises(ValueError, match="hss_local_search"):
+        load(SelfPlayConfig, {**values, "oracle": "sa", "hss_local_search": "sa"}, "test")
+
+
+def test_a_library_saved_for_a_step_whose_checkpoint_was_never_written_is_not_used(tmp_path):
+    from experiments.selfplay import kept_library, save_library
+
+    def library(*programs):
+        kept = Library()
+        for i, text in enumerate(programs):
+            kept.add(text, [float(i)], 0.5)
+        return kept
+
+    save_library(library("a"), tmp_path)  # step 1's library; killed before its checkpoint
+    assert kept_library(tmp_path) is None  # the run starts afresh
+    (tmp_path / "state.json").write_text('{"calls": 1}\n')  # step 1's checkpoint
+    assert list(kept_library(tmp_path).entries) == ["a"]
+    save_library(library("a", "b"), tmp_path)  # step 2's; killed before its checkpoint
+    assert list(kept_library(tmp_path).entries) == ["a"]  # the one step 1 left
+    (tmp_path / "state.json").write_text('{"calls": 2}\n')
+    assert list(kept_library(tmp_path).entries) == ["a", "b"]
+    # step 3 killed after moving the library aside, before writing its own
+    (tmp_path / "library.json").replace(tmp_path / "library.prev.json")
+    assert list(kept_library(tmp_path).entries) == ["a", "b"]

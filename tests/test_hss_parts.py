@@ -6,10 +6,11 @@ from collections import Counter
 
 import pytest
 
+import qd.hss
 from gp.evaluator import Budget
 from gp.languages.cantstop import CANTSTOP_DSL
 from gp.sa import SimulatedAnnealing
-from qd.hss import HSS, Library, cooling_steps
+from qd.hss import HSS, SKETCH, UTILITY, Library, cooling_steps, similarity
 from qd.naive_sampling import (
     LEGACY_PHASES,
     PHASE1,
@@ -157,9 +158,10 @@ def _fake_evaluate(text: str) -> tuple[float, list[float]]:
 def test_level_2_cools_fully_and_level_1_learns_from_every_program():
     assert cooling_steps(SimulatedAnnealing(None, None)) == 112  # T1 = 100 → T < 1
     levels = [[0, 2, 5, 10, 20, 50]] * 2
-    hss = HSS(CANTSTOP_DSL, _fake_evaluate, levels, seed=4)
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, levels, seed=4, local_search="sa")
     hss.run(Budget(evaluations=112 * 4))
     assert [it["evaluations"] for it in hss.iterations] == [112] * 4
+    assert "sketch_evaluations" not in hss.iterations[0]
     assert [it["phase"] for it in hss.iterations[:2]] == [1, 1]
     assert hss.iterations[-1]["phase"] == 2  # the switch happens within one call
     assert hss.iterations[0]["start"] is None and hss.iterations[1]["start"] is not None
@@ -168,6 +170,58 @@ def test_level_2_cools_fully_and_level_1_learns_from_every_program():
     for entry in hss.library.entries.values():
         assert hss.snap(entry.features) in hss.bandit.glob
     assert hss.best[0] == max(e.utility for e in hss.library.entries.values())
+
+
+def test_sketch_sa_is_level_2_by_default_a_sketch_phase_then_sa_on_u_from_its_best(
+        monkeypatch):
+    """Sketch-SA inside level 2: one cooling on the similarity to V, then one on U that
+    starts from the sketch phase's best program by U (ties by similarity)."""
+    objectives, seen = [], []
+    real = qd.hss.Evaluator
+
+    def spy(metrics, *args, **kwargs):
+        objectives.append(next(iter(metrics)))
+        return real(metrics, *args, **kwargs)
+
+    def evaluate(text):
+        seen.append(text)
+        return _fake_evaluate(text)
+
+    monkeypatch.setattr(qd.hss, "Evaluator", spy)
+    hss = HSS(CANTSTOP_DSL, evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4)
+    assert hss.local_search == "sketch-sa"
+    hss.run(Budget(evaluations=224 * 2))
+    assert objectives == [SKETCH, UTILITY] * 2
+    assert [(it["evaluations"], it["sketch_evaluations"]) for it in hss.iterations] == \
+        [(224, 112)] * 2
+    target = hss.iterations[0]["target"]
+    sketch = seen[:112]
+
+    def by_u(text):
+        utility, features = _fake_evaluate(text)
+        return utility + hss.tie_scale * similarity(features, target)
+
+    assert seen[112] == CANTSTOP_DSL.to_text(CANTSTOP_DSL.parse(max(sketch, key=by_u)))
+    # the sketch phase climbed the similarity to V: its annealing accepted moves towards it
+    sims = [similarity(_fake_evaluate(t)[1], target) for t in sketch]
+    assert max(sims) > sims[0]
+    # plain SA has no sketch phase: one search on U
+    del objectives[:]
+    plain = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+                local_search="sa")
+    plain.run(Budget(evaluations=112))
+    assert objectives == [UTILITY] and len(plain.iterations) == 1
+
+
+def test_sketch_sa_splits_a_given_local_search_length_between_its_phases():
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              local_evaluations=9)
+    hss.run(Budget(evaluations=18))
+    assert [(it["evaluations"], it["sketch_evaluations"]) for it in hss.iterations] == \
+        [(9, 4)] * 2
+    assert HSS(CANTSTOP_DSL, _fake_evaluate, [[0]], variant="legacy").local_search == "sa"
+    with pytest.raises(ValueError, match="local search"):
+        HSS(CANTSTOP_DSL, _fake_evaluate, [[0]], local_search="uct")
 
 
 def test_legacy_variant_keeps_the_earlier_short_local_searches():

@@ -156,12 +156,30 @@ def test_self_play_with_hss_and_a_tournament_run_on_microrts(tmp_path):
                  "max_cycles=100", "--oracle", "hss", "--features",
                  "produced_Worker,resources", "--iterations", "1", "--evaluations", "2",
                  "--matches", "2", "--workers", "2", "--out", str(out)]) == 0
-    library = json.loads((out / "library.json").read_text())
+    library = json.loads((out / "library.json").read_text())["entries"]
     assert library and all(len(e["features"]) == 2 for e in library)
     assert main(["tournament", "microrts", "--game-param", "map=16x16", "--game-param",
                  "max_cycles=100", "--players", f"program:{out / 'program1.txt'},workerrush",
                  "-n", "2", "--workers", "2", "--out", str(tmp_path / "t")]) == 0
     assert "| 1 |" in (tmp_path / "t" / "tournament.md").read_text()
+
+
+def test_one_match_psi_plays_one_match_from_the_runs_start_position(jvm_worker):
+    """Aleixo (2023)'s microRTS Ψ: one match per evaluation, the program at the run's start
+    position (a separate run per side); the default Ψ plays both starts."""
+    from gp.fitness import WinRate
+
+    game = MicroRTS(map="16x16", max_cycles=100)
+    target = MicroRTSProgramPlayer(WORKER_RUSH_PROGRAM)
+    for side in (0, 1):
+        psi = WinRate(game, target, MicroRTSProgramPlayer, matches=1, seed=2, map=jvm_worker,
+                      engine="reference", seat=side)
+        summary = psi.play(WORKER_RUSH_PROGRAM)
+        # seats: which player sits in seat 0 and seat 1; the program is player 0
+        assert [d["seats"] for d in summary.per_match] == [[0, 1] if side == 0 else [1, 0]]
+    both = WinRate(game, target, MicroRTSProgramPlayer, matches=2, seed=2, map=jvm_worker,
+                   engine="reference")
+    assert [d["seats"] for d in both.play(WORKER_RUSH_PROGRAM).per_match] == [[0, 1], [1, 0]]
 
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "experiments" / "programs"

@@ -242,3 +242,27 @@ def test_a_match_budget_ends_the_run_before_its_iterations(tmp_path):
     state = json.loads((tmp_path / "2l" / "state.json").read_text())
     assert state["calls"] < 50 and state["search_matches"] >= 200
     assert state["history"][-2]["search_matches"] < 200
+
+
+def test_every_committed_self_play_run_keeps_its_identity():
+    """Committed IBR and FP runs continue under the driver registry: their settings load
+    and give the identity their config.json holds (so a rerun continues them)."""
+    from pathlib import Path
+
+    from experiments.config import SelfPlayConfig
+    from experiments.loader import load
+    from qd.hss import variant_name
+
+    results = Path(__file__).resolve().parent.parent / "experiments" / "results"
+    checked = 0
+    for path in sorted(results.rglob("config.json")):
+        saved = json.loads(path.read_text())
+        if saved.get("command") != "selfplay":
+            continue
+        values = {k: v for k, v in saved.items() if k not in ("command", "engine")}
+        identity = load(SelfPlayConfig, {**values, "out": "x"}, str(path)).identity()
+        expected = {k: v for k, v in saved.items() if k != "engine"}
+        expected["hss_variant"] = variant_name(expected["hss_variant"])
+        assert identity == expected, path
+        checked += 1
+    assert checked >= 12

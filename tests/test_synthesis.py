@@ -331,5 +331,6 @@ def test_best_txt_holds_the_simplified_program_and_best_raw_txt_the_one_found(tm
     assert raw[0].startswith(best[0]) and "as found" in raw[0]
     assert raw[1:] == found.splitlines()
     SketchStrategy((tmp_path / "a" / "best_raw.txt").read_text())  # a program file too
-    assert main(["resume", str(tmp_path / "a"), "--quiet"]) == 0  # replayed: the same files
+    assert main(["resume", str(tmp_path / "a"), "--initial", str(tmp_path / "start.txt"),
+                 "--quiet"]) == 0  # replayed: the same files
     assert (tmp_path / "a" / "best_raw.txt").read_text().splitlines() == raw

@@ -27,3 +27,31 @@ def test_methods_are_ranked_by_their_mean_over_seeds_with_a_t_interval(tmp_path)
     drivers = [line.split(" | ")[1] for line in method_table(
         pairs, [1, 2, 3], ("HSS-IBR", "SA-FP")).splitlines()[2:4]]
     assert drivers == ["HSS-IBR", "SA-FP"]  # only the methods asked for
+
+
+def test_the_dissertation_settings_reach_every_self_play_run(tmp_path, monkeypatch):
+    """``--one-start``: one match per evaluation from the seed's side; the HSS runs get
+    the chosen level-2 search, the SA runs no such flag."""
+    from experiments.studies import microrts_tournament as study
+
+    commands = []
+    # the tournament stage fails, so main stops after the self-play commands it built
+    def stratsynth(command):
+        commands.append(command)
+        return 0 if command[0] == "selfplay" else 1
+
+    monkeypatch.setattr(study, "stratsynth", stratsynth)
+    monkeypatch.setattr(study, "done_calls", lambda args, method, seed: 0)
+    assert study.main(["--seeds", "1-2", "--iterations", "1", "--evaluations", "3", "--one-start",
+                "--hss-local-search", "sa", "--methods", "HSS-IBR,SA-IBR",
+                "--out", str(tmp_path)]) == 1
+    runs = [c for c in commands if c[0] == "selfplay"]
+    assert len(runs) == 4
+    for command in runs:
+        flags = {flag: value for flag, value in zip(command, command[1:])
+                 if flag.startswith("--")}
+        seed = int(flags["--seed"])
+        assert flags["--matches"] == "1" and flags["--side"] == str(seed % 2)
+        assert ("--hss-local-search" in command) == (flags["--oracle"] == "hss")
+        if flags["--oracle"] == "hss":
+            assert flags["--hss-local-search"] == "sa"

@@ -55,3 +55,18 @@ def test_player_specs_carry_the_schedule():
     made = player("pmcts-pu-printed:300")
     assert made.params.unprune_schedule == "printed" and made.params.budget == 300
     assert made.params.pruning and made.params.bias
+
+
+def test_table1_runner_plays_the_printed_schedule_beside_the_papers_pu_rows():
+    from experiments.studies.tribes_table1 import (
+        PRINTED_PU_PAIRINGS,
+        SEED_TABLE_I,
+        main,
+        make,
+    )
+
+    agent = make("pmcts-pu-printed", 50)
+    assert agent.params.unprune_schedule == "printed" and agent.params.budget == 50
+    for first, second in PRINTED_PU_PAIRINGS:
+        assert SEED_TABLE_I[(first, second)] == SEED_TABLE_I[("pmcts-pu", second)]
+    assert main(["--pairings", "pmcts-pu-printed:osla", "--levels", "0"]) == 2

@@ -206,3 +206,70 @@ def test_run_jobs_children_do_not_import_from_the_working_directory(tmp_path, mo
     assert main(["run", str(toml), "--quiet", "--jobs", "2"]) == 0
     assert not (tmp_path / "RAN").exists()
     assert len(list((tmp_path / "out" / "runs" / "sa").glob("seed*/done"))) == 2
+
+
+def test_two_resumes_of_one_run_one_works_the_other_exits_2(tmp_path, capsys):
+    """Two real ``stratsynth resume`` processes: the second is refused at once while the
+    first works (here: in a fitness that sleeps), and the log is left as the first wrote
+    it."""
+    import signal
+    import time
+
+    run = tmp_path / "run"
+    assert main(["synth", "cantstop", "--evaluations", "3", "--matches", "2", "--workers", "1",
+                 "--fitness", "tests.fitness_plugin:brevity", "--quiet", "--out", str(run)]) == 0
+    saved = json.loads((run / "config.json").read_text())
+    saved.pop("identity")
+    sleeper = "tests.fitness_plugin:announces_then_sleeps"
+    config = load(SynthesisConfig, {**saved, "fitness": sleeper, "evaluations": 50}, "test")
+    (run / "config.json").write_text(json.dumps(with_identity(config)))
+    (run / "log.csv").write_text((run / "log.csv").read_text().splitlines()[0] + "\n")
+    (run / "done").unlink()
+    command = [sys.executable, "-m", "experiments.cli", "resume", str(run), "--quiet",
+               "--fitness", sleeper]
+    mark = tmp_path / "working"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FITNESS_MARK": str(mark)}
+    first = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and first.poll() is None and not mark.exists():
+            time.sleep(0.1)  # until the first resume evaluates, holding the run
+        assert first.poll() is None, "the first resume ended before it was seen working"
+        before = (run / "log.csv").read_bytes()
+        second = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        assert second.returncode == 2 and second.stderr.count("\n") == 1, second.stderr
+        assert "another process is working in this run" in second.stderr
+        assert (run / "log.csv").read_bytes()[:len(before)] == before
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    evaluations = [int(r.split(",")[1]) for r in (run / "log.csv").read_text().splitlines()[1:]]
+    assert evaluations == list(range(1, len(evaluations) + 1))
+
+
+def test_a_target_reading_a_file_outside_the_run_is_read_only_when_named(capsys, finished,
+                                                                         tmp_path):
+    opponent = finished[1]  # a program file outside the run
+    received = tmp_path / "run"
+    assert main(["synth", "cantstop", "--evaluations", "3", "--matches", "2", "--workers", "1",
+                 "--quiet", "--target", f"program:{opponent}", "--out", str(received)]) == 0
+    unfinish(received)
+    before = snapshot(tmp_path)
+    one_line_error(capsys, ["resume", str(received), "--quiet"],
+                   f"reads {opponent}, outside the run directory",
+                   f"--target program:{opponent}")
+    one_line_error(capsys, ["resume", str(received), "--quiet", "--target", "ga"],
+                   "--target ga is not the run's target")
+    assert snapshot(tmp_path) == before
+    assert main(["resume", str(received), "--quiet", "--target", f"program:{opponent}"]) == 0
+
+
+def test_a_qd_target_reading_a_file_outside_the_run_is_refused(tmp_path, capsys, finished):
+    run = tmp_path / "qd"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({"kind": "qd", "game": "cantstop",
+                                                 "target": f"program:{finished[1]}"}))
+    before = snapshot(tmp_path)
+    one_line_error(capsys, ["resume", str(run)], "outside the run directory", "--target")
+    assert snapshot(tmp_path) == before

@@ -113,3 +113,13 @@ def test_a_report_names_a_user_fitness_by_its_name(tmp_path):
     assert "| brevity during search |" in text and "Ψ during search" not in text
     curve = (tmp_path / "runs" / "short" / "seed1" / "curve.csv").read_text()
     assert curve.startswith("seconds,evaluations,best_brevity,program\n")
+
+
+def test_a_fitness_that_calls_sys_exit_is_a_logged_failure_not_the_end(tmp_path):
+    out = tmp_path / "run"
+    assert main(["synth", "cantstop", "--evaluations", "12", "--matches", "2", "--workers", "1",
+                 "--fitness", "tests.fitness_plugin:exits", "--quiet", "--out", str(out)]) == 0
+    rows = read_log(out / "log.csv")
+    assert len(rows) == 12 and (out / "done").is_file()
+    assert "SystemExit" in (out / "failures.log").read_text()
+    assert any(r["value"] == "-inf" for r in rows) and any(r["value"] != "-inf" for r in rows)

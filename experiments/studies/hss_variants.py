@@ -39,7 +39,9 @@ def run(evaluations: int = 224, seeds: int = 3, matches: int = 50, rescore: int 
             started = time.perf_counter()
             evaluate = BehaviourWinRate(game, target, SketchStrategy, FEATURES, NAMES, matches,
                                         seed)
-            hss = HSS(CANTSTOP_DSL, evaluate, levels, seed=seed, variant=variant)
+            # level 2 as in the committed results: plain SA (Sketch-SA is the default now)
+            hss = HSS(CANTSTOP_DSL, evaluate, levels, seed=seed, variant=variant,
+                      local_search="sa")
             utility, program = hss.run(Budget(evaluations=evaluations))
             fresh = WinRate(game, target, SketchStrategy, matches=rescore, seed=10_000 + seed)
             rows.append({"variant": variant, "seed": seed, "search_best": utility,

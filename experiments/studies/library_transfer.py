@@ -46,8 +46,9 @@ def _search(map_name: str, opponent: str, matches: int, seed: int, evaluations: 
         trace.append((len(trace) + 1, time.perf_counter() - started, utility))
         return utility, features
 
+    # level 2 as in the committed results: plain SA (Sketch-SA is the default now)
     search = HSS(MicroRTSProgramPlayer.default_dsl(), timed, [list(LEVELS)] * len(NAMES), seed,
-                 library=library)
+                 library=library, local_search="sa")
     best, program = search.run(Budget(evaluations=evaluations))
     reached = next(((n, s) for n, s, u in trace if goal is not None and u >= goal), None)
     return {"best": best, "program": program, "evaluations": len(trace),

@@ -9,6 +9,15 @@ in a round robin with COAC, Mayari, the four rushes and RandomBiased.
 best-response searches play), whatever its driver: the drivers' comparison of the 2L
 paper.
 
+The dissertation's own settings: HSS's level 2 is Sketch-SA (the default of new runs;
+``--hss-local-search sa`` for plain SA, which the committed runs used and continue
+with) and ``--one-start`` is its microRTS Ψ, one match per evaluation from one start
+position, seed s synthesizing for side s mod 2 (separate runs per side):
+
+    python -m experiments.studies.microrts_tournament --seeds 1-4 --iterations 8 \
+        --evaluations 448 --one-start --hss-local-search sketch-sa \
+        --out experiments/results/microrts/tournament-24x24-original-8x448-dissertation
+
 Stage 1 runs ``stratsynth selfplay`` for every method and seed (each from a random
 program, K oracle calls of E evaluations, an evaluation being ``--matches`` matches,
 one per start; FP's mixture stratified by default: that many matches against
@@ -57,6 +66,11 @@ def seeds_of(text: str) -> list[int]:
     return [int(s) for s in text.split(",")]
 
 
+def side_of(seed: int) -> int:
+    """The start position a ``--one-start`` run with ``seed`` synthesizes for."""
+    return seed % 2
+
+
 def game_args(args) -> list[str]:
     return ["--game-param", f"map={args.map}", "--game-param", f"utt={args.utt}"]
 
@@ -74,6 +88,10 @@ def selfplay(args, method: str, seed: int, iterations: int) -> int:
                "--out", str(run_dir(args, method, seed))]
     if oracle == "hss":
         command += ["--features", FEATURES]
+        if args.hss_local_search is not None:
+            command += ["--hss-local-search", args.hss_local_search]
+    if args.one_start:
+        command += ["--side", str(side_of(seed))]
     if driver == "fp":
         command += ["--mixture", args.mixture]
     if args.max_matches is not None:
@@ -174,11 +192,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-matches", type=int, default=None,
                    help="every run also stops once its searches have played this many "
                    "matches (the same budget for every driver; give --iterations room)")
+    p.add_argument("--hss-local-search", choices=("sketch-sa", "sa"), default=None,
+                   help="HSS level 2 (default: sketch-sa for new runs; a continued run keeps "
+                   "its own)")
+    p.add_argument("--one-start", action="store_true",
+                   help="Aleixo (2023)'s microRTS Ψ: one match per evaluation, from start "
+                   "position seed mod 2 (implies --matches 1)")
     p.add_argument("--tournament-matches", type=int, default=20)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--max-seconds", type=float, default=None)
     p.add_argument("--out", default=None)
     args = p.parse_args(argv)
+    if args.one_start:
+        args.matches = 1
     args.out = args.out or (f"experiments/results/microrts/tournament-{args.map}-{args.utt}-"
                             f"{args.iterations}x{args.evaluations}")
     args.methods = tuple(m.strip() for m in args.methods.split(","))

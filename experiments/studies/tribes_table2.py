@@ -76,7 +76,7 @@ def check(run: Path, matches: int, levels: list[int], seed: int, workers: int) -
         report = run / f"corners-levels-{'-'.join(map(str, levels))}.md"
     argv = ["qd-check", str(run), "--matches", str(matches), "--game-param",
             f"levels={json.dumps(levels).replace(' ', '')}", "--out", str(report),
-            "--workers", str(workers)]
+            "--workers", str(workers), "--corrected", "0"]  # the corners only
     if seed != 99:
         argv += ["--seed", str(seed)]
     if stratsynth(argv) != 0:

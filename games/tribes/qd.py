@@ -171,17 +171,32 @@ class WeightsScore:
 
     def many(self, texts: Sequence[str]) -> list[tuple[float, list[float]]]:
         fresh = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        jobs = [(t, i) for t in fresh for i in range(self.matches)]
+        self.cache.update(zip(fresh, self._measure([(t, 0) for t in fresh])))
+        return [self.cache[t] for t in texts]
+
+    def sample_many(self, requests: Sequence[tuple[str, int]]
+                    ) -> list[tuple[float, list[float]]]:
+        """Sample ``k`` of each ``(text, k)``: games ``k * matches`` to ``(k + 1) * matches
+        - 1`` of the solution (k = 0: its evaluation, ``many``), logged like them."""
+        first = iter(self.many([t for t, k in requests if k == 0]))
+        later = iter(self._measure([(t, k) for t, k in requests if k > 0]))
+        return [next(first) if k == 0 else next(later) for _, k in requests]
+
+    def _measure(self, samples: Sequence[tuple[str, int]]) -> list[tuple[float, list[float]]]:
+        """Each ``(text, k)``'s games k * matches .. (k + 1) * matches - 1, played or read
+        from the games log, through one ``map`` call."""
+        n = self.matches
+        jobs = [(t, k * n + i) for t, k in samples for i in range(n)]
         known = {job: self.logged[job] for job in jobs if self._same_game(self.logged.get(job))}
         played = iter(self.map(self.play, [job for job in jobs if job not in known]))
         games = [known[job] if job in known else next(played) for job in jobs]
-        for k, text in enumerate(fresh):
-            mine = games[k * self.matches:(k + 1) * self.matches]
+        out = []
+        for j in range(len(samples)):
+            mine = games[j * n:(j + 1) * n]
             self._log(mine)
             stats = aggregate([g["log"] for g in mine], [g["seat"] for g in mine])
-            self.cache[text] = (stats["win_rate"] + stats["score"] * 1e-6,
-                                [stats[n] for n in self.names])
-        return [self.cache[t] for t in texts]
+            out.append((stats["win_rate"] + stats["score"] * 1e-6, [stats[m] for m in self.names]))
+        return out
 
     def _log(self, games: list[dict[str, Any]]) -> None:
         if self.log_path is None:
