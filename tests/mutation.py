@@ -156,7 +156,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "probability",
     },
     "qd/archive.py": {
+        "22:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
         "60:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
+        "67:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "96:core/ReplaceBinaryOperator_BitOr_BitAnd:3": _HINT,
+        "64:core/NumberReplacer:14": "the JSON file's indentation: it loads the same",
+        "90:core/ReplaceBinaryOperator_Sub_Add:1": _CORNER,
         "76:core/NumberReplacer:16": _GRID_CELLS,
         "76:core/NumberReplacer:17": _GRID_CELLS,
         "86:core/NumberReplacer:20": _CORNER,
