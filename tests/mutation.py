@@ -19,6 +19,7 @@ score. The run is CPU-heavy (a pytest process per mutant): hours for every modul
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shlex
 import shutil
@@ -245,13 +246,22 @@ def mutate(module: str) -> dict:
                 mutants.append({"key": key, "outcome": outcome,
                                 "diff": None if result.is_killed else result.diff})
     return {"module": module, "tests": tests, "seconds": round(seconds),
-            "mutants": sorted(mutants, key=lambda m: m["key"])}
+            "source": source_hash(module), "mutants": sorted(mutants, key=lambda m: m["key"])}
+
+
+def source_hash(module: str) -> str:
+    """The module's text as mutated: a mutant's key (line, operator, occurrence) names
+    a mutation of this text only."""
+    return hashlib.sha256((ROOT / module).read_bytes()).hexdigest()
 
 
 def retest_survivors(report: dict) -> dict:
     """Run each mutant that survived ``report``'s run against the current tests again
     (after new tests were written): the same mutation, applied by cosmic-ray."""
     module = report["module"]
+    if report.get("source") != source_hash(module):
+        raise SystemExit(f"mutation: {module} changed since its run (or the run predates "
+                         "the check): its mutants' keys name other mutations; run it again")
     tests = TARGETS[module]
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
                "-m", "not slow", *tests]
