@@ -170,6 +170,8 @@ class SynthesisConfig:
 
     def check(self, where: str) -> None:
         """Checks across fields (each field alone is checked by ``load``)."""
+        from gp.neighbourhoods import check_neighbourhood
+
         from .metrics import check_metric_needs
 
         if self.budget is None and self.evaluations is None:
@@ -180,6 +182,7 @@ class SynthesisConfig:
         check_metric_needs(method=self.method, fitness=self.fitness,
                            extra_metrics=self.synthesizer().metrics(self.settings),
                            data=self.data, score=self.score, where=where)
+        check_neighbourhood(game=self.game, settings=self.settings, where=where)
 
     def synthesizer(self) -> type:
         """The method's class (``gp.synthesis.Synthesizer``)."""

@@ -41,6 +41,9 @@ class SynthesisSpec:
             for: a paper's own language and schedules where they differ from
             ours (e.g. ``{"dsl": ..., "sketch_schedule": "reference"}``); settings a
             run gives explicitly win. Empty: the game has no paper mode.
+        behaviour: reference to how the game records the states programs are
+            compared on and compares their actions (``games.behaviour``), for a
+            semantic neighbourhood; None: the game declares none.
     """
 
     languages: Mapping[str, str] = field(default_factory=dict)
@@ -49,6 +52,7 @@ class SynthesisSpec:
     default_matches: int = 1000
     cloning: Mapping[str, str] = field(default_factory=dict)
     paper_settings: Mapping[str, Any] = field(default_factory=dict)
+    behaviour: str | None = None
 
     def target(self, given: str | None = None) -> str:
         """The opponent spec a run plays: the one it gives, else the game's default."""

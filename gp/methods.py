@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import partial
 
 from .evaluator import BudgetSpent
 from .evolution import GPSettings, evolve
 from .metrics import FRESH_PSI
+from .neighbourhoods import Neighbourhood, NeighbourhoodSettings, make_neighbourhood
 from .sa import (
     RestartFromBest,
     RestartRandomWhileZero,
@@ -22,7 +22,6 @@ from .sa import (
 )
 from .synthesis import Synthesizer, SynthesizerSettings, register_synthesizer
 from .uct import UCT
-from .variation import mutSubtree
 
 REMEASURE_HELP = ("SA: measure the program each schedule restarts from again, on matches "
                   "it never played (Ψ only); the reference code of the sketch-learning "
@@ -40,8 +39,24 @@ def sa_restart(language, *, remeasure: bool, random_while_zero: bool = False,
     return rule
 
 
+@dataclass(frozen=True)
+class NotifyingRestart:
+    """A restart rule that tells the neighbourhood where each schedule starts."""
+
+    rule: RestartRule
+    neighbourhood: Neighbourhood
+
+    def start(self, initial, score) -> float:
+        return self.rule.start(initial, score)
+
+    def __call__(self, best, best_value, score, rng):
+        current, value = self.rule(best, best_value, score, rng)
+        self.neighbourhood.restart(current, rng)
+        return current, value
+
+
 @dataclass(frozen=True, kw_only=True)
-class SASettings(SynthesizerSettings):
+class SASettings(NeighbourhoodSettings, SynthesizerSettings):
     restart_random: bool = field(default=False, metadata={
         "help": "SA: while the best value is 0, restart each schedule from a new random "
                 "program (for grammars where most programs fail and score 0)"})
@@ -54,7 +69,8 @@ class SA(Synthesizer):
     """Simulated annealing on the objective from a random (or the initial) program."""
 
     name = "sa"
-    summary = "simulated annealing: subtree-regrowing neighbours, restarts from the best"
+    summary = ("simulated annealing: subtree-regrowing (or semantic) neighbours, restarts "
+               "from the best")
     Settings = SASettings
 
     @classmethod
@@ -66,8 +82,12 @@ class SA(Synthesizer):
             else self.language.random_program(self.rng)
         restart = sa_restart(self.language, remeasure=self.settings.remeasure_restarts,
                              random_while_zero=self.settings.restart_random)
-        SimulatedAnnealing(self.evaluator, self.rng, restart=restart).run(
-            start, partial(mutSubtree, dsl=self.language))
+        neighbourhood = make_neighbourhood(self.settings.neighbourhood,
+                                           language=self.language, settings=self.settings)
+        neighbourhood.start(start, self.rng)
+        SimulatedAnnealing(self.evaluator, self.rng,
+                           restart=NotifyingRestart(restart, neighbourhood)).run(
+            start, neighbourhood, on_improve=neighbourhood.improved)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Literal
 
 ENTRY_POINT_GROUP = "stratsynth.synthesizers"
 
-BUILTIN_MODULES = ("gp.methods", "gp.sketch")
+BUILTIN_MODULES = ("gp.methods", "gp.sketch", "gp.hill_climbing")
 """Modules whose import registers the built-in methods."""
 
 LEGACY_UNSET: Mapping[str, tuple[Any, ...]] = {

@@ -1,8 +1,9 @@
 """Variation operators on program trees, defined once and used by every search.
 
 Named the DEAP way (``cxX`` for crossover, ``mutX`` for mutation) so they drop
-into a DEAP toolbox; SA and UCT take ``partial(mutSubtree, dsl=dsl)`` as their neighbourhood, GP
-and MAP-Elites take both. Every draw comes from a ``random.Random`` the caller
+into a DEAP toolbox; UCT takes ``partial(mutSubtree, dsl=dsl)`` as its neighbourhood
+(SA and hill climbing the same move by default, ``gp.neighbourhoods``), GP and
+MAP-Elites take both. Every draw comes from a ``random.Random`` the caller
 owns or from the global ``random`` module DEAP seeds, and never from the order of
 a ``set`` (which follows memory addresses, so differs between processes): the
 same seed gives the same programs in every process, worker and resumed run.

@@ -20,11 +20,11 @@ from gp.synthesis import (
     synthesizer_names,
 )
 
-BUILTINS = ["sa", "uct", "gp", "gp-simple", "sketch-sa", "sketch-uct"]
+BUILTINS = ["sa", "uct", "gp", "gp-simple", "sketch-sa", "sketch-uct", "hc"]
 
 
 def test_every_builtin_method_is_registered_with_a_summary_and_settings():
-    assert synthesizer_names()[:6] == BUILTINS
+    assert synthesizer_names()[:7] == BUILTINS
     for name in BUILTINS:
         cls = synthesizer_class(name)
         assert cls.name == name and cls.summary
@@ -61,7 +61,8 @@ def test_settings_are_type_and_range_checked_with_one_line_errors():
 def test_a_setting_of_another_method_is_an_error_but_old_unused_keys_are_not():
     sa = synthesizer_class("sa")
     with pytest.raises(ValueError, match="w: method sa has no setting population "
-                                         r"\(its settings: remeasure_restarts, restart_random\)"):
+                                         r"\(its settings: neighbourhood, remeasure_restarts, "
+                                         r"restart_random, semantic_epsilon\)"):
         settings_from(sa, {"population": 20}, where="w")
     with pytest.raises(ValueError, match="method sa has no setting rollout_evaluations"):
         settings_from(sa, {"rollout_evaluations": 4}, where="w")
@@ -155,7 +156,7 @@ def test_plug_ins_load_by_entry_point_and_a_broken_one_fails_alone(monkeypatch):
     ]))
     monkeypatch.delitem(synthesis._REGISTRY, "test-random-walk", raising=False)
     names = synthesizer_names()  # imports no plug-in
-    assert names[:6] == BUILTINS and {"test-random-walk", "broken", "not-a-method"} <= set(names)
+    assert names[:7] == BUILTINS and {"test-random-walk", "broken", "not-a-method"} <= set(names)
     with pytest.raises(ValueError) as err:
         synthesizer_class("broken")
     assert "method 'broken' (plug-in tests.no_such_module_here:Method) cannot be loaded: " \

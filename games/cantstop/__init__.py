@@ -1,6 +1,7 @@
 """Can't Stop: rules, classic players and the built-in player specs."""
 
 from ..api import RandomStrategy
+from ..behaviour import DecisionRecorder
 from ..human import HumanPlayer
 from ..spec import EngineSpec, GameSpec, QDSpec, SynthesisSpec, register_game
 from .players import (
@@ -30,6 +31,10 @@ PLAYERS = {
 }
 """Built-in player specs: name -> factory taking no arguments."""
 
+BEHAVIOUR = DecisionRecorder(opponent="ga", matches=4, states=200, min_legal=2)
+"""What a Can't Stop program does: its roll/stop and column choices in 200 states with a
+real choice, from four matches against Glenn and Aloi's player."""
+
 register_game(GameSpec(
     name="cantstop",
     summary="Can't Stop, the sketch-learning paper's dice game (GA and Rule of 28 built in)",
@@ -45,6 +50,7 @@ register_game(GameSpec(
                  "O": "games.cantstop.cloning:observation_cloning"},
         paper_settings={"dsl": "sketch-paper", "sketch_schedule": "reference",
                         "remeasure_restarts": True, "restart_random": True},
+        behaviour="games.cantstop:BEHAVIOUR",
     ),
     qd=QDSpec(features="games.cantstop.features:FEATURES"),
     engines=EngineSpec(fast={"fast": "games.cantstop.kernel:KernelEngine",
