@@ -19,6 +19,7 @@ score. The run is CPU-heavy (a pytest process per mutant): hours for every modul
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shlex
 import shutil
@@ -58,6 +59,10 @@ TARGETS: dict[str, list[str]] = {
                         "tests/test_search_behaviour.py::"
                         "test_each_gp_method_runs_its_deap_algorithm_one_generation_at_a_time",
                         "tests/test_search_behaviour.py::test_gp_starts_from_the_initial_program",
+                        "tests/test_search_behaviour.py::"
+                        "test_gp_offspring_stay_within_the_languages_limits",
+                        "tests/test_search_behaviour.py::"
+                        "test_the_library_gp_defaults_are_the_gp_methods_and_it_runs_quietly",
                         "tests/test_search_behaviour.py::"
                         "test_a_fitness_that_draws_from_random_does_not_shift_gps_stream",
                         "tests/test_search_behaviour.py::"
@@ -123,6 +128,8 @@ _GRID_CELLS = ("the default number of cells is read only for a file without 'cel
 _PICTURE = "the picture's size or resolution"
 _UNREACHABLE = ("the CVT heatmap is never drawn: a heatmap needs two features, and two "
                 "features make a grid archive")
+_BATCHED = ("DEAP's per-program evaluate is never called: the toolbox's map scores the "
+            "whole population in one batch")
 _CORNER = ("the corners are the least and greatest sum of normalised measures; another "
            "offset shifts every sum by the same amount and picks the same elites")
 _PADDING = "the two entries before column 2 are never read: columns run 2..12"
@@ -150,12 +157,19 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "probability",
     },
     "qd/archive.py": {
+        "22:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
         "60:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
+        "67:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "96:core/ReplaceBinaryOperator_BitOr_BitAnd:3": _HINT,
+        "64:core/NumberReplacer:14": "the JSON file's indentation: it loads the same",
+        "90:core/ReplaceBinaryOperator_Sub_Add:1": _CORNER,
         "76:core/NumberReplacer:16": _GRID_CELLS,
         "76:core/NumberReplacer:17": _GRID_CELLS,
         "86:core/NumberReplacer:20": _CORNER,
         "86:core/NumberReplacer:21": _CORNER,
         "64:core/NumberReplacer:15": "the JSON file's indentation: it loads the same",
+        "105:core/NumberReplacer:28": _PICTURE,
+        "105:core/NumberReplacer:29": _PICTURE,
         "105:core/NumberReplacer:30": _PICTURE,
         "105:core/NumberReplacer:31": _PICTURE,
         "116:core/NumberReplacer:44": _PICTURE,
@@ -164,6 +178,14 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "110:core/NumberReplacer:37": _UNREACHABLE,
         "110:core/NumberReplacer:38": _UNREACHABLE,
         "110:core/NumberReplacer:39": _UNREACHABLE,
+    },
+    "gp/evolution.py": {
+        "26:core/NumberReplacer:0": "a positive weight scales every fitness alike: "
+        "selection and the hall of fame compare the same way",
+        "100:core/NumberReplacer:18": "a hall of fame of 2 still holds the best program "
+        "first, the only one read",
+        "43:core/NumberReplacer:14": _BATCHED,
+        "43:core/NumberReplacer:15": _BATCHED,
     },
     "gp/variation.py": {
         "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
@@ -224,13 +246,22 @@ def mutate(module: str) -> dict:
                 mutants.append({"key": key, "outcome": outcome,
                                 "diff": None if result.is_killed else result.diff})
     return {"module": module, "tests": tests, "seconds": round(seconds),
-            "mutants": sorted(mutants, key=lambda m: m["key"])}
+            "source": source_hash(module), "mutants": sorted(mutants, key=lambda m: m["key"])}
+
+
+def source_hash(module: str) -> str:
+    """The module's text as mutated: a mutant's key (line, operator, occurrence) names
+    a mutation of this text only."""
+    return hashlib.sha256((ROOT / module).read_bytes()).hexdigest()
 
 
 def retest_survivors(report: dict) -> dict:
     """Run each mutant that survived ``report``'s run against the current tests again
     (after new tests were written): the same mutation, applied by cosmic-ray."""
     module = report["module"]
+    if report.get("source") != source_hash(module):
+        raise SystemExit(f"mutation: {module} changed since its run (or the run predates "
+                         "the check): its mutants' keys name other mutations; run it again")
     tests = TARGETS[module]
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
                "-m", "not slow", *tests]

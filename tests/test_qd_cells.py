@@ -79,11 +79,14 @@ def test_the_heatmap_colours_a_win_rate_from_0_to_1_with_the_features_on_the_axe
     archive.heatmap(tmp_path / "map.png")
     assert (seen["vmin"], seen["vmax"]) == (0, 1)
     assert seen["axes"].get_xlabel() == "speed" and seen["axes"].get_ylabel() == "risk"
+    assert seen["axes"].get_title() == "win rate of the elite in each cell"
+    archive.heatmap(tmp_path / "map.png", title="after 1000 evaluations")
+    assert seen["axes"].get_title() == "after 1000 evaluations"
 
 
 def test_a_grid_has_ten_cells_per_feature_unless_told_and_one_range_per_feature():
     archive = ProgramArchive(["a", "b"], [(0, 1), (0, 1)])
-    assert archive.dims == [10, 10]
+    assert archive.dims == [10, 10] and archive.seed == 0
     archive.add(["p"], [0.5], [[0.5, 0.5]])
     assert archive.stats()["coverage"] == pytest.approx(1 / 100)
     for features, ranges in ((["a", "b"], [(0, 1)]), ([], [])):
@@ -97,6 +100,28 @@ def test_more_than_two_features_make_a_cvt_archive_of_100_cells_unless_told():
     assert len(three.archive.centroids) == 100
     assert len(ProgramArchive(["a", "b", "c"], [(0, 1)] * 3, cells=30).archive.centroids) == 30
     assert ProgramArchive(["a", "b"], [(0, 1)] * 2).cells is None  # two: a grid
+
+
+def test_a_cvt_archive_reloads_with_its_own_cells_and_the_file_says_its_format(tmp_path):
+    cvt = ProgramArchive(["a", "b", "c"], [(0, 1)] * 3, cells=20)
+    cvt.add(["p"], [0.5], [[0.1, 0.2, 0.3]])
+    cvt.save(tmp_path / "cvt.json")
+    data = json.loads((tmp_path / "cvt.json").read_text())
+    assert (data["format"], data["version"], data["cells"]) == \
+        ("stratsynth.program-archive", 1, 20)
+    again = ProgramArchive.load(tmp_path / "cvt.json")
+    assert again.cells == 20 and len(again.archive.centroids) == 20
+    assert _by_program(again) == _by_program(cvt)
+
+
+def test_corner_elites_compare_measures_scaled_to_their_ranges():
+    archive = ProgramArchive(["a", "b"], [(10, 20), (0, 1)], [10, 10])
+    # scaled: A = 1.0 + 0.0, B = 0.0 + 0.95, C = 0.2 + 0.0; unscaled, a would decide alone
+    archive.add(["A", "B", "C"], [0.5, 0.5, 0.5], [[20, 0.0], [10, 0.95], [12, 0.0]])
+    low, high = archive.corner_elites()
+    assert (low["program"], high["program"]) == ("C", "A")
+    archive.add(["D"], [0.9], [[10.5, 1.0]])  # replaces B; 0.05 + 1.0: the high corner now
+    assert archive.corner_elites()[1]["program"] == "D"
 
 
 def test_an_archive_file_without_a_seed_loads_with_seed_0(tmp_path):

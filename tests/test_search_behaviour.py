@@ -84,6 +84,27 @@ def test_each_gp_method_runs_its_deap_algorithm_one_generation_at_a_time(
     assert calls and set(calls) == {(algorithm, 1)}
 
 
+def test_the_library_gp_defaults_are_the_gp_methods_and_it_runs_quietly(capsys):
+    from gp.evolution import GPSettings
+    from gp.methods import GPMethodSettings
+
+    library, method = GPSettings(), GPMethodSettings()
+    assert library.mu == library.lambda_ == method.population
+    assert (library.cxpb, library.mutpb, library.tournament, library.mutation_height) == \
+        (method.cxpb, method.mutpb, method.tournament, method.mutation_height)
+    _gp_run("gp", 0, 45)
+    _gp_run("gp-simple", 0, 45)
+    assert capsys.readouterr().out == ""  # DEAP's per-generation log stays off
+
+
+@pytest.mark.parametrize("method", ["gp", "gp-simple"])
+def test_gp_offspring_stay_within_the_languages_limits(method):
+    ev = _gp_run(method, 2, 400)
+    trees = [ORDER.parse(s.program) for s in ev.history]
+    assert all(ORDER.within_limits(tree) for tree in trees)
+    assert max(len(tree) for tree in trees) > 30  # the search does press on the limit
+
+
 def test_gp_starts_from_the_initial_program():
     best = ORDER.parse(optimum_text())
     ev = _gp_run("gp", 0, 20, initial=best)
