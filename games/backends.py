@@ -98,8 +98,12 @@ class PoolMap:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        self.close()
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:  # e.g. Ctrl-C: the workers were interrupted too, so joining could wait forever
+            self._pool.terminate()
+            self._pool.join()
 
 
 def make_map(workers: int | None) -> SerialMap | PoolMap:

@@ -194,3 +194,21 @@ def test_wilson_interval_is_scipy_s_wilson_interval():
                                                    method="wilson")
                 low, high = wilson_interval(k, n, confidence)
                 assert abs(low - ci.low) < 1e-12 and abs(high - ci.high) < 1e-12
+
+
+def test_a_pool_left_by_an_exception_is_terminated_not_waited_for():
+    import time
+
+    from multiprocess.pool import CLOSE, TERMINATE
+
+    from games.backends import PoolMap
+
+    interrupted = PoolMap(2)
+    interrupted._pool.apply_async(time.sleep, (2,))  # a batch still running
+    with pytest.raises(KeyboardInterrupt):
+        with interrupted:
+            raise KeyboardInterrupt
+    assert interrupted._pool._state == TERMINATE
+    with PoolMap(2) as finished:
+        pass
+    assert finished._pool._state == CLOSE  # a batch that ended normally is joined
