@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
+from gp.neighbourhoods import NeighbourhoodSettings
 from gp.synthesis import SynthesizerSettings
 from qd.drivers import DriverSettings
 
@@ -90,6 +91,14 @@ def _game() -> Any:
 
 def _game_params() -> Any:
     return setting(None, "game parameters (a table)", cli=False)
+
+
+def _neighbourhood_setting(name: str) -> Any:
+    """A neighbourhood setting as the synthesizers declare it (same default, help, range)."""
+    declared = {f.name: f for f in fields(NeighbourhoodSettings)}[name]
+    return setting(declared.default, declared.metadata["help"],
+                   minimum=declared.metadata.get("minimum"),
+                   maximum=declared.metadata.get("maximum"))
 
 
 def _dsl() -> Any:
@@ -287,6 +296,8 @@ class SelfPlayConfig:
     evaluations: int = setting(100, "evaluations per oracle call", minimum=1)
     neighbours: int | None = setting(
         None, "hill-climbing oracle: neighbours scored per step (default 1000)", minimum=1)
+    neighbourhood: str = _neighbourhood_setting("neighbourhood")
+    semantic_epsilon: float = _neighbourhood_setting("semantic_epsilon")
     matches: int = setting(200, "matches per evaluation", minimum=1)
     features: str | None = setting(None, "HSS features, comma-separated (default: all of the "
                                    "game's)", check=_specs_check)
@@ -357,6 +368,8 @@ class SelfPlayConfig:
         return driver_class(self.driver)
 
     def check(self, where: str) -> None:
+        from gp.neighbourhoods import check_neighbourhood
+
         if self.library_programs and self.oracle != "hss":
             raise ValueError(f"{where}: library_programs: only the HSS oracle has a library")
         if self.hss_local_search is not None and self.oracle != "hss":
@@ -364,6 +377,14 @@ class SelfPlayConfig:
         if self.neighbours is not None and self.oracle != "hc":
             raise ValueError(f"{where}: neighbours: only the hill-climbing oracle (hc) "
                              "samples neighbours per step")
+        if self.oracle == "hss" and self.neighbourhood != "syntactic":
+            raise ValueError(f"{where}: neighbourhood: only the SA and hill-climbing oracles "
+                             "(sa, hc) take one")
+        try:
+            settings = self.neighbourhood_settings()
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
+        check_neighbourhood(game=self.game, settings=settings, where=where)
         if self.cpu_budget is not None and self.workers != 1:
             raise ValueError(f"{where}: cpu_budget counts this process's CPU time only: "
                              "it needs workers 1 (serial evaluation)")
@@ -389,7 +410,15 @@ class SelfPlayConfig:
                 "opponents": self.opponents, "mixture": self.mixture,
                 "library_programs": self.library_programs, "seed": self.seed,
                 **({"neighbours": self.neighbours} if self.oracle == "hc" else {}),
+                **({"neighbourhood": self.neighbourhood,
+                    "semantic_epsilon": self.semantic_epsilon}
+                   if self.neighbourhood != "syntactic" else {}),
                 **self.driver_settings()}
+
+    def neighbourhood_settings(self) -> NeighbourhoodSettings:
+        """The SA or hill-climbing oracle's neighbourhood (``gp.neighbourhoods``)."""
+        return NeighbourhoodSettings(neighbourhood=self.neighbourhood,
+                                     semantic_epsilon=self.semantic_epsilon)
 
     def local_search(self) -> str:
         """HSS's level-2 search: ``hss_local_search``, or ``sa`` where it is None (what

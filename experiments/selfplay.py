@@ -115,11 +115,13 @@ class SelfPlayRun:
             with make_map(c.workers) as backend:
                 if c.oracle == "sa":
                     oracle = sa_oracle(self.game, self.language_class, c.matches,
-                                       c.evaluations, backend, engine=c.engine, side=c.side)
+                                       c.evaluations, backend, engine=c.engine, side=c.side,
+                                       neighbourhood=c.neighbourhood_settings())
                 elif c.oracle == "hc":
                     oracle = hc_oracle(self.game, self.language_class, c.matches,
                                        c.evaluations, c.neighbours or 1000, backend,
-                                       engine=c.engine, side=c.side)
+                                       engine=c.engine, side=c.side,
+                                       neighbourhood=c.neighbourhood_settings())
                 else:
                     kept = kept_library(out)
                     library = (kept if kept is not None else

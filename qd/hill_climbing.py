@@ -25,7 +25,9 @@ def good_enough_for(opponents: int) -> float:
 
 def sampled_hill_climbing(evaluator, start: Any, neighbour: Callable[[Any, random.Random], Any],
                           rng: random.Random, neighbours: int,
-                          good_enough: float = math.inf) -> tuple[Any, float]:
+                          good_enough: float = math.inf,
+                          on_move: Callable[[Any, float], None] | None = None
+                          ) -> tuple[Any, float]:
     """Climb from ``start``; the best program and value (as the evaluator tracks them).
 
     Args:
@@ -35,6 +37,7 @@ def sampled_hill_climbing(evaluator, start: Any, neighbour: Callable[[Any, rando
         rng: the search's only source of randomness.
         neighbours: neighbours scored per step, at most.
         good_enough: stop once a value exceeds this.
+        on_move: told each program the climb moves to (and its value).
     """
     try:
         current, value = start, evaluator.score(start)
@@ -49,6 +52,8 @@ def sampled_hill_climbing(evaluator, start: Any, neighbour: Callable[[Any, rando
                     break
             if best_value > value:
                 current, value = best, best_value
+                if on_move is not None:
+                    on_move(current, value)
     except BudgetSpent:
         pass
     return evaluator.best_tree, evaluator.best_value

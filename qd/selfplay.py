@@ -12,7 +12,9 @@
 An oracle is ``oracle(target, seed, start=None) -> program text`` (``start``: a program
 to search from, where the oracle can; ``oracle.used``: the evaluations of its last
 call); ``sa_oracle`` and ``hss_oracle`` build the two used in Aleixo's dissertation,
-``hc_oracle`` steepest-ascent hill climbing over a sampled neighbourhood. The sequence
+``hc_oracle`` steepest-ascent hill climbing over a sampled neighbourhood. SA and hill
+climbing take the synthesizers' neighbourhood setting (``gp.neighbourhoods``: syntactic,
+the default, or semantic). The sequence
 of strategies is returned and saved. Both schemes are registered self-play drivers
 (``qd.drivers``), ``ibr`` and ``fp``, beside ``do`` and ``2l``.
 """
@@ -22,15 +24,15 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from functools import partial
 from pathlib import Path
 
 from games.api import reset_player
 from games.files import write_atomically
 from gp.evaluator import Budget, Evaluator
+from gp.methods import NotifyingRestart
 from gp.metrics import PSI
-from gp.sa import SimulatedAnnealing
-from gp.variation import mutSubtree
+from gp.neighbourhoods import Neighbourhood, NeighbourhoodSettings, make_neighbourhood
+from gp.sa import RestartFromBest, SimulatedAnnealing
 
 from .drivers import (
     SelfPlayBudget,
@@ -195,11 +197,23 @@ class FictitiousPlay(IteratedBestResponse):
     fictitious = True
 
 
+def started_neighbourhood(dsl, settings: NeighbourhoodSettings | None, initial,
+                          rng: random.Random) -> Neighbourhood:
+    """A fresh neighbourhood for one oracle call (``settings`` None: syntactic), told
+    where the search starts."""
+    settings = settings if settings is not None else NeighbourhoodSettings()
+    neighbourhood = make_neighbourhood(settings.neighbourhood, language=dsl, settings=settings)
+    neighbourhood.start(initial, rng)
+    return neighbourhood
+
+
 def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
-              engine: str = "fast", side: int | None = None) -> Oracle:
+              engine: str = "fast", side: int | None = None,
+              neighbourhood: NeighbourhoodSettings | None = None) -> Oracle:
     """SA as the oracle, from ``start`` or a random program; ``engine`` plays Ψ's matches
     (``games.engines.ENGINES``); ``side``: the program's seat in every match of Ψ (one
-    start position), or None to alternate."""
+    start position), or None to alternate; ``neighbourhood``: which one SA draws from
+    (None: syntactic)."""
     from .reference import target_win_rate
 
     dsl = strategy_class.default_dsl()
@@ -210,7 +224,9 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
         ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
         initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
-        SimulatedAnnealing(ev, rng).run(initial, partial(mutSubtree, dsl=dsl))
+        moves = started_neighbourhood(dsl, neighbourhood, initial, rng)
+        SimulatedAnnealing(ev, rng, restart=NotifyingRestart(RestartFromBest(), moves)).run(
+            initial, moves, on_improve=moves.improved)
         oracle.used = ev.budget.used
         return ev.best_program
     oracle.used = 0
@@ -218,11 +234,12 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
 
 
 def hc_oracle(game, strategy_class, matches: int, evaluations: int, neighbours: int = 1000,
-              map=None, engine: str = "fast", side: int | None = None) -> Oracle:
+              map=None, engine: str = "fast", side: int | None = None,
+              neighbourhood: NeighbourhoodSettings | None = None) -> Oracle:
     """Steepest-ascent hill climbing over ``neighbours`` sampled neighbours per step
     (``qd.hill_climbing``) as the oracle, from ``start`` or a random program; it stops
-    early once the value exceeds ``1 - 0.1 / k`` against k opponents; ``side`` as in
-    ``sa_oracle``."""
+    early once the value exceeds ``1 - 0.1 / k`` against k opponents; ``side`` and
+    ``neighbourhood`` as in ``sa_oracle``."""
     from .reference import target_size, target_win_rate
 
     dsl = strategy_class.default_dsl()
@@ -233,8 +250,15 @@ def hc_oracle(game, strategy_class, matches: int, evaluations: int, neighbours: 
         ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
         rng = random.Random(seed)
         initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
-        sampled_hill_climbing(ev, initial, partial(mutSubtree, dsl=dsl), rng, neighbours,
-                              good_enough_for(target_size(target)))
+        moves = started_neighbourhood(dsl, neighbourhood, initial, rng)
+
+        def moved(program, value: float) -> None:
+            """A move is to a new best, and the neighbourhood restarts from it."""
+            moves.improved(program, value)
+            moves.restart(program, rng)
+
+        sampled_hill_climbing(ev, initial, moves, rng, neighbours,
+                              good_enough_for(target_size(target)), on_move=moved)
         oracle.used = ev.budget.used
         return ev.best_program
     oracle.used = 0
