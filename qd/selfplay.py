@@ -207,6 +207,23 @@ def started_neighbourhood(dsl, settings: NeighbourhoodSettings | None, initial,
     return neighbourhood
 
 
+def _local_search(game, strategy_class, target, seed: int, start: str | None,
+                  matches: int, evaluations: int, map, engine: str, side: int | None,
+                  neighbourhood: NeighbourhoodSettings | None):
+    """What one SA or hill-climbing oracle call searches with: Ψ against ``target`` in
+    an evaluator of ``evaluations``, its rng, the start program (``start`` or a random
+    one) and the neighbourhood told that start."""
+    from .reference import target_win_rate
+
+    dsl = strategy_class.default_dsl()
+    fitness = target_win_rate(game, target, strategy_class, matches=matches, seed=seed,
+                              map=map, engine=engine, seat=side)
+    ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
+    rng = random.Random(seed)
+    initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
+    return ev, rng, initial, started_neighbourhood(dsl, neighbourhood, initial, rng)
+
+
 def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
               engine: str = "fast", side: int | None = None,
               neighbourhood: NeighbourhoodSettings | None = None) -> Oracle:
@@ -214,17 +231,11 @@ def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,
     (``games.engines.ENGINES``); ``side``: the program's seat in every match of Ψ (one
     start position), or None to alternate; ``neighbourhood``: which one SA draws from
     (None: syntactic)."""
-    from .reference import target_win_rate
-
-    dsl = strategy_class.default_dsl()
 
     def oracle(target, seed: int, start: str | None = None) -> str:
-        fitness = target_win_rate(game, target, strategy_class, matches=matches, seed=seed,
-                                  map=map, engine=engine, seat=side)
-        ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
-        rng = random.Random(seed)
-        initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
-        moves = started_neighbourhood(dsl, neighbourhood, initial, rng)
+        ev, rng, initial, moves = _local_search(game, strategy_class, target, seed, start,
+                                                matches, evaluations, map, engine, side,
+                                                neighbourhood)
         SimulatedAnnealing(ev, rng, restart=NotifyingRestart(RestartFromBest(), moves)).run(
             initial, moves, on_improve=moves.improved)
         oracle.used = ev.budget.used
@@ -240,17 +251,12 @@ def hc_oracle(game, strategy_class, matches: int, evaluations: int, neighbours: 
     (``qd.hill_climbing``) as the oracle, from ``start`` or a random program; it stops
     early once the value exceeds ``1 - 0.1 / k`` against k opponents; ``side`` and
     ``neighbourhood`` as in ``sa_oracle``."""
-    from .reference import target_size, target_win_rate
-
-    dsl = strategy_class.default_dsl()
+    from .reference import target_size
 
     def oracle(target, seed: int, start: str | None = None) -> str:
-        fitness = target_win_rate(game, target, strategy_class, matches=matches, seed=seed,
-                                  map=map, engine=engine, seat=side)
-        ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
-        rng = random.Random(seed)
-        initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
-        moves = started_neighbourhood(dsl, neighbourhood, initial, rng)
+        ev, rng, initial, moves = _local_search(game, strategy_class, target, seed, start,
+                                                matches, evaluations, map, engine, side,
+                                                neighbourhood)
 
         def moved(program, value: float) -> None:
             """A move is to a new best, and the neighbourhood restarts from it."""
