@@ -12,23 +12,28 @@ from games.tribes.constants import (
     ANIMAL,
     ARCHERY,
     ATTACK,
+    BOAT,
     BORDER_GROWTH,
     BUILD,
     BUILD_ROAD,
     BURN_FOREST,
     CAPTURE,
+    CATAPULT,
     CHIVALRY,
     CLEAR_FOREST,
     CLIMBING,
     CONSTRUCTION,
     CROPS,
     DECLARE_WAR,
+    DEEP,
     DESTROY,
     DISBAND,
     END_TURN,
+    EXAMINE,
     FARM,
     FARMING,
     FINISHED,
+    FISHING,
     FOREST,
     FORESTRY,
     FREE_SPIRIT,
@@ -39,23 +44,32 @@ from games.tribes.constants import (
     LUMBER_HUT,
     MATHEMATICS,
     MEDITATION,
+    MIND_BENDER,
     MOVE,
     NO_RES,
     ORGANIZATION,
     PHILOSOPHY,
     PLAIN,
+    PORT,
     RESEARCH,
     RESOURCE,
+    RIDER,
     RIDING,
     ROADS,
+    RUINS,
+    SAILING,
     SEND_STARS,
+    SHALLOW,
+    SHIP,
     SPAWN,
     SPIRITUALISM,
+    SUPERUNIT,
     TEMPLE,
+    UPGRADE,
     WARRIOR,
     WINDMILL,
 )
-from games.tribes.rules import AVAILABLE, MONUMENT_INDEX
+from games.tribes.rules import AVAILABLE, BUILT, MONUMENT_INDEX, UNAVAILABLE
 
 
 def _start(rules: int):
@@ -311,3 +325,147 @@ def test_destroying_a_temple_adds_its_points_and_a_monument_takes_them_back():
         if rules == 4:
             s.apply_action((DESTROY, 0, 12))
             assert s.score[0] - before == -400 - 3 * 5 and s.c_pop[0] == pop
+
+
+def _moves(s, u):
+    return sorted(a[2] for a in s.legal_actions() if a[0] == MOVE and a[1] == u)
+
+
+def _unit(s, ut, pos, p=0, status=FRESH):
+    """Unit 2, of ``ut`` on ``pos``, in place of tribe 0's warrior."""
+    s.unit_at[s.u_pos[0]] = -1  # tribe 0's warrior leaves the board
+    s.u_type[0] = s.u_tribe[0] = s.u_city[0] = -1
+    s.c_nunits[0] = 0
+    return s._new_unit(ut, pos, p, -1, status)
+
+
+def test_units_pass_through_friendly_units():
+    def boxed_in_rider(s):
+        _unit(s, RIDER, 0)
+        for t in (1, 9, 10):
+            s._new_unit(WARRIOR, t, 0, -1, FINISHED)
+
+    s = _both(boxed_in_rider)
+    assert _moves(s[3], 2) == []
+    assert _moves(s[4], 2) == [2, 11, 18, 19, 20]  # its two steps through its own units
+
+
+def test_half_steps_add_up_rounded_down():
+    def warrior_on_a_road(s):
+        _unit(s, WARRIOR, 10)
+        s.road[10] = s.road[11] = 1
+
+    s = _both(warrior_on_a_road)
+    around = [0, 1, 2, 9, 11, 18, 19, 20]
+    assert _moves(s[3], 2) == around
+    # road to road costs a half: version 4 then steps on from 11 (1.5 rounds down to 1),
+    # and no further (from there the cost equals the movement)
+    assert _moves(s[4], 2) == sorted(around + [3, 12, 21])
+
+
+def test_water_takes_sailing_or_navigation_and_any_port_embarks():
+    def ports(s):
+        _unit(s, WARRIOR, 22)
+        s.terrain[23], s.building[23] = SHALLOW, PORT  # tribe 0's, no Sailing yet
+        s.terrain[59], s.building[59] = SHALLOW, PORT  # tribe 1's, beside a warrior at 50
+        s._new_unit(WARRIOR, 50, 0, -1, FRESH)
+
+    s = _both(ports)
+    assert 23 in _moves(s[3], 2) and 23 not in _moves(s[4], 2)  # v4: needs Sailing
+    assert 59 not in _moves(s[3], 3) and 59 not in _moves(s[4], 3)
+
+    def sailing(s):
+        ports(s)
+        s.techs[0] |= 1 << FISHING | 1 << SAILING
+
+    s = _both(sailing)
+    assert 23 in _moves(s[3], 2) and 23 in _moves(s[4], 2)
+    assert 59 not in _moves(s[3], 3) and 59 in _moves(s[4], 3)  # v4: any tribe's port
+
+    def ship(s):
+        s.techs[0] |= 1 << FISHING | 1 << SAILING
+        s.terrain[0], s.terrain[1] = SHALLOW, DEEP
+        _unit(s, SHIP, 0)
+
+    s = _both(ship)
+    assert 1 in _moves(s[3], 2) and 1 not in _moves(s[4], 2)  # v4: deep needs Navigation
+
+
+def test_a_mind_bender_may_not_enter_an_enemy_city():
+    def bender_beside_the_enemy_capital(s):
+        s.techs[0] |= 1 << MEDITATION | 1 << PHILOSOPHY
+        _unit(s, MIND_BENDER, 58)
+        s.unit_at[67], s.unit_at[76], s.u_pos[1] = -1, 1, 76  # its warrior steps off
+
+    s = _both(bender_beside_the_enemy_capital)
+    assert 67 in _moves(s[3], 2) and 67 not in _moves(s[4], 2)
+
+
+def test_only_the_framework_fortify_units_defend_better_in_a_city_without_walls():
+    def catapult_at_home(s):
+        s.u_type[0] = s.u_base[0] = CATAPULT  # on tribe 0's capital; tribe 1's warrior on its
+
+    for rules, s in _both(catapult_at_home).items():
+        assert s.defence_multiplier(0) == (1.5 if rules == 3 else 1.0)
+        assert s.defence_multiplier(1) == 1.5
+
+
+def test_a_finished_boat_may_upgrade_and_a_boat_may_examine_ruins():
+    def boats(s):
+        s.techs[0] |= 1 << FISHING | 1 << SAILING
+        s.stars[0] = 10
+        s.terrain[0] = s.terrain[1] = SHALLOW
+        _unit(s, BOAT, 0, status=FINISHED)
+        s.resource[1] = RUINS
+        s._new_unit(BOAT, 1, 0, -1, FRESH)
+
+    s = _both(boats)
+    for rules in (3, 4):
+        acts = s[rules].legal_actions()
+        assert ((UPGRADE, 2) in acts) == (rules == 4)  # finished
+        assert (UPGRADE, 3) in acts
+        assert ((EXAMINE, 3) in acts) == (rules == 4)
+
+
+def test_a_rider_that_attacked_is_finished_by_its_next_move():
+    def rider_beside_an_enemy(s):
+        _unit(s, RIDER, 20)
+        s._new_unit(WARRIOR, 29, 1, -1, FINISHED)
+
+    for rules, s in _both(rider_beside_an_enemy).items():
+        s.apply_action((ATTACK, 2, 3))
+        assert s.u_hp[3] == 10 - 5  # 2 v 2 at full health: 4.5 each way, rounded up
+        assert 11 in _moves(s, 2)  # escape: the rider moves after attacking
+        s.apply_action((MOVE, 2, 11))
+        # version 3 lets it move once more (attack–move–move); the framework does not
+        assert bool(_moves(s, 2)) == (rules == 3)
+
+
+def test_a_superunit_is_finished_by_moving():
+    def superunit(s):
+        _unit(s, SUPERUNIT, 21)
+        s._new_unit(WARRIOR, 39, 1, -1, FINISHED)  # two rows south, one column east
+
+    for rules, s in _both(superunit).items():
+        s.apply_action((MOVE, 2, 30))  # next to the warrior
+        assert ((ATTACK, 2, 3) in s.legal_actions()) == (rules == 3)  # v3: the dash
+
+
+def test_the_altar_of_peace_counts_from_meditation_and_comes_back_after_it_was_built():
+    altar = MONUMENT_INDEX[ALTAR_OF_PEACE]
+
+    def peaceful(s):
+        s.pacifist[0] = 4
+
+    def built_with_meditation(s):
+        s.techs[0] |= 1 << MEDITATION
+        s.pacifist[0] = 4
+        s.monuments[altar] = BUILT
+
+    for setup, expected in ((peaceful, {3: AVAILABLE, 4: UNAVAILABLE}),
+                            (built_with_meditation, {3: BUILT, 4: AVAILABLE})):
+        for rules, s in _both(setup).items():
+            s.apply_action((END_TURN,))
+            s.apply_action((END_TURN,))  # tribe 0's next turn: its fifth without attacking
+            assert s.monuments[altar] == expected[rules], (setup.__name__, rules)
+            assert s.pacifist[0] == (4 if setup is peaceful and rules == 4 else 5)
