@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .config import kind_of
 from .loader import read_run_config
-from .trust import Consent, admit_target
+from .trust import Consent
 
 
 def open_run(run_dir: str | Path, *, budget: str | None = None,
@@ -34,12 +34,7 @@ def open_run(run_dir: str | Path, *, budget: str | None = None,
         if named:
             raise ValueError(f"{run_dir}: {named[0]} names a setting of synthesis runs; "
                              "this is a qd run")
-        trusted = admit_target(saved.get("target"), run_dir, consent or Consent(),
-                               str(run_dir / "config.json"))
-        if trusted:
-            print(f"{run_dir / 'config.json'}: trusted (--trust-config): {trusted[0]}",
-                  file=sys.stderr)
-        return QDRun.open(run_dir, budget=budget, evaluations=evaluations)
+        return QDRun.open(run_dir, budget=budget, evaluations=evaluations, consent=consent)
     if kind == "selfplay":
         raise ValueError(f"{run_dir}: a self-play run continues when its stratsynth selfplay "
                          "command is run again (same settings, the same --out)")
