@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from games import game_spec
+from games.backends import SchedulerLost
 from gp.simplify import simplified_text
 
 from .config import SynthesisConfig, default_matches, default_target, open_game, parse_duration
@@ -161,6 +162,14 @@ class SynthesisRun:
             raise ValueError(f"{self.where}: dask scheduler {c.scheduler}: "
                              f"{str(err).strip() or type(err).__name__}") from None
 
+    def _lost(self, err: Exception) -> str:
+        """What a run whose scheduler went away says: what is kept, how to go on."""
+        if not (self.run_dir / "config.json").is_file():
+            return f"{self.where}: {err}; nothing was logged: run the command again"
+        again = " --scheduler ADDRESS" if self.config.scheduler else ""
+        return (f"{self.run_dir}: {err}; the log keeps every finished evaluation: "
+                f"stratsynth resume {self.run_dir}{again} goes on")
+
     def run(self, on_score: Callable[[Any], None] | None = None, *,
             locked: bool = False) -> SynthesisResult:
         """Start or resume the search under the run's lock (``locked``: the caller holds
@@ -192,9 +201,11 @@ class SynthesisRun:
                                 rng=random.Random(c.seed), settings=c.settings,
                                 initial=self.initial).run()
                     evaluator.close()
-                except BaseException:
+                except BaseException as err:
                     if not self.resume:
                         discard_unstarted(self.run_dir, keep_directory=existed)
+                    if isinstance(err, SchedulerLost):
+                        raise ValueError(self._lost(err)) from None
                     raise
             (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
         return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
