@@ -138,6 +138,13 @@ class SynthesisRun:
         config = admit(config, run_dir, consent or Consent(), where)
         return cls(run_dir, config, resume=True, where=where)
 
+    def check(self) -> None:
+        """What the run's metrics need (a fitness module to import, a record to read),
+        checked without writing: a comparison checks each method before its first run."""
+        from games.backends import SerialMap
+
+        self.metrics(SerialMap())
+
     def metrics(self, backend: Any):
         """The run's ``gp.metrics.Metrics``: its objective and what its method asks for."""
         from .metrics import build_metrics
