@@ -285,6 +285,13 @@ def run_with_progress(run: SynthesisRun, quiet: bool, locked: bool = False) -> S
 
 
 def describe(result: SynthesisResult) -> str:
+    """The line a finished run prints; a run in which no evaluation gave a value (a
+    user fitness that failed on every program) is one error line instead, naming where
+    the failures are logged."""
+    if result.best_program is None or not (result.run_dir / "best.txt").is_file():
+        raise ValueError(f"{result.run_dir}: no evaluation of the {result.evaluations} gave "
+                         f"a value of {result.objective}, so there is no best program (the "
+                         f"causes: {result.run_dir / 'failures.log'})")
     return (f"best {result.objective} {result.best_value:.4f} after {result.evaluations} "
             f"evaluations; program in {result.run_dir / 'best.txt'}")
 

@@ -59,3 +59,8 @@ def c(strategy, *, game, seed):
     """A fitness named like the cloning score C: its values would be logged under a
     built-in metric's name, so it is refused."""
     return 1.0
+
+
+def always_nan(strategy, *, game, seed):
+    """Fails on every program: a run with no best program."""
+    return float("nan")
