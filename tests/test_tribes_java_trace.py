@@ -10,6 +10,7 @@ unit's position, type and hp) equal, to the end of each game and its result
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,10 @@ def test_at_least_twenty_framework_games_are_recorded():
             "MAKE_VETERAN", "LEVEL_UP", "GROW_FOREST", "RECOVER", "DISBAND", "CONVERT",
             "DECLARE_WAR", "SEND_STARS", "UPGRADE_SHIP"} <= kinds
     assert sum(path.name.startswith("simple_") for path in TRACES) >= 10  # SimpleAgent pairs
+    played = Counter(line["action"]["type"] for path in TRACES for line in load_trace(path)
+                     if "action" in line)
+    # the rarely chosen actions, many times over (the rare_* games seek them out)
+    assert min(played["CONVERT"], played["HEAL_OTHERS"]) >= 200 and played["EXAMINE"] >= 90
 
 
 @pytest.mark.parametrize("path", TRACES, ids=lambda p: p.name.split(".")[0])

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .constants import (
     ACTION_NAMES,
+    ALL_TECHS,
     BUILDING_NAMES,
     END_TURN,
     LEVEL_UP_NAMES,
@@ -169,7 +170,8 @@ def _steer_examine(state: TribesState, lines: list[dict], i: int) -> str | None:
 
     A trace recorded with the framework's random generator logged has ``draw`` lines
     ([bound, value]) after the action: the bonus (of 5), and for a free technology the
-    index among the researchable ones (the same list, in the same order, as ours). Our
+    index among the researchable ones (the same list, in the same order, as ours); a
+    tribe with every technology draws the bonus again after a free technology. Our
     engine draws from its own generator, so the replay picks a generator state that
     gives those values; the rules are what is checked, not the generator."""
     draws = []
@@ -177,16 +179,23 @@ def _steer_examine(state: TribesState, lines: list[dict], i: int) -> str | None:
         if "draw" not in line:
             break
         draws.append(line["draw"])
-    if not draws or draws[0][0] != 5:
-        return "examine: the trace has no bonus draw (record it with the game's draws)"
-    wanted, bounds = [draws[0][1]], [5]
-    if wanted[0] == 1:  # a free technology: the second draw picks it
-        p = state.current_player()
+    p = state.current_player()
+    everything = state.techs[p] == ALL_TECHS
+    wanted: list[int] = []
+    while True:  # with every technology researched, a free technology is drawn again
+        if len(wanted) >= len(draws) or draws[len(wanted)][0] != 5:
+            return "examine: the trace has no bonus draw (record it with the game's draws)"
+        wanted.append(draws[len(wanted)][1])
+        if not (everything and wanted[-1] == 1):
+            break
+    bounds = [5] * len(wanted)
+    if wanted[-1] == 1:  # a free technology: the next draw picks it
         options = sum(1 for t in range(len(TECH_NAMES)) if researchable(state.techs[p], t))
-        if len(draws) < 2 or draws[1][0] != options:
+        k = len(wanted)
+        if len(draws) <= k or draws[k][0] != options:
             return f"examine: {options} researchable technologies here, the framework drew " \
-                   f"among {draws[1][0] if len(draws) > 1 else '?'}"
-        wanted.append(draws[1][1])
+                   f"among {draws[k][0] if len(draws) > k else '?'}"
+        wanted.append(draws[k][1])
         bounds.append(options)
     for seed in range(1 << 20):
         if _draws(seed, bounds) == wanted:
