@@ -71,3 +71,15 @@ def test_replay_reports_a_changed_summary_and_an_illegal_action():
     divergence, _ = replay(fewer)
     assert divergence is not None and divergence.event == moves[5]
     assert "by type" in divergence.what
+
+
+def test_replay_steers_a_capture_and_counts_its_draws():
+    lines = load_trace(TRACES[0].parent / "simple_05.jsonl.gz")
+    capture = next(i for i, line in enumerate(lines) if "action" in line
+                   and line["action"]["type"] == "CAPTURE" and "draw" in lines[i + 1])
+    assert replay(lines)[0] is None
+    extra = copy.deepcopy(lines)
+    extra.insert(capture + 1, {"draw": [2, 0]})  # one more draw than our engine makes
+    divergence, _ = replay(extra)
+    assert divergence is not None and divergence.event == capture
+    assert "capture" in divergence.what

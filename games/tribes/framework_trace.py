@@ -7,7 +7,8 @@ line per action (its actors named by board position: ids differ between engines)
 ``end`` line with the final summary and the result. An action line may also give how
 many legal actions of each type the framework offered, which must equal ours. Traces
 that let agents examine ruins also log the framework's random draws (``draw`` lines),
-which the replay steers our generator to. ``replay`` plays the actions here and
+which the replay steers our generator to (examining ruins, and the units a capture
+hands over). ``replay`` plays the actions here and
 reports the first action our rules do not allow, the first legal list that differs in
 size by type, or the first summary that differs.
 """
@@ -204,6 +205,30 @@ def _steer_examine(state: TribesState, lines: list[dict], i: int) -> str | None:
     return "examine: no generator state gives the framework's draws"  # pragma: no cover
 
 
+def _steer_capture(state: TribesState, lines: list[dict], i: int) -> int | None:
+    """Set our state's random generator so that a capture hands units over as the
+    framework did: its ``draw`` lines after the action are the shuffles of the tribes'
+    cities (``Board.moveAllFromCity``, ``moveOneToNewCity``), which our engine makes with
+    the same bounds in the same order. The generator state that must follow, or None
+    when the framework drew nothing."""
+    draws = []
+    for line in lines[i + 1:]:
+        if "draw" not in line:
+            break
+        draws.append(line["draw"])
+    if not draws:
+        return None
+    bounds, wanted = [d[0] for d in draws], [d[1] for d in draws]
+    for seed in range(1 << 20):
+        if _draws(seed, bounds) == wanted:
+            state.rng = seed
+            after = seed
+            for _ in draws:
+                after = (after * _LCG_MUL + _LCG_ADD) & _MASK64
+            return after
+    raise ValueError("capture: no generator state gives the framework's draws")  # pragma: no cover
+
+
 def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
     """Play a trace in our engine under rules version 4; the first divergence, if any."""
     header = lines[0]
@@ -242,7 +267,13 @@ def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
                 problem = _steer_examine(state, lines, i)
                 if problem:
                     return Divergence(i, state.turn, problem), state
+            after = _steer_capture(state, lines, i) if line["action"]["type"] == "CAPTURE" \
+                else None
             state.apply_action(action)
+            if after is not None and state.rng != after:
+                return Divergence(i, state.turn, "capture: our engine drew otherwise than the "
+                                  "framework's " + str([d for d in lines[i + 1:i + 9]
+                                                        if "draw" in d])), state
         elif "end" in line:
             diff = _difference(summary(state), java_summary(line["end"]))
             if diff:
