@@ -469,6 +469,9 @@ class ComparisonConfig:
     def check(self, where: str) -> None:
         if self.out is None:
             raise ValueError(f"{where}: [experiment] needs field 'out'")
+        if self.seeds is not None and len(set(self.seeds)) != len(self.seeds):
+            raise ValueError(f"{where}: seeds {self.seeds} name a seed twice (each seed is "
+                             "one run of each method)")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -248,7 +248,10 @@ def cmd_qd_check(args) -> int:
     located, trusted = admit_target(config.target, run_dir, consent_of(args), where)
     say_trusted(where, trusted)
     run = QDRun(run_dir, config, resume=True, where=where, located_target=located)
-    archive = ProgramArchive.load(run_dir / "archive.json")
+    try:
+        archive = ProgramArchive.load(run_dir / "archive.json")
+    except (AttributeError, KeyError, TypeError, IndexError, UnicodeDecodeError):
+        raise ValueError(f"{run_dir / 'archive.json'}: not the archive of a qd run") from None
     params = {**(config.game_params or {}), **parse_game_params(args.game_param)}
     game = open_game(config.game, params)  # a bad override fails before any match
     report = Path(args.out) if args.out else run_dir / "corners.md"

@@ -56,14 +56,16 @@ def cmd_resume(args) -> int:
     run = open_run(args.run, budget=args.budget, evaluations=args.evaluations,
                    consent=consent)
     done = Path(args.run) / "done"
-    if isinstance(run, synthesis.SynthesisRun) and done.is_file():
-        print(f"{args.run}: the run is finished ({done.read_text().strip()}); replaying its "
-              "log to report it", file=sys.stderr)
+    finished = isinstance(run, synthesis.SynthesisRun) and done.is_file() \
+        and done.read_text().strip()
     if isinstance(run, quality_diversity.QDRun):
         archive = quality_diversity.run_with_progress(run, args.quiet)
         print(quality_diversity.describe(archive, run.run_dir))
     else:
         print(synthesis.describe(synthesis.run_with_progress(run, args.quiet)))
+    if finished:  # said after the replay: an error on the way is the only line
+        print(f"{args.run}: the run is finished ({finished}); its log was replayed to "
+              "report it", file=sys.stderr)
     return 0
 
 

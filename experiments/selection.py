@@ -22,6 +22,7 @@ from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
 from gp.programs import strategy_class
 
+from .config import kind_of
 from .loader import read_run_config
 from .options import UsageError, add_engine, add_workers, positive
 from .report import admitted_target, run_setting
@@ -91,6 +92,9 @@ def select(run_dir: Path, top: int = 20, matches: int = 10_000, workers: int = 1
     if not config_path.exists():
         raise UsageError(f"{run_dir}: not a run directory (no config.json)")
     config = read_run_config(run_dir)
+    if kind_of(config) != "synth":
+        raise UsageError(f"{run_dir}: a {kind_of(config)} run; select re-measures the "
+                         "programs of a synthesis run (a qd run's: stratsynth qd-check)")
     game, cls, target_spec, target = run_setting(
         config, admitted_target(config, run_dir, consent))
     seed = int(config["seed"])

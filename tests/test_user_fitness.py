@@ -155,3 +155,14 @@ def test_a_fitness_that_sleeps_is_a_logged_failed_evaluation(tmp_path, capsys):
     failures = (run / "failures.log").read_text().splitlines()
     assert failures and all("took longer than 0.3 s" in line for line in failures)
     assert len(read_log(run / "log.csv")) == 6
+
+
+def test_a_fitness_that_fails_on_every_program_ends_in_one_line_naming_the_failures(
+        tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main(["synth", "cantstop", "--fitness", "tests.fitness_plugin:always_nan",
+                 "--evaluations", "3", "--workers", "1", "--quiet", "--out", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no evaluation of the 3 gave a value" in err, err
+    assert str(run / "failures.log") in err and not (run / "best.txt").exists()
+    assert "returned NaN" in (run / "failures.log").read_text()
