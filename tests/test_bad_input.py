@@ -539,6 +539,35 @@ case("run directory", SELFPLAY[:-1] + ["sa"], "sa")
 case("run directory", REGRET[:-1] + ["sa"], "sa")
 case("run directory", ["run", "c.toml"], "sa",
      toml(comparison(out='"sa"')))
+for name, text, fragment in [
+    ("pairs.jsonl", '{"format": "stratsynth-tournament-pairs", "names": ["random", "ga"], '
+     '"matches": 99, "seed": 0}\n', "matches 99 there, 2 here"),
+    ("pairs.jsonl", "[1]\n", "run/pairs.jsonl: not a tournament pairings file"),
+    ("pairs.jsonl", "{garbage\n", "run/pairs.jsonl: not a tournament pairings file"),
+]:
+    case("run directory", TOURNAMENT, fragment, write(f"run/{name}", text))
+for text, fragment in [
+    ('{"game": "cantstop", "game_params": {}, "matches": 99, "seed": 0, "pool": ["ga"]}\n',
+     "a run with another setting (matches 99 there, 2 here"),
+    ("[1]\n", "run/matrix.json: not a pool matrix"),
+    ("{garbage", "run/matrix.json: not JSON"),
+    (b"\xff\xfe", "run/matrix.json: not text (UTF-8)"),
+]:
+    case("run directory", POOL, fragment, write("run/matrix.json", text))
+for text, fragment in [
+    ('{"setting": {"game": "tictactoe", "runs": 5}, "learners": {}}\n',
+     "run/curves.json: a run with another setting"),
+    ("[1]\n", "run/curves.json: not the curves of a regret run"),
+    ("{garbage", "run/curves.json: not JSON"),
+]:
+    case("run directory", REGRET, fragment, write("run/curves.json", text))
+for text, fragment in [
+    ('{"kind": "selfplay", "game": "cantstop", "matches": 99}\n',
+     "run/config.json: a run with another setting"),
+    ("[1]\n", "run/config.json"),
+    ("{garbage", "run/config.json: not JSON"),
+]:
+    case("run directory", SELFPLAY, fragment, write("run/config.json", text))
 
 # -- program files -------------------------------------------------------------------------
 

@@ -83,3 +83,20 @@ def test_replay_steers_a_capture_and_counts_its_draws():
     divergence, _ = replay(extra)
     assert divergence is not None and divergence.event == capture
     assert "capture" in divergence.what
+
+
+def test_replay_takes_an_unlisted_action_only_where_the_framework_could_play_it():
+    lines = load_trace(TRACES[0].parent / "rhea_02.jsonl.gz")
+    unlisted = [i for i, line in enumerate(lines) if line.get("listed") is False]
+    assert unlisted and replay(lines)[0] is None  # the framework's RHEA played them
+    moves = [i for i, line in enumerate(lines) if "action" in line
+             and line["action"]["type"] == "MOVE"]
+    skipped = copy.deepcopy(lines)  # one the framework could not execute changes nothing
+    skipped.insert(moves[3], dict(skipped[moves[3]], listed=False, feasible=False,
+                                  action={"type": "BUILD_ROAD", "target": [0, 0]}))
+    assert replay(skipped)[0] is None
+    wrong = copy.deepcopy(lines)  # a move our rules forbid even with level-ups waived
+    wrong[moves[3]]["action"]["target"] = [-5, -5]
+    wrong[moves[3]]["listed"] = False
+    divergence, _ = replay(wrong)
+    assert divergence is not None and divergence.event == moves[3]
