@@ -752,3 +752,28 @@ def test_a_reader_that_leaves_early_is_no_error(tmp_path):
     child.stdout.close()  # the reader is gone before the first line
     assert child.wait() == 0
     assert child.stderr.read() == b""
+
+
+def test_a_plugin_method_that_raises_is_one_line_naming_it(tmp_path, capsys, monkeypatch):
+    """A synthesizer from outside the project that fails mid-run: one line naming it,
+    exit 2, and the evaluations it logged kept for a resume."""
+    from gp import synthesis
+    from gp.synthesis import Synthesizer, SynthesizerSettings
+
+    class Crashing(Synthesizer):
+        name = "test-crashing"
+        summary = "raises after one evaluation"
+        Settings = SynthesizerSettings
+
+        def run(self):
+            self.evaluator.score(self.language.random_program(self.rng))
+            raise KeyError("lost its way")
+
+    monkeypatch.setitem(synthesis._REGISTRY, "test-crashing", Crashing)
+    run = tmp_path / "run"
+    code = main(["synth", "cantstop", "--method", "test-crashing", "--evaluations", "3",
+                 "--matches", "2", "--workers", "1", "--quiet", "--out", str(run)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{run}: method test-crashing (tests.test_bad_input) raised KeyError" in err, err
+    assert len((run / "log.csv").read_text().splitlines()) == 2  # header and one row
