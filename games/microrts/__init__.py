@@ -34,6 +34,7 @@ register_game(GameSpec(
         default_target="coac",
         default_matches=2,
         cloning={"O": "games.microrts.counts:observation_cloning"},
+        behaviour="games.microrts.behaviour:BEHAVIOUR",
     ),
     qd=QDSpec(features="games.microrts.features:FEATURES",
               levels="games.microrts.features:LEVELS"),
