@@ -385,12 +385,13 @@ def main(argv: list[str] | None = None) -> int:
             report = retest_survivors(json.loads(path.read_text()))
             report["score"] = score(report)
             path.write_text(json.dumps(report, indent=1) + "\n")
-            _print_score(module, report["score"], report["seconds"])
+            _print_score(module, report["score"], report["seconds"], report.get("sampled"))
         return 0
     if args.scores:
         for path in sorted(OUT.glob("*.json")):
             report = json.loads(path.read_text())
-            _print_score(report["module"], score(report), report["seconds"])
+            _print_score(report["module"], score(report), report["seconds"],
+                         report.get("sampled"))
             equivalent = EQUIVALENT.get(report["module"], {})
             for mutant in report["mutants"]:
                 if mutant["outcome"] == "survived" and mutant["key"] not in equivalent:
@@ -410,13 +411,15 @@ def main(argv: list[str] | None = None) -> int:
         report["score"] = score(report)
         name = module.replace("/", ".").removesuffix(".py")
         (OUT / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
-        _print_score(module, report["score"], report["seconds"])
+        _print_score(module, report["score"], report["seconds"], report.get("sampled"))
     return 0
 
 
-def _print_score(module: str, s: dict, seconds: int) -> None:
+def _print_score(module: str, s: dict, seconds: int, sampled: list | None = None) -> None:
+    sample = f", a sample of {sampled[0]} of {sampled[1]} mutants" if sampled else ""
     print(f"{module}: {s['killed']}/{s['killed'] + s['survived']} killed "
-          f"({100 * s['score']:.0f}%), {s['equivalent']} equivalent, {seconds} s", flush=True)
+          f"({100 * s['score']:.0f}%), {s['equivalent']} equivalent{sample}, {seconds} s",
+          flush=True)
 
 
 if __name__ == "__main__":
