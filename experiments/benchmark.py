@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_GAMES = ("connect_four", "breakthrough?rows=6&columns=6", "hex?board_size=5",
-                 "clobber", "tic_tac_toe", "pentago")
+                 "clobber", "tic_tac_toe", "dots_and_boxes")
 METHODS = ("sa", "gp", "uct", "map-elites")
 QD_FEATURES = "game_length,first_move"
 RECHECK_SEED = 1_000_003
@@ -124,9 +124,9 @@ def benchmark(out: Path, games: list[BenchGame], methods: list[str], seeds: int,
         writer = csv.DictWriter(f, fieldnames=FIELDS)
         if not rows:
             writer.writeheader()
-        for game in games:
-            for method in methods:
-                for seed in range(seeds):
+        for seed in range(seeds):  # seed by seed: a cut benchmark covers every game
+            for game in games:
+                for method in methods:
                     todo = [o for o in opponents if (game.label, method, seed, o) not in done]
                     if not todo:
                         continue
@@ -147,6 +147,14 @@ def benchmark(out: Path, games: list[BenchGame], methods: list[str], seeds: int,
                         rows.append(row)
                         progress(f"{game.label} {method} seed {seed} vs {opponent}: "
                                  f"{float(row['rate']):.3f}")
+            write_summary(out, rows, games, methods, opponents, seeds)
+    return write_summary(out, rows, games, methods, opponents, seeds)
+
+
+def write_summary(out: Path, rows: list[dict[str, Any]], games: list[BenchGame],
+                  methods: list[str], opponents: list[str], seeds: int) -> list[dict[str, Any]]:
+    """``table.md`` and ``benchmark.png`` of the rows so far (after every seed, so a cut
+    benchmark shows what it finished); returns the rows they show."""
     rows = [r for r in rows if r["game"] in {g.label for g in games}
             and r["method"] in methods and r["opponent"] in opponents
             and int(r["seed"]) < seeds]
@@ -233,16 +241,17 @@ def add_parsers(sub) -> None:
     b.add_argument("--methods", default=",".join(METHODS),
                    help=f"comma-separated methods (default {','.join(METHODS)})")
     b.add_argument("--seeds", type=positive, default=5, help="seeds per method (default 5)")
-    b.add_argument("--evaluations", type=positive, default=500,
-                   help="evaluations per run (default 500)")
-    b.add_argument("--matches", type=positive, default=20,
-                   help="matches per evaluation (default 20)")
-    b.add_argument("--target", default="random",
-                   help="the opponent the runs optimise against (default random)")
-    b.add_argument("--opponents", default="random,mcts:50,mcts:200",
-                   help="opponents of the re-measure (default random,mcts:50,mcts:200)")
-    b.add_argument("--rematches", type=positive, default=200,
-                   help="fresh matches per best program and opponent (default 200)")
+    b.add_argument("--evaluations", type=positive, default=60,
+                   help="evaluations per run (default 60)")
+    b.add_argument("--matches", type=positive, default=12,
+                   help="matches per evaluation (default 12)")
+    b.add_argument("--target", default="mcts:20",
+                   help="the opponent the runs optimise against (default mcts:20: against "
+                   "random, Ψ saturates within a few evaluations)")
+    b.add_argument("--opponents", default="random,mcts:20,mcts:200",
+                   help="opponents of the re-measure (default random,mcts:20,mcts:200)")
+    b.add_argument("--rematches", type=positive, default=60,
+                   help="fresh matches per best program and opponent (default 60)")
     add_workers(b)
     b.add_argument("--out", required=True, help="the benchmark's directory")
     b.add_argument("--quiet", action="store_true")

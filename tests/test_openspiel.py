@@ -258,6 +258,18 @@ def test_benchmark_writes_a_table_and_resumes(tmp_path):
     assert not (tmp_path / "bad").exists()
 
 
+def test_benchmark_runs_seed_by_seed(tmp_path):
+    from experiments.benchmark import benchmark, parse_game
+
+    games = [parse_game("tic_tac_toe"), parse_game("nim")]
+    lines: list[str] = []
+    benchmark(tmp_path, games, ["sa"], 2, ["random"], evaluations=2, matches=2,
+              target="random", rematches=2, workers=1, progress=lines.append)
+    # every game's first seed before any game's second: a cut run covers every game
+    assert [line.split(" vs ")[0] for line in lines] == [
+        "tic_tac_toe sa seed 0", "nim sa seed 0", "tic_tac_toe sa seed 1", "nim sa seed 1"]
+
+
 def test_a_chance_game_gives_the_same_matches_on_two_workers():
     from experiments.api import play
 

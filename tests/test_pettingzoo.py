@@ -18,7 +18,7 @@ from games.pettingzoo import ENCODINGS, StratsynthPolicy, env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(ENCODINGS)
-PARAMS = {"expendibots": {"turn_limit": 30}}
+PARAMS = {"expendibots": {"turn_limit": 30}, "tribes": {"turn_limit": 8}}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -41,7 +41,11 @@ def test_mask_is_the_legal_actions(game):
         raw = environment.unwrapped
         mask = observation["action_mask"]
         legal = raw.state.legal_actions()
-        assert sorted(raw.encoding.actions[i] for i in np.flatnonzero(mask)) == sorted(legal)
+        numbered = raw.encoding.legal(raw.state)
+        assert sorted(np.flatnonzero(mask)) == sorted(numbered)
+        assert sorted(numbered.values()) == sorted(legal)  # one number per legal action
+        if raw.encoding.actions:  # a catalogue: a number is the same action in any state
+            assert all(raw.encoding.actions[i] == a for i, a in numbered.items())
         other = [a for a in raw.possible_agents if a != agent][0]
         assert not raw.observe(other)["action_mask"].any()
         illegal = np.flatnonzero(mask == 0)
@@ -96,3 +100,72 @@ def test_a_program_is_a_fixed_opponent_in_cant_stop():
         environment.step(action)
     assert moves > 0
     assert environment.unwrapped.state.is_terminal()
+
+
+def test_tribes_numbers_say_where_an_action_happens():
+    from games.tribes.constants import ACTION_NAMES, ATTACK, BUILD, CONVERT, MOVE, SPAWN
+
+    environment = env("tribes", turn_limit=6)
+    environment.reset(seed=11)
+    raw = environment.unwrapped
+    encoding = raw.encoding
+    assert encoding.size == 40 + 121 * (20 + 25 + 7) + 3 * 121 * 121
+    rng = np.random.default_rng(4)
+    kinds = set()
+    for agent in environment.agent_iter(max_iter=400):
+        observation, _, termination, truncation, _ = environment.last()
+        if termination or truncation:
+            environment.step(None)
+            continue
+        state = raw.state
+        for number, action in encoding.legal(state).items():
+            meaning = encoding.describe(number)
+            assert meaning[0] == ACTION_NAMES[action[0]]
+            kinds.add(action[0])
+            if action[0] in (MOVE, ATTACK, CONVERT):
+                target = action[2] if action[0] == MOVE else state.u_pos[action[2]]
+                assert meaning[1:] == (state.u_pos[action[1]], target)
+            elif action[0] == SPAWN:
+                assert meaning[1:] == (state.b.city_pos[action[1]], action[2])
+            elif action[0] == BUILD:
+                assert meaning[1:] == (action[2], action[3])
+        seat = raw.possible_agents.index(agent)
+        board = observation["observation"]
+        assert board.shape == (11, 11, encoding.shape[2])
+        for u, unit_type in enumerate(state.u_type):  # its own units, where they stand
+            if unit_type >= 0 and state.u_tribe[u] == seat:
+                x, y = state.u_pos[u] % 11, state.u_pos[u] // 11
+                assert board[y, x, encoding.plane("my_" + _unit_name(unit_type))] == 1
+        environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert MOVE in kinds and SPAWN in kinds
+    with pytest.raises(ValueError, match="outside"):
+        encoding.describe(encoding.size)
+
+
+def _unit_name(unit_type):
+    from games.tribes.constants import UNIT_NAMES
+
+    return UNIT_NAMES[unit_type]
+
+
+def test_a_builtin_tribes_player_is_a_fixed_opponent():
+    environment = env("tribes", turn_limit=6)
+    simple = StratsynthPolicy(environment, make_player("tribes", "simple"))
+    rng = np.random.default_rng(5)
+    environment.reset(seed=2)
+    played, rewards = 0, {"player_0": 0, "player_1": 0}
+    for agent in environment.agent_iter():
+        observation, reward, termination, truncation, _ = environment.last()
+        rewards[agent] += reward
+        if termination or truncation:
+            environment.step(None)
+            continue
+        if agent == "player_1":
+            action = simple(observation, agent)
+            assert observation["action_mask"][action] == 1
+            played += 1
+        else:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        environment.step(action)
+    assert played > 0 and environment.unwrapped.state.is_terminal()
+    assert sorted(rewards.values()) == [-1, 1]  # Tribes ends with a winner by score

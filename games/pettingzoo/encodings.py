@@ -1,9 +1,11 @@
 """How a stratsynth game looks to an RL agent: a fixed action catalogue and an
 observation array, per game (``games.pettingzoo.env`` reads them).
 
-An encoding lists every action the game can ever offer (the agent's ``Discrete``
-action is an index into that list; the legal ones are the action mask) and draws
-a state as an array seen from one seat (its own pieces first).
+An encoding numbers every action the game can ever offer (the agent's ``Discrete``
+action is such a number; the legal ones are the action mask) and draws a state as an
+array seen from one seat (its own pieces first). Most games list their actions once
+(a catalogue); Tribes numbers its state-dependent actions by a fixed layout
+(``games.pettingzoo.tribes``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,19 @@ class Encoding:
 
     def catalogue(self) -> list:
         raise NotImplementedError
+
+    @property
+    def size(self) -> int:
+        """How many action numbers there are (the ``Discrete`` space's size)."""
+        return len(self.actions)
+
+    def encode(self, state: Any, action: Any) -> int:
+        """The number of a legal ``action`` of ``state``."""
+        return self.index[action]
+
+    def legal(self, state: Any) -> dict[int, Any]:
+        """The legal actions of ``state`` by their numbers."""
+        return {self.encode(state, action): action for action in state.legal_actions()}
 
     shape: tuple[int, ...]
     dtype: Any = np.int8
@@ -124,10 +139,18 @@ class ExpendibotsEncoding(Encoding):
         return out
 
 
+def tribes_encoding(game: Any) -> Encoding:
+    """Tribes' encoding (``games.pettingzoo.tribes``), imported only when used."""
+    from .tribes import TribesEncoding
+
+    return TribesEncoding(game)
+
+
 ENCODINGS = {
     "tictactoe": BoardEncoding,
     "hexapawn": BoardEncoding,
     "cantstop": CantStopEncoding,
     "expendibots": ExpendibotsEncoding,
+    "tribes": tribes_encoding,
 }
 """Game name -> its encoding: the games that have a PettingZoo environment."""

@@ -49,7 +49,7 @@ class StratsynthAEC(AECEnv):
                          "is_parallelizable": False}
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
-        n = len(self.encoding.actions)
+        n = self.encoding.size
         observation = spaces.Box(low=self.encoding.low, high=self.encoding.high,
                                  shape=self.encoding.shape, dtype=self.encoding.dtype)
         self._observation_spaces = {a: spaces.Dict({
@@ -79,10 +79,9 @@ class StratsynthAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = AGENTS.index(agent)
-        mask = np.zeros(len(self.encoding.actions), dtype=np.int8)
+        mask = np.zeros(self.encoding.size, dtype=np.int8)
         if not self.state.is_terminal() and self.state.current_player() == seat:
-            for action in self.state.legal_actions():
-                mask[self.encoding.index[action]] = 1
+            mask[list(self.encoding.legal(self.state))] = 1
         return {"observation": self.encoding.observe(self.state, seat), "action_mask": mask}
 
     def step(self, action) -> None:
@@ -90,11 +89,11 @@ class StratsynthAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if not 0 <= int(action) < len(self.encoding.actions):
-            raise ValueError(f"{agent}: action {action} outside 0..{len(self.encoding.actions)}")
-        chosen = self.encoding.actions[int(action)]
-        if chosen not in self.state.legal_actions():
-            raise ValueError(f"{agent}: action {action} ({chosen!r}) is masked (illegal)")
+        if not 0 <= int(action) < self.encoding.size:
+            raise ValueError(f"{agent}: action {action} outside 0..{self.encoding.size - 1}")
+        chosen = self.encoding.legal(self.state).get(int(action))
+        if chosen is None:
+            raise ValueError(f"{agent}: action {action} is masked (illegal)")
         self._cumulative_rewards[agent] = 0
         self.state.apply_action(chosen)
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -147,4 +146,4 @@ class StratsynthPolicy:
         state = self.env.state
         if AGENTS[state.current_player()] != agent:
             raise ValueError(f"{agent} is not the agent to act")
-        return self.env.encoding.index[self.player(state)]
+        return self.env.encoding.encode(state, self.player(state))
