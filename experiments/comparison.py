@@ -42,7 +42,7 @@ from typing import Any
 
 from .config import ComparisonConfig, SynthesisConfig, method_setting_names
 from .loader import check_fields, load, read_text, to_dict
-from .lock import claim
+from .lock import check_not_a_run, claim
 from .synthesis import SynthesisRun, run_with_progress
 
 SETTINGS = {f.name for f in fields(SynthesisConfig)} - {"kind", "label"}
@@ -133,6 +133,7 @@ class Comparison:
             raise ValueError(f"{path}: method labels must differ, also as directory names "
                              f"({labels})")
         self.out = Path(self.config.out)
+        check_not_a_run(self.out, f"{path}: out")
         self.runs: list[tuple[Path, SynthesisConfig]] = []
         # Seed-major order: a comparison stopped part-way still holds every method
         # for the seeds it finished, which is what a partial report needs.
@@ -145,7 +146,7 @@ class Comparison:
                 config = load(SynthesisConfig, settings, config_where)
                 run_dir = self.out / "runs" / _slug(label) / f"seed{seed}"
                 if seed == seeds[0]:  # what a method names must exist before any run starts
-                    SynthesisRun(run_dir, config, resume=False, where=config_where)
+                    SynthesisRun(run_dir, config, resume=False, where=config_where).check()
                 self.runs.append((run_dir, config))
 
     def prepare_engines(self) -> None:

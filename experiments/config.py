@@ -120,6 +120,11 @@ def _engine() -> Any:
                    "the same results)")
 
 
+DEFAULT_FITNESS_TIME_LIMIT = 120.0
+"""Seconds one evaluation of a user fitness may take unless the run says otherwise
+(``fitness_time_limit``): a fitness that hangs costs a logged failed evaluation, not
+the run."""
+
 NOT_IDENTITY = frozenset({"workers", "backend", "scheduler", "label", "engine"})
 """Settings a run may change when it is resumed: where and how fast it evaluates (every
 engine and backend gives the same results) and its name in a comparison."""
@@ -172,7 +177,9 @@ class SynthesisConfig:
         "score", "a user fitness that fails (raises, returns no number, times out): score "
         "the program as a logged failure, or stop the run")
     fitness_time_limit: float | None = setting(
-        None, "seconds one evaluation of a user fitness may take", minimum=0)
+        None, "seconds one evaluation of a user fitness may take: a slower one is a logged "
+        f"failed evaluation (default {DEFAULT_FITNESS_TIME_LIMIT:g}; 0: no limit; built-in "
+        "fitnesses have none)", minimum=0)
     settings: SynthesizerSettings | None = setting(
         None, "the method's own settings (flat keys beside the run's; gp.synthesis)",
         cli=False)
@@ -198,6 +205,20 @@ class SynthesisConfig:
         from gp.synthesis import synthesizer_class
 
         return synthesizer_class(self.method)
+
+    @staticmethod
+    def resolve_defaults(values: dict[str, Any], saved: bool) -> dict[str, Any]:
+        """A user fitness's time limit when none is given: ``DEFAULT_FITNESS_TIME_LIMIT``
+        for a new run, none for a saved run that recorded none (it started before the
+        default, and resumes as it ran); the new run's ``config.json`` records it."""
+        from gp.metrics import BUILTIN_FITNESSES
+
+        fitness = values.get("fitness")
+        if values.get("fitness_time_limit") is None and isinstance(fitness, str) \
+                and fitness not in BUILTIN_FITNESSES:
+            values = {**values,
+                      "fitness_time_limit": 0.0 if saved else DEFAULT_FITNESS_TIME_LIMIT}
+        return values
 
     @staticmethod
     def prepare(values: dict[str, Any], where: str) -> dict[str, Any]:
@@ -448,6 +469,9 @@ class ComparisonConfig:
     def check(self, where: str) -> None:
         if self.out is None:
             raise ValueError(f"{where}: [experiment] needs field 'out'")
+        if self.seeds is not None and len(set(self.seeds)) != len(self.seeds):
+            raise ValueError(f"{where}: seeds {self.seeds} name a seed twice (each seed is "
+                             "one run of each method)")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -474,6 +498,10 @@ class TournamentConfig:
         if self.names and len(self.names.split(",")) != len(specs):
             raise ValueError(f"{where}: names gives {len(self.names.split(','))} names for "
                              f"{len(specs)} players")
+        names = [n.strip() for n in (self.names or "").split(",")]
+        if self.names and len(set(names)) != len(names):
+            raise ValueError(f"{where}: names '{self.names}' gives two players one name (the "
+                             "table and its pairings are kept by name)")
 
     def specs(self) -> list[str]:
         return [s.strip() for s in self.players.split(",") if s.strip()]

@@ -152,6 +152,9 @@ def load(cls: type[T], values: Mapping[str, Any], where: str = "command line",
     prepare = getattr(cls, "prepare", None)
     if prepare is not None:
         values = prepare(values, where)
+    resolve_defaults = getattr(cls, "resolve_defaults", None)
+    if resolve_defaults is not None:  # defaults that differ for a new and a saved run
+        values = resolve_defaults(values, saved)
     check_fields(cls, values, where)
     config = cls(**{k: v for k, v in values.items() if v is not None})
     for f in fields(cls):

@@ -77,6 +77,14 @@ class RunBusy(RuntimeError):
     """The run directory is locked by another process."""
 
 
+def check_not_a_run(out: str | Path, where: str = "--out") -> None:
+    """A directory holding a run (its ``config.json``) is not written into by another
+    command (a tournament, a pool, regret curves, a comparison): one line, before any
+    work."""
+    if (Path(out) / "config.json").is_file():
+        raise ValueError(f"{where} {out}: holds a run (config.json); give another directory")
+
+
 def check_empty(run_dir: Path) -> None:
     """A new run's directory must not exist or be empty (a run there is resumed instead)."""
     if run_dir.exists() and any(run_dir.iterdir()):

@@ -25,6 +25,10 @@ from .players import make_player
 
 
 def _players(args, specs: list[str]) -> list:
+    from gp.programs import strategy_class
+
+    if args.dsl is not None:  # a mistyped language is an error, even with no program player
+        strategy_class(args.game, args.dsl)
     return [make_player(args.game, spec, dsl=args.dsl) for spec in specs]
 
 

@@ -68,6 +68,16 @@ def check_metric_needs(*, method: str, fitness: str | Callable | None,
                          f"build: {', '.join(sorted(unknown))}")
 
 
+def user_time_limit(seconds: float | None) -> float | None:
+    """The time limit a user fitness runs under: ``fitness_time_limit`` as a run gives
+    it (None: the default, ``DEFAULT_FITNESS_TIME_LIMIT``; 0: none)."""
+    from .config import DEFAULT_FITNESS_TIME_LIMIT
+
+    if seconds is None:
+        return DEFAULT_FITNESS_TIME_LIMIT
+    return seconds or None
+
+
 def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str | None,
                   matches: int | None, seed: int, fitness: str | Callable | None,
                   data: str | None, score: str | None, paired: bool = False,
@@ -81,7 +91,8 @@ def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str
     Programs that fail (in a language that scores them 0, or a user fitness that fails)
     are listed in ``run_dir/failures.log``. ``engine`` names the match engine Ψ plays
     on (None: the game's fastest exact one). ``fitness_on_failure`` and
-    ``fitness_time_limit`` apply to a user fitness (``gp.user_fitness.UserFitness``).
+    ``fitness_time_limit`` apply to a user fitness (``gp.user_fitness.UserFitness``;
+    ``user_time_limit``).
     """
     from gp.fitness import FreshWinRate, PoolWinRate, WinRate, WithTieBreak
     from gp.user_fitness import UserFitness
@@ -115,7 +126,8 @@ def build_metrics(*, game_name: str, game: Any, language_class: Any, target: str
     else:
         user = UserFitness(fitness, game=game, strategy_class=language_class, seed=seed,
                            map=backend, on_failure=fitness_on_failure,
-                           time_limit=fitness_time_limit, failure_log=failure_log)
+                           time_limit=user_time_limit(fitness_time_limit),
+                           failure_log=failure_log)
         objective = user.name
         if objective in (CLONING, FRESH_PSI) or objective in BUILTIN_FITNESSES[1:]:
             raise ValueError(f"fitness {user.spec}: its name '{objective}' is a built-in "

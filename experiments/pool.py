@@ -28,7 +28,7 @@ from games.match import MatchSummary, play_matches
 
 from .config import PoolConfig, open_game
 from .loader import read_json
-from .lock import hold
+from .lock import check_not_a_run, hold
 from .players import make_player, split_specs
 
 
@@ -103,6 +103,7 @@ class PoolMatrix:
         except (TypeError, ValueError) as err:
             raise ValueError(f"{where}: {err}") from None
         self.out = Path(c.out)
+        check_not_a_run(self.out)
         self.command = command
 
     def _start(self) -> dict:

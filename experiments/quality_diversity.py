@@ -19,6 +19,7 @@ from games import game_spec, resolve
 from .config import QDConfig, default_target, open_game, parse_duration
 from .loader import load, read_run_config, to_dict, with_identity
 from .lock import check_empty, hold
+from .trust import Consent, add_trust_flags, admit_target, consent_of, say_trusted
 
 DEFAULT_MATCHES = 200
 DEFAULT_BATCH = 8
@@ -53,7 +54,7 @@ class QDRun:
     ``progress(done, stats)``."""
 
     def __init__(self, run_dir: Path, config: QDConfig, *, resume: bool, where: str,
-                 rewrite: bool = False) -> None:
+                 rewrite: bool = False, located_target: str | None = None) -> None:
         from gp.programs import strategy_class
 
         from .players import make_player
@@ -69,7 +70,9 @@ class QDRun:
                       batch=DEFAULT_BATCH)
             self.game = open_game(c.game, c.game_params)
             self.language_class = None if self.space else strategy_class(c.game, c.dsl)
-            self.target = make_player(c.game, c.target)
+            # a saved run's target as ``experiments.trust.admit_target`` located its files
+            self.target_spec = located_target or c.target
+            self.target = make_player(c.game, self.target_spec)
         except (TypeError, ValueError) as err:
             raise ValueError(f"{where}: {err}") from None
         self.dims = None if c.dims is None else [int(d) for d in c.dims.split(",")]
@@ -87,10 +90,12 @@ class QDRun:
 
     @classmethod
     def open(cls, run_dir: str | Path, *, budget: str | None = None,
-             evaluations: int | None = None) -> QDRun:
+             evaluations: int | None = None, consent: Consent | None = None) -> QDRun:
         """The run kept in ``run_dir``, to resume; ``budget``/``evaluations`` replace its
         budget, so a finished run goes on (MAP-Elites does not depend on its budget: the
-        extended run asks what a run started with the larger budget would have asked)."""
+        extended run asks what a run started with the larger budget would have asked).
+        ``consent``: what the user named for it (``experiments.trust``): a target reading
+        files outside the run directory is refused otherwise."""
         from gp.evaluator import read_log
 
         run_dir = Path(run_dir)
@@ -105,7 +110,10 @@ class QDRun:
             if evaluations is not None and evaluations < done:
                 raise ValueError(f"resume: --evaluations {evaluations} is fewer than the "
                                  f"{done} the run has done")
-        return cls(run_dir, config, resume=True, where=where, rewrite=extend)
+        located, trusted = admit_target(config.target, run_dir, consent or Consent(), where)
+        say_trusted(where, trusted)
+        return cls(run_dir, config, resume=True, where=where, rewrite=extend,
+                   located_target=located)
 
     def evaluate(self, backend: Any, matches: int | None = None, seed: int | None = None,
                  game_params: dict | None = None, games_file: Path | None = None,
@@ -123,7 +131,7 @@ class QDRun:
             return BehaviourWinRate(game, self.target, self.language_class, self.features,
                                     self.names, matches, seed, backend,
                                     engine=engine or c.engine)
-        return self.space.metric(params, c.target, self.names, matches, seed, backend,
+        return self.space.metric(params, self.target_spec, self.names, matches, seed, backend,
                                  games_file or self.run_dir)
 
     def present(self) -> Callable[[str], str]:
@@ -235,9 +243,15 @@ def cmd_qd_check(args) -> int:
     from .options import parse_game_params
 
     run_dir = Path(args.run)
-    config = load(QDConfig, read_run_config(run_dir), str(run_dir / "config.json"), saved=True)
-    run = QDRun(run_dir, config, resume=True, where=str(run_dir / "config.json"))
-    archive = ProgramArchive.load(run_dir / "archive.json")
+    where = str(run_dir / "config.json")
+    config = load(QDConfig, read_run_config(run_dir), where, saved=True)
+    located, trusted = admit_target(config.target, run_dir, consent_of(args), where)
+    say_trusted(where, trusted)
+    run = QDRun(run_dir, config, resume=True, where=where, located_target=located)
+    try:
+        archive = ProgramArchive.load(run_dir / "archive.json")
+    except (AttributeError, KeyError, TypeError, IndexError, UnicodeDecodeError):
+        raise ValueError(f"{run_dir / 'archive.json'}: not the archive of a qd run") from None
     params = {**(config.game_params or {}), **parse_game_params(args.game_param)}
     game = open_game(config.game, params)  # a bad override fails before any match
     report = Path(args.out) if args.out else run_dir / "corners.md"
@@ -343,4 +357,5 @@ def add_parsers(sub) -> None:
                    "killed check goes on from there")
     add_workers(c)
     add_engine(c, default=None, shown="the run's, else fast")
+    add_trust_flags(c)
     c.set_defaults(handler=cmd_qd_check)

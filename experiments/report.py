@@ -35,8 +35,10 @@ from gp.metrics import CLONING, PSI
 from gp.programs import strategy_class
 
 from .config import default_target
+from .loader import read_run_config
 from .options import add_workers, positive
 from .players import make_player
+from .trust import Consent, add_trust_flags, admit_target, consent_of, say_trusted
 
 REMEASURE_SEED = 10_007
 
@@ -146,12 +148,29 @@ def quartiles(curves: np.ndarray) -> np.ndarray:
     return np.percentile(curves, [25, 50, 75], axis=0)
 
 
-def run_setting(config: dict) -> tuple:
-    """A run's game, program class, target spec and target player, from its config."""
+def run_setting(config: dict, located_target: str | None = None) -> tuple:
+    """A run's game, program class, target spec and target player, from its config;
+    ``located_target``: the target as ``admitted_target`` found its files."""
     game = load_game(config["game"], **(config.get("game_params") or {}))
     target_spec = default_target(config["game"], config.get("target"))
     return (game, strategy_class(config["game"], config.get("dsl")), target_spec,
-            make_player(config["game"], target_spec))
+            make_player(config["game"], located_target or target_spec))
+
+
+def admitted_target(config: dict, run_dir: Path, consent: Consent | None,
+                    root: Path | None = None) -> str | None:
+    """A saved run's target, its files found in the run directory (or under ``root``, the
+    comparison it belongs to); one reading files elsewhere is refused unless the user
+    named it (``--target``) or trusts the config (``experiments.trust``)."""
+    consent = consent or Consent()
+    target = config.get("target")
+    if root is not None and consent.target not in (None, target):
+        consent = Consent(trust_config=consent.trust_config)  # named for another run
+    where = str(run_dir / "config.json")
+    located, trusted = admit_target(target, root or run_dir, consent, where,
+                                    *([run_dir] if root else []))
+    say_trusted(where, trusted)
+    return located
 
 
 def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
@@ -167,7 +186,7 @@ def remeasure(run: dict, matches: int, workers: int) -> tuple[int, int]:
         kept = json.loads(cache.read_text())
         if {k: kept.get(k) for k in key} == key:
             return kept["wins"], kept["matches"]
-    game, cls, _, target = run_setting(config)
+    game, cls, _, target = run_setting(config, run.get("target"))
     player = cls(run["program"])
     with make_map(workers) as backend:
         summary = play_matches(game, (player, target), matches, seed, map=backend,
@@ -282,18 +301,20 @@ def _holm_where_tested(pvalues: list[float]) -> list[float]:
 
 
 def build_report(root: Path, matches: int = 10_000, workers: int = 0,
-                 thresholds: tuple[float, ...] = ()) -> Path:
+                 thresholds: tuple[float, ...] = (), consent: Consent | None = None) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     methods: dict[str, list[dict]] = {}
-    for run_dir in sorted((root / "runs").glob("*/seed*/")):
-        if not (run_dir / "done").exists():
-            continue
+    finished = [d for d in sorted((root / "runs").glob("*/seed*/")) if (d / "done").exists()]
+    # every target is admitted before anything is measured or written
+    targets = {d: admitted_target(read_run_config(d), d, consent, root) for d in finished}
+    for run_dir in finished:
         run = load_run(run_dir)
         if run["program"] is None:
             continue
+        run["target"] = targets[run_dir]
         methods.setdefault(run["config"].get("label") or run["config"]["method"], []).append(run)
     if not methods:
         raise ValueError(f"{root}: no finished runs under {root / 'runs'}")
@@ -413,7 +434,8 @@ def _sketch_warnings(methods: dict[str, list[dict]]) -> list[str]:
 
 
 def cmd_report(args) -> int:
-    md = build_report(Path(args.dir), args.matches, args.workers, tuple(args.threshold or ()))
+    md = build_report(Path(args.dir), args.matches, args.workers, tuple(args.threshold or ()),
+                      consent_of(args))
     print(md.read_text())
     return 0
 
@@ -428,4 +450,5 @@ def add_parsers(sub) -> None:
                         "(censored if never) and log-rank tests between methods "
                         "(repeatable)")
     add_workers(report)
+    add_trust_flags(report, "a run's")
     report.set_defaults(handler=cmd_report)

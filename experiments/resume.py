@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .config import kind_of
 from .loader import read_run_config
-from .trust import Consent, admit_target
+from .trust import Consent
 
 
 def open_run(run_dir: str | Path, *, budget: str | None = None,
@@ -34,12 +34,7 @@ def open_run(run_dir: str | Path, *, budget: str | None = None,
         if named:
             raise ValueError(f"{run_dir}: {named[0]} names a setting of synthesis runs; "
                              "this is a qd run")
-        trusted = admit_target(saved.get("target"), run_dir, consent or Consent(),
-                               str(run_dir / "config.json"))
-        if trusted:
-            print(f"{run_dir / 'config.json'}: trusted (--trust-config): {trusted[0]}",
-                  file=sys.stderr)
-        return QDRun.open(run_dir, budget=budget, evaluations=evaluations)
+        return QDRun.open(run_dir, budget=budget, evaluations=evaluations, consent=consent)
     if kind == "selfplay":
         raise ValueError(f"{run_dir}: a self-play run continues when its stratsynth selfplay "
                          "command is run again (same settings, the same --out)")
@@ -61,14 +56,16 @@ def cmd_resume(args) -> int:
     run = open_run(args.run, budget=args.budget, evaluations=args.evaluations,
                    consent=consent)
     done = Path(args.run) / "done"
-    if isinstance(run, synthesis.SynthesisRun) and done.is_file():
-        print(f"{args.run}: the run is finished ({done.read_text().strip()}); replaying its "
-              "log to report it", file=sys.stderr)
+    finished = isinstance(run, synthesis.SynthesisRun) and done.is_file() \
+        and done.read_text().strip()
     if isinstance(run, quality_diversity.QDRun):
         archive = quality_diversity.run_with_progress(run, args.quiet)
         print(quality_diversity.describe(archive, run.run_dir))
     else:
         print(synthesis.describe(synthesis.run_with_progress(run, args.quiet)))
+    if finished:  # said after the replay: an error on the way is the only line
+        print(f"{args.run}: the run is finished ({finished}); its log was replayed to "
+              "report it", file=sys.stderr)
     return 0
 
 

@@ -22,8 +22,11 @@ from games.match import play_matches, wilson_interval
 from gp.evaluator import read_log
 from gp.programs import strategy_class
 
+from .config import kind_of
+from .loader import read_run_config
 from .options import UsageError, add_engine, add_workers, positive
-from .report import run_setting
+from .report import admitted_target, run_setting
+from .trust import Consent, add_trust_flags, consent_of
 
 STAGE1_SEED = 20_011
 """Stage 1 plays seeds ``STAGE1_SEED + run seed``; stage 2 ``STAGE2_SEED + run seed``.
@@ -80,15 +83,20 @@ def candidates(run_dir: Path, top: int) -> list[dict]:
 
 
 def select(run_dir: Path, top: int = 20, matches: int = 10_000, workers: int = 1,
-           engine: str | None = None) -> dict:
+           engine: str | None = None, consent: Consent | None = None) -> dict:
     """Stage 1 on every candidate, stage 2 on the winner; kept in ``select.json``.
     ``engine``: the match engine (default: the run's, else ``fast``); every engine
-    gives the same results."""
+    gives the same results. ``consent``: what the user named for the run
+    (``experiments.trust``): a target reading files outside it is refused otherwise."""
     config_path = run_dir / "config.json"
     if not config_path.exists():
         raise UsageError(f"{run_dir}: not a run directory (no config.json)")
-    config = json.loads(config_path.read_text())
-    game, cls, target_spec, target = run_setting(config)
+    config = read_run_config(run_dir)
+    if kind_of(config) != "synth":
+        raise UsageError(f"{run_dir}: a {kind_of(config)} run; select re-measures the "
+                         "programs of a synthesis run (a qd run's: stratsynth qd-check)")
+    game, cls, target_spec, target = run_setting(
+        config, admitted_target(config, run_dir, consent))
     seed = int(config["seed"])
     engine = check_engine(engine or config.get("engine") or "fast")
     pool = candidates(run_dir, top)
@@ -149,7 +157,8 @@ def cmd_select(args) -> int:
     if args.out and (Path(args.out).is_dir() or not Path(args.out).parent.is_dir()):
         raise UsageError(f"--out {args.out}: give a file in an existing directory "
                          "(the chosen program is written there)")
-    result = select(run_dir, args.top, args.matches, args.workers, args.engine)
+    result = select(run_dir, args.top, args.matches, args.workers, args.engine,
+                    consent_of(args))
     chosen = result["chosen"]
     print(f"{len(result['candidates'])} candidates; stage 1 ({args.matches} matches each):")
     for cand in result["candidates"]:
@@ -181,4 +190,5 @@ def add_parsers(sub) -> None:
                         "was found and the command that re-checks it")
     add_workers(parser)
     add_engine(parser, default=None, shown="the run's, else fast")
+    add_trust_flags(parser)
     parser.set_defaults(handler=cmd_select)

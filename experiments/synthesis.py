@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from games import game_spec
+from games.backends import SchedulerLost
 from gp.simplify import simplified_text
 
 from .config import SynthesisConfig, default_matches, default_target, open_game, parse_duration
@@ -137,6 +138,13 @@ class SynthesisRun:
         config = admit(config, run_dir, consent or Consent(), where)
         return cls(run_dir, config, resume=True, where=where)
 
+    def check(self) -> None:
+        """What the run's metrics need (a fitness module to import, a record to read),
+        checked without writing: a comparison checks each method before its first run."""
+        from games.backends import SerialMap
+
+        self.metrics(SerialMap())
+
     def metrics(self, backend: Any):
         """The run's ``gp.metrics.Metrics``: its objective and what its method asks for."""
         from .metrics import build_metrics
@@ -160,6 +168,14 @@ class SynthesisRun:
         except (OSError, TimeoutError) as err:
             raise ValueError(f"{self.where}: dask scheduler {c.scheduler}: "
                              f"{str(err).strip() or type(err).__name__}") from None
+
+    def _lost(self, err: Exception) -> str:
+        """What a run whose scheduler went away says: what is kept, how to go on."""
+        if not (self.run_dir / "config.json").is_file():
+            return f"{self.where}: {err}; nothing was logged: run the command again"
+        again = " --scheduler ADDRESS" if self.config.scheduler else ""
+        return (f"{self.run_dir}: {err}; the log keeps every finished evaluation: "
+                f"stratsynth resume {self.run_dir}{again} goes on")
 
     def run(self, on_score: Callable[[Any], None] | None = None, *,
             locked: bool = False) -> SynthesisResult:
@@ -192,13 +208,35 @@ class SynthesisRun:
                                 rng=random.Random(c.seed), settings=c.settings,
                                 initial=self.initial).run()
                     evaluator.close()
-                except BaseException:
+                except BaseException as err:
                     if not self.resume:
                         discard_unstarted(self.run_dir, keep_directory=existed)
+                    if isinstance(err, SchedulerLost):
+                        raise ValueError(self._lost(err)) from None
+                    if plugin_failed(self.method, err):
+                        raise ValueError(f"{self.run_dir}: method {c.method} "
+                                         f"({self.method.__module__}) raised "
+                                         f"{_cause(err)}") from err
                     raise
             (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
         return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
                                evaluator.best_value, evaluator.budget.used)
+
+
+OUR_PACKAGES = ("gp", "games", "experiments", "qd")
+
+
+def plugin_failed(method: type, err: BaseException) -> bool:
+    """Whether ``err`` is a plug-in method's own failure (not ours, not an interrupt):
+    said in one line naming the method, not as a traceback."""
+    ours = type(err).__module__.split(".")[0] in OUR_PACKAGES
+    return (isinstance(err, Exception) and not ours
+            and method.__module__.split(".")[0] not in OUR_PACKAGES)
+
+
+def _cause(err: BaseException) -> str:
+    cause = (str(err).strip().splitlines() or [""])[0]
+    return f"{type(err).__name__}: {cause}" if cause else type(err).__name__
 
 
 RUN_FILES = ("config.json", "log.csv", "failures.log", "best.txt", "best_raw.txt")
@@ -267,6 +305,13 @@ def run_with_progress(run: SynthesisRun, quiet: bool, locked: bool = False) -> S
 
 
 def describe(result: SynthesisResult) -> str:
+    """The line a finished run prints; a run in which no evaluation gave a value (a
+    user fitness that failed on every program) is one error line instead, naming where
+    the failures are logged."""
+    if result.best_program is None or not (result.run_dir / "best.txt").is_file():
+        raise ValueError(f"{result.run_dir}: no evaluation of the {result.evaluations} gave "
+                         f"a value of {result.objective}, so there is no best program (the "
+                         f"causes: {result.run_dir / 'failures.log'})")
     return (f"best {result.objective} {result.best_value:.4f} after {result.evaluations} "
             f"evaluations; program in {result.run_dir / 'best.txt'}")
 

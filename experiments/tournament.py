@@ -10,7 +10,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from .config import TournamentConfig, open_game
-from .lock import hold
+from .lock import check_not_a_run, hold
 
 
 class Tournament:
@@ -28,6 +28,8 @@ class Tournament:
             self.players = [make_player(c.game, spec, dsl=c.dsl) for spec in self.specs]
         except (TypeError, ValueError) as err:
             raise ValueError(f"{where}: {err}") from None
+        if c.out:
+            check_not_a_run(c.out)
 
     def run(self, command: str = ""):
         from games.backends import make_map

@@ -48,47 +48,65 @@ def inside(path: Path, directory: Path) -> bool:
     return path.resolve().is_relative_to(directory.resolve())
 
 
-def _confined(value: str, run_dir: Path) -> str | None:
+def _confined(value: str, run_dir: Path, *bases: Path) -> str | None:
     """The file a saved path names, if it lies in the run directory: the path as
-    saved (relative to where the run was started) or relative to the run directory."""
+    saved (relative to where the run was started), or relative to each of ``bases``
+    and to the run directory."""
     path = Path(value)
-    candidates = [path] if path.is_absolute() else [path, run_dir / path]
+    candidates = [path] if path.is_absolute() else [path, *(b / path for b in bases),
+                                                    run_dir / path]
     for candidate in candidates:
         if candidate.is_file() and inside(candidate, run_dir):
             return str(candidate)
     return None
 
 
-def _files_outside(target: str | None, run_dir: Path) -> list[str]:
-    """The files a target's player specs name (``PREFIX:FILE``) that lie outside the run
-    directory (an argument that names no file, e.g. ``mcts:500``, reads nothing)."""
-    outside: list[str] = []
+def locate_target(target: str | None, run_dir: Path,
+                  *bases: Path) -> tuple[str | None, list[str]]:
+    """A saved target with each file its player specs name (``PREFIX:FILE``) found in the
+    run directory (``_confined``: a run may ship its opponent beside its config), and
+    the files it names that lie outside it (an argument that names no file, e.g.
+    ``mcts:500``, reads nothing)."""
     if not isinstance(target, str):
-        return outside  # not a target at all: loading the config says so
+        return target, []  # not a target at all: loading the config says so
+    specs, outside, moved = [], [], False
     for spec in target.split(","):
         prefix, sep, argument = spec.strip().partition(":")
-        path = argument.partition("?")[0]
-        if sep and path and (Path(path).is_file() or prefix == "program") \
-                and not (Path(path).is_file() and inside(Path(path), run_dir)):
+        path, mark, options = argument.partition("?")
+        names_file = bool(sep and path) and (
+            prefix == "program" or Path(path).is_file()
+            or any((b / path).is_file() for b in (*bases, run_dir)))
+        found = _confined(path, run_dir, *bases) if names_file else None
+        if found is not None and found != path:
+            spec, moved = f"{prefix}:{found}{mark}{options}", True
+        elif names_file and found is None:
             outside.append(path)
-    return outside
+        specs.append(spec.strip())
+    return (",".join(specs) if moved else target), outside
 
 
-def admit_target(target: str | None, run_dir: Path, consent: Consent,
-                 where: str) -> list[str]:
-    """Refuse a saved target whose player specs read files outside the run directory
-    unless the user named the target again or trusts the config; what is let through."""
+def admit_target(target: str | None, run_dir: Path, consent: Consent, where: str,
+                 *bases: Path) -> tuple[str | None, list[str]]:
+    """The target a saved run may play against: its files found in the run directory
+    (``locate_target``); one that reads files outside it is refused unless the user
+    named the target again or trusts the config. The target and what was let through."""
     if consent.target is not None and consent.target != target:
         raise ValueError(f"{where}: --target {consent.target} is not the run's target "
                          f"'{target}'")
-    outside = _files_outside(target, run_dir)
+    located, outside = locate_target(target, run_dir, *bases)
     if not outside or consent.target is not None:
-        return []
+        return located, []
     if not consent.trust_config:
         raise ValueError(f"{where}: target '{target}' reads {outside[0]}, outside the run "
                          f"directory; pass --target {target} if you trust it (or "
                          "--trust-config)")
-    return [f"reads {', '.join(outside)} (target)"]
+    return located, [f"reads {', '.join(outside)} (target)"]
+
+
+def say_trusted(where: str, trusted: list[str]) -> None:
+    """What ``--trust-config`` let through, on stderr."""
+    if trusted:
+        print(f"{where}: trusted (--trust-config): {'; '.join(trusted)}", file=sys.stderr)
 
 
 def _flag(name: str) -> str:
@@ -117,7 +135,10 @@ def admit(config: Any, run_dir: Path, consent: Consent, where: str) -> Any:
                              "module (or --trust-config)")
         trusted.append(f"imports {fitness.partition(':')[0]} (fitness {fitness})")
 
-    trusted += admit_target(config.target, run_dir, consent, where)
+    located, trusted_target = admit_target(config.target, run_dir, consent, where)
+    trusted += trusted_target
+    if located != config.target:
+        changes["target"] = located
 
     if consent.scheduler is not None:
         changes.update(backend="dask", scheduler=consent.scheduler)
@@ -145,6 +166,22 @@ def admit(config: Any, run_dir: Path, consent: Consent, where: str) -> Any:
                 raise ValueError(f"{where}: {key} '{saved}' is not a file in the run "
                                  "directory; resume reads files elsewhere only when named: "
                                  f"pass {_flag(key)} PATH (or --trust-config)")
-    if trusted:
-        print(f"{where}: trusted (--trust-config): {'; '.join(trusted)}", file=sys.stderr)
+    say_trusted(where, trusted)
     return dataclasses.replace(config, **changes) if changes else config
+
+
+def add_trust_flags(parser, what: str = "the run's") -> None:
+    """``--target`` and ``--trust-config`` for a command that plays a saved run's target
+    (``select``, ``qd-check``, ``report``)."""
+    group = parser.add_argument_group(
+        "trust", "a run directory may come from someone else: a target whose player specs "
+        "read files outside it is played only when named here (docs/run-directories.md)")
+    group.add_argument("--target", default=None, metavar="SPEC",
+                       help=f"{what} target, named again: the files it names may be read")
+    group.add_argument("--trust-config", action="store_true",
+                       help="read every file the saved target names (said on stderr)")
+
+
+def consent_of(args) -> Consent:
+    """What a command line that took ``add_trust_flags`` lets through."""
+    return Consent(target=args.target, trust_config=args.trust_config)

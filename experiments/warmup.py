@@ -35,6 +35,10 @@ def warm_up_games(names: list[str] | None = None, report=print) -> list[str]:
 
 
 def cmd_warmup(args) -> int:
+    from games import game_spec
+
+    for name in args.games or ():
+        game_spec(name)  # an unknown game is bad input, before any game is prepared
     warm_up_games(args.games or None, report=lambda line: print(line, flush=True))
     return 0
 

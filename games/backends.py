@@ -8,8 +8,10 @@ DEAP-built objects travel to workers.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterable
+from concurrent.futures import CancelledError
 from typing import Any, Protocol
 
 
@@ -43,6 +45,15 @@ def chunks_per_worker(map) -> int:
 
 class WorkerDied(RuntimeError):
     """A worker process died mid-batch; the batch may be retried."""
+
+
+class SchedulerLost(RuntimeError):
+    """The dask scheduler went away mid-batch (killed, its machine down): the batch's
+    results are lost; a run's log keeps every evaluation finished before it."""
+
+
+def _first_line(err: BaseException) -> str:
+    return (str(err).strip().splitlines() or [type(err).__name__])[0]
 
 
 class SerialMap:
@@ -149,24 +160,45 @@ class DaskMap:
         from dask.distributed import Client, LocalCluster
 
         self._cluster = None
-        if address:
-            self._client = Client(address)
-        else:
-            with dask.config.set(QUIET_WORKERS if quiet else {}):  # workers inherit it
-                self._cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
-                                             threads_per_worker=1, processes=True,
-                                             dashboard_address=None)
-            self._client = Client(self._cluster)
+        self.address = address or "(a LocalCluster)"
+        # a lost scheduler is our one line (``SchedulerLost``), not the client's tracebacks
+        self._client_log = logging.getLogger("distributed.client")
+        self._client_level = self._client_log.level
+        self._client_log.setLevel(logging.CRITICAL)
+        try:
+            if address:
+                self._client = Client(address)
+            else:
+                with dask.config.set(QUIET_WORKERS if quiet else {}):  # workers inherit it
+                    self._cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                                 threads_per_worker=1, processes=True,
+                                                 dashboard_address=None)
+                self._client = Client(self._cluster)
+        except BaseException:
+            self._client_log.setLevel(self._client_level)
+            raise
         self.workers = max(1, len(self._client.scheduler_info()["workers"]))
 
     def __call__(self, func, jobs):
-        futures = self._client.map(func, list(jobs), pure=False)
-        return self._client.gather(futures)
+        try:
+            futures = self._client.map(func, list(jobs), pure=False)
+            return self._client.gather(futures)
+        except Exception as err:
+            from distributed.comm.core import CommClosedError
+
+            if isinstance(err, (CancelledError, CommClosedError)) \
+                    or self._client.status != "running":
+                raise SchedulerLost(f"dask scheduler {self.address}: the connection was "
+                                    f"lost during a batch ({_first_line(err)})") from None
+            raise  # a task's own error
 
     def close(self) -> None:
-        self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        try:
+            self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+        finally:
+            self._client_log.setLevel(self._client_level)
 
     def __enter__(self):
         return self

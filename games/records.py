@@ -106,7 +106,7 @@ def load_records(path: str | Path, game: Game) -> tuple[dict[str, Any], list[Mat
             except json.JSONDecodeError as err:
                 raise ValueError(f"{path}:{lineno}: not JSON ({err.msg})") from None
             if header is None:
-                if data.get("format") != FORMAT:
+                if not isinstance(data, dict) or data.get("format") != FORMAT:
                     raise ValueError(f"{path}:{lineno}: not a {FORMAT} file")
                 if data.get("version") != VERSION:
                     raise ValueError(f"{path}:{lineno}: version {data.get('version')} "
@@ -122,7 +122,7 @@ def load_records(path: str | Path, game: Game) -> tuple[dict[str, Any], list[Mat
                 matches.append(MatchRecord(
                     match=int(data["match"]), seats=list(data["seats"]), winner=data["winner"],
                     final_state=game.state_from_dict(data["final_state"]), pairs=pairs))
-            except (KeyError, TypeError, ValueError) as err:
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
                 raise ValueError(f"{path}:{lineno}: bad match record ({err})") from None
     if header is None:
         raise ValueError(f"{path}: empty record file")

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any, Protocol
 
-from games.spec import resolve
+from .registry import Registry
 
 ENTRY_POINT_GROUP = "stratsynth.neighbourhoods"
 
@@ -67,23 +66,18 @@ class SyntacticNeighbourhood:
         pass
 
 
+NEIGHBOURHOODS: Registry[Any] = Registry(noun="neighbourhood", group=ENTRY_POINT_GROUP,
+                                         builtin_refs=BUILTIN_NEIGHBOURHOODS)
+
+
 def neighbourhood_names() -> list[str]:
     """The built-in names, then installed plug-ins' (not imported)."""
-    names = list(BUILTIN_NEIGHBOURHOODS)
-    names += sorted(ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)
-                    if ep.name not in BUILTIN_NEIGHBOURHOODS)
-    return names
+    return NEIGHBOURHOODS.names()
 
 
 def neighbourhood_factory(name: str):
     """The factory of the neighbourhood ``name``; ``ValueError`` naming the known ones."""
-    if name in BUILTIN_NEIGHBOURHOODS:
-        return resolve(BUILTIN_NEIGHBOURHOODS[name])
-    entries = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
-    if name not in entries:
-        raise ValueError(f"neighbourhood '{name}' unknown (known: "
-                         f"{', '.join(neighbourhood_names())})")
-    return entries[name].load()
+    return NEIGHBOURHOODS.get(name)
 
 
 def make_neighbourhood(name: str, *, language, settings: Any) -> Neighbourhood:

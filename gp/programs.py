@@ -22,7 +22,10 @@ def read_program(game_name: str, path: str, dsl: str | None = None):
     file = Path(path)
     if not file.is_file():
         raise FileNotFoundError(f"{path}: no such program file")
-    text = file.read_text()
+    try:
+        text = file.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not text (UTF-8)") from None
     if not any(line.split("#", 1)[0].strip() for line in text.splitlines()):
         raise ValueError(f"{path}: empty program (the file holds no program)")
     return strategy_class(game_name, dsl).parse_program(text, source=str(path))

@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-import importlib
 import math
 import random
 import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import metadata
+from functools import partial
 from typing import Any, ClassVar, Literal
+
+from .registry import Registry
 
 ENTRY_POINT_GROUP = "stratsynth.synthesizers"
 
@@ -92,77 +93,50 @@ class Synthesizer(abc.ABC):
         """Search until the evaluator's budget is spent (or the method is done)."""
 
 
-_REGISTRY: dict[str, type[Synthesizer]] = {}
-_builtins_loaded = False
+def check_plugin_class(cls: Any, *, base: type, settings_base: type, noun: str) -> None:
+    """Refuse (``TypeError``, one line) a class that cannot be registered as a ``base``
+    plug-in: it needs a ``name``, a ``summary`` and a ``Settings`` dataclass derived
+    from ``settings_base`` whose fields each have a default, a simple type and help."""
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise TypeError(f"{cls!r} is not a {base.__name__} subclass")
+    for attr in ("name", "summary"):
+        if not isinstance(getattr(cls, attr, None), str) or not getattr(cls, attr):
+            raise TypeError(f"{noun} {cls.__qualname__} needs a class attribute {attr}")
+    settings_class = cls.Settings
+    if not (isinstance(settings_class, type) and issubclass(settings_class, settings_base)):
+        raise TypeError(f"{noun} {cls.name}: Settings must derive from {settings_base.__name__}")
+    if not dataclasses.is_dataclass(settings_class):
+        raise TypeError(f"{noun} {cls.name}: Settings must be a dataclass")
+    for f in setting_fields(settings_class):
+        setting_type(settings_class, f.name)
+        if f.default is dataclasses.MISSING:
+            raise TypeError(f"{noun} {cls.name}: setting {f.name} needs a default")
+        if not f.metadata.get("help"):
+            raise TypeError(f"{noun} {cls.name}: setting {f.name} needs "
+                            "metadata={'help': ...}")
+
+
+SYNTHESIZERS: Registry[type[Synthesizer]] = Registry(
+    noun="method", registered_noun="synthesizer", group=ENTRY_POINT_GROUP, base=Synthesizer,
+    builtin_modules=BUILTIN_MODULES,
+    check=partial(check_plugin_class, base=Synthesizer, settings_base=SynthesizerSettings,
+                  noun="synthesizer"))
+_REGISTRY = SYNTHESIZERS.entries
 
 
 def register_synthesizer(cls: type[Synthesizer]) -> type[Synthesizer]:
     """Class decorator: make ``cls`` available as ``--method cls.name``."""
-    if not (isinstance(cls, type) and issubclass(cls, Synthesizer)):
-        raise TypeError(f"{cls!r} is not a Synthesizer subclass")
-    for attr in ("name", "summary"):
-        if not isinstance(getattr(cls, attr, None), str) or not getattr(cls, attr):
-            raise TypeError(f"synthesizer {cls.__qualname__} needs a class attribute {attr}")
-    if not (isinstance(cls.Settings, type) and issubclass(cls.Settings, SynthesizerSettings)):
-        raise TypeError(f"synthesizer {cls.name}: Settings must derive from SynthesizerSettings")
-    _check_settings_class(cls)
-    known = _REGISTRY.get(cls.name)
-    if known is not None and known is not cls and \
-            (known.__module__, known.__qualname__) != (cls.__module__, cls.__qualname__):
-        raise ValueError(f"synthesizer '{cls.name}' is registered twice "
-                         f"({known.__module__}.{known.__qualname__} and "
-                         f"{cls.__module__}.{cls.__qualname__})")
-    _REGISTRY[cls.name] = cls
-    return cls
-
-
-def _load_builtins() -> None:
-    global _builtins_loaded
-    if not _builtins_loaded:
-        _builtins_loaded = True
-        for module in BUILTIN_MODULES:
-            importlib.import_module(module)
-
-
-def _entry_points() -> dict[str, metadata.EntryPoint]:
-    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return SYNTHESIZERS.register(cls)
 
 
 def synthesizer_names() -> list[str]:
     """Every method's name: built-ins first, then installed plug-ins (not imported)."""
-    _load_builtins()
-    names = list(_REGISTRY)
-    names += sorted(name for name in _entry_points() if name not in _REGISTRY)
-    return names
+    return SYNTHESIZERS.names()
 
 
 def synthesizer_class(name: str) -> type[Synthesizer]:
     """The method called ``name``; ``ValueError`` naming the known ones if none is."""
-    _load_builtins()
-    if name in _REGISTRY:
-        return _REGISTRY[name]
-    entry = _entry_points().get(name)
-    if entry is None:
-        raise ValueError(f"method '{name}' unknown (known: {', '.join(synthesizer_names())})")
-    try:
-        loaded = entry.load()
-    except Exception as err:  # a broken plug-in fails alone
-        cause = (str(err).strip().splitlines() or [""])[0]
-        raise ValueError(f"method '{name}' (plug-in {entry.value}) cannot be loaded: "
-                         f"{type(err).__name__}: {cause}") from None
-    if isinstance(loaded, types.ModuleType):
-        loaded = _REGISTRY.get(name)
-    elif isinstance(loaded, type) and issubclass(loaded, Synthesizer) \
-            and _REGISTRY.get(name) is not loaded:
-        try:
-            register_synthesizer(loaded)
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"method '{name}' (plug-in {entry.value}): {err}") from None
-    if not (isinstance(loaded, type) and issubclass(loaded, Synthesizer)) or \
-            getattr(loaded, "name", None) != name:
-        raise ValueError(f"method '{name}' (plug-in {entry.value}) is not a Synthesizer "
-                         f"class named '{name}'")
-    return loaded
+    return SYNTHESIZERS.get(name)
 
 
 # ---- settings -------------------------------------------------------------------------
@@ -188,19 +162,6 @@ def setting_type(settings_class: type[SynthesizerSettings], name: str) -> tuple[
         raise TypeError(f"{settings_class.__qualname__}.{name}: a setting is an int, float, "
                         "bool, str or Literal (or one of these | None)")
     return hint, optional
-
-
-def _check_settings_class(cls: type[Synthesizer]) -> None:
-    settings_class = cls.Settings
-    if not dataclasses.is_dataclass(settings_class):
-        raise TypeError(f"synthesizer {cls.name}: Settings must be a dataclass")
-    for f in setting_fields(settings_class):
-        setting_type(settings_class, f.name)
-        if f.default is dataclasses.MISSING:
-            raise TypeError(f"synthesizer {cls.name}: setting {f.name} needs a default")
-        if not f.metadata.get("help"):
-            raise TypeError(f"synthesizer {cls.name}: setting {f.name} needs "
-                            "metadata={'help': ...}")
 
 
 def _legacy_names(settings_class: type[SynthesizerSettings]) -> dict[str, str]:

@@ -19,16 +19,15 @@ line gets a flag per setting and a run's ``config.json`` keeps them.
 from __future__ import annotations
 
 import abc
-import importlib
 import time
-import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-from gp.synthesis import check_setting, setting_fields, setting_type
+from gp.registry import Registry
+from gp.synthesis import check_plugin_class, check_setting, setting_fields
 
 ENTRY_POINT_GROUP = "stratsynth.selfplay_drivers"
 
@@ -147,86 +146,27 @@ class SelfPlayDriver(abc.ABC):
         return 0
 
 
-_REGISTRY: dict[str, type[SelfPlayDriver]] = {}
-_builtins_loaded = False
+DRIVERS: Registry[type[SelfPlayDriver]] = Registry(
+    noun="self-play driver", group=ENTRY_POINT_GROUP, base=SelfPlayDriver,
+    builtin_modules=BUILTIN_MODULES,
+    check=partial(check_plugin_class, base=SelfPlayDriver, settings_base=DriverSettings,
+                  noun="self-play driver"))
+_REGISTRY = DRIVERS.entries
 
 
 def register_driver(cls: type[SelfPlayDriver]) -> type[SelfPlayDriver]:
     """Class decorator: make ``cls`` available as ``--driver cls.name``."""
-    if not (isinstance(cls, type) and issubclass(cls, SelfPlayDriver)):
-        raise TypeError(f"{cls!r} is not a SelfPlayDriver subclass")
-    for attr in ("name", "summary"):
-        if not isinstance(getattr(cls, attr, None), str) or not getattr(cls, attr):
-            raise TypeError(f"self-play driver {cls.__qualname__} needs a class attribute {attr}")
-    if not (isinstance(cls.Settings, type) and issubclass(cls.Settings, DriverSettings)):
-        raise TypeError(f"self-play driver {cls.name}: Settings must derive from DriverSettings")
-    for f in setting_fields(cls.Settings):
-        setting_type(cls.Settings, f.name)
-        if not f.metadata.get("help"):
-            raise TypeError(f"self-play driver {cls.name}: setting {f.name} needs "
-                            "metadata={'help': ...}")
-    known = _REGISTRY.get(cls.name)
-    if known is not None and known is not cls and \
-            (known.__module__, known.__qualname__) != (cls.__module__, cls.__qualname__):
-        raise ValueError(f"self-play driver '{cls.name}' is registered twice "
-                         f"({known.__module__}.{known.__qualname__} and "
-                         f"{cls.__module__}.{cls.__qualname__})")
-    _REGISTRY[cls.name] = cls
-    return cls
-
-
-def _load_builtins() -> None:
-    global _builtins_loaded
-    if not _builtins_loaded:
-        _builtins_loaded = True
-        for module in BUILTIN_MODULES:
-            importlib.import_module(module)
-
-
-def _entry_points() -> dict[str, metadata.EntryPoint]:
-    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return DRIVERS.register(cls)
 
 
 def driver_names() -> list[str]:
     """Every driver's name: built-ins first, then installed plug-ins (not imported)."""
-    _load_builtins()
-
-    def rank(name: str) -> int:  # built-ins in BUILTIN_MODULES' order, whatever was imported first
-        module = _REGISTRY[name].__module__
-        return BUILTIN_MODULES.index(module) if module in BUILTIN_MODULES else len(BUILTIN_MODULES)
-
-    return sorted(_REGISTRY, key=rank) + sorted(n for n in _entry_points() if n not in _REGISTRY)
+    return DRIVERS.names()
 
 
 def driver_class(name: str) -> type[SelfPlayDriver]:
     """The driver called ``name``; ``ValueError`` naming the known ones if none is."""
-    _load_builtins()
-    if name in _REGISTRY:
-        return _REGISTRY[name]
-    entry = _entry_points().get(name)
-    if entry is None:
-        raise ValueError(f"self-play driver '{name}' unknown "
-                         f"(known: {', '.join(driver_names())})")
-    try:
-        loaded = entry.load()
-    except Exception as err:  # a broken plug-in fails alone
-        cause = (str(err).strip().splitlines() or [""])[0]
-        raise ValueError(f"self-play driver '{name}' (plug-in {entry.value}) cannot be "
-                         f"loaded: {type(err).__name__}: {cause}") from None
-    if isinstance(loaded, types.ModuleType):
-        loaded = _REGISTRY.get(name)
-    elif isinstance(loaded, type) and issubclass(loaded, SelfPlayDriver) \
-            and _REGISTRY.get(name) is not loaded:
-        try:
-            register_driver(loaded)
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"self-play driver '{name}' (plug-in {entry.value}): {err}") \
-                from None
-    if not (isinstance(loaded, type) and issubclass(loaded, SelfPlayDriver)) or \
-            getattr(loaded, "name", None) != name:
-        raise ValueError(f"self-play driver '{name}' (plug-in {entry.value}) is not a "
-                         f"SelfPlayDriver class named '{name}'")
-    return loaded
+    return DRIVERS.get(name)
 
 
 def driver_setting_names() -> set[str]:

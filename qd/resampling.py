@@ -23,13 +23,13 @@ package, an entry point in the group ``stratsynth.qd_resampling``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from gp.registry import Registry
+
 ENTRY_POINT_GROUP = "stratsynth.qd_resampling"
-_REGISTRY: dict[str, type[Resampling]] = {}
 
 Result = tuple[float, list[float]]
 """One evaluation: (objective, behaviour measures)."""
@@ -50,35 +50,29 @@ class Resampling:
         return archive
 
 
-def register_resampling(cls: type[Resampling]) -> type[Resampling]:
-    """Class decorator: make ``cls`` available as ``--resample cls.name``."""
+def _check_resampling_class(cls: Any) -> None:
     if not (isinstance(cls, type) and issubclass(cls, Resampling)) or not cls.name:
         raise TypeError(f"{cls!r} is not a named Resampling subclass")
-    _REGISTRY[cls.name] = cls
-    return cls
+
+
+RESAMPLINGS: Registry[type[Resampling]] = Registry(
+    noun="resampling", group=ENTRY_POINT_GROUP, base=Resampling, check=_check_resampling_class)
+_REGISTRY = RESAMPLINGS.entries
+
+
+def register_resampling(cls: type[Resampling]) -> type[Resampling]:
+    """Class decorator: make ``cls`` available as ``--resample cls.name``."""
+    return RESAMPLINGS.register(cls)
 
 
 def resampling_names() -> list[str]:
     """Built-in policies first, then installed plug-ins (not imported)."""
-    names = list(_REGISTRY)
-    names += sorted(ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)
-                    if ep.name not in _REGISTRY)
-    return names
+    return RESAMPLINGS.names()
 
 
 def resampling_class(name: str) -> type[Resampling]:
     """The policy called ``name``; ``ValueError`` naming the known ones if none is."""
-    if name not in _REGISTRY:
-        entry = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}.get(name)
-        if entry is None:
-            raise ValueError(f"resampling '{name}' unknown (known: "
-                             f"{', '.join(resampling_names())})")
-        loaded = entry.load()
-        if isinstance(loaded, type) and issubclass(loaded, Resampling):
-            _REGISTRY.setdefault(name, loaded)
-    if name not in _REGISTRY:
-        raise ValueError(f"resampling '{name}': its entry point registers no such policy")
-    return _REGISTRY[name]
+    return RESAMPLINGS.get(name)
 
 
 def make_resampling(name: str, **settings: Any) -> Resampling:

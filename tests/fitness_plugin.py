@@ -49,3 +49,18 @@ def announces_then_sleeps(strategy, *, game, seed):
     Path(os.environ["FITNESS_MARK"]).touch()
     time.sleep(60)
     return 1.0
+
+
+NOT_A_FUNCTION = 5
+"""A name that is not a function (``tests.fitness_plugin:NOT_A_FUNCTION`` is refused)."""
+
+
+def c(strategy, *, game, seed):
+    """A fitness named like the cloning score C: its values would be logged under a
+    built-in metric's name, so it is refused."""
+    return 1.0
+
+
+def always_nan(strategy, *, game, seed):
+    """Fails on every program: a run with no best program."""
+    return float("nan")

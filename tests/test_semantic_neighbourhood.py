@@ -141,7 +141,7 @@ def test_the_neighbourhood_setting_is_checked_and_the_default_is_syntactic():
 
 def test_a_game_without_behaviour_is_refused_before_anything_is_written(tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["synth", "expendibots", "--method", "sa", "--neighbourhood", "semantic",
+    assert main(["synth", "tictactoe", "--method", "sa", "--neighbourhood", "semantic",
                  "--evaluations", "3", "--out", str(out), "--quiet"]) == 2
     assert "declares no behaviour" in capsys.readouterr().err and not out.exists()
 
@@ -193,3 +193,29 @@ def test_hill_climbing_with_the_semantic_neighbourhood_replays_after_a_kill(tmp_
     (cut / "done").unlink()
     assert cli("resume", str(cut), "--quiet", hash_seed="3").returncode == 0
     assert search_of(cut) == reference
+
+
+def test_expendibots_compares_the_moves_programs_choose_in_recorded_positions():
+    from gp.languages.expendibots import EXPENDIBOTS_DSL
+
+    rng = random.Random(2)
+    start = EXPENDIBOTS_DSL.random_program(rng)
+    recorded, again = behaviour_for(EXPENDIBOTS_DSL), behaviour_for(EXPENDIBOTS_DSL)
+    recorded.record(start, random.Random(4))
+    again.record(start, random.Random(4))
+    assert len(recorded.states) == 100
+    assert all(len(state.legal_actions()) >= 2 for state in recorded.states)
+    assert [s.to_dict() for s in again.states] == [s.to_dict() for s in recorded.states]
+    signatures = {recorded.of(EXPENDIBOTS_DSL.random_program(rng)) for _ in range(10)}
+    assert len(signatures) > 3
+
+
+def test_a_semantic_expendibots_run_replays_in_another_process(tmp_path):
+    argv = ("synth", "expendibots", "--target", "alphabeta1", "--method", "sa",
+            "--neighbourhood", "semantic", "--evaluations", "6", "--matches", "2", "--seed", "3",
+            "--workers", "1", "--quiet")
+    runs = [tmp_path / "first", tmp_path / "second"]
+    for run, hash_seed in zip(runs, "12"):
+        done = cli(*argv, "--out", str(run), hash_seed=hash_seed)
+        assert done.returncode == 0, done.stderr
+    assert len(search_of(runs[0])) == 6 and search_of(runs[0]) == search_of(runs[1])

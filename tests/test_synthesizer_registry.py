@@ -149,7 +149,7 @@ class _EntryPoints:
 
 
 def test_plug_ins_load_by_entry_point_and_a_broken_one_fails_alone(monkeypatch):
-    monkeypatch.setattr(synthesis.metadata, "entry_points", _EntryPoints([
+    monkeypatch.setattr(metadata, "entry_points", _EntryPoints([
         ("test-random-walk", f"{__name__}:RandomWalk"),
         ("broken", "tests.no_such_module_here:Method"),
         ("not-a-method", "random:Random"),

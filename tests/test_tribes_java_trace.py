@@ -10,6 +10,7 @@ unit's position, type and hp) equal, to the end of each game and its result
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,10 @@ def test_at_least_twenty_framework_games_are_recorded():
             "MAKE_VETERAN", "LEVEL_UP", "GROW_FOREST", "RECOVER", "DISBAND", "CONVERT",
             "DECLARE_WAR", "SEND_STARS", "UPGRADE_SHIP"} <= kinds
     assert sum(path.name.startswith("simple_") for path in TRACES) >= 10  # SimpleAgent pairs
+    played = Counter(line["action"]["type"] for path in TRACES for line in load_trace(path)
+                     if "action" in line)
+    # the rarely chosen actions, many times over (the rare_* games seek them out)
+    assert min(played["CONVERT"], played["HEAL_OTHERS"]) >= 200 and played["EXAMINE"] >= 90
 
 
 @pytest.mark.parametrize("path", TRACES, ids=lambda p: p.name.split(".")[0])
@@ -66,3 +71,32 @@ def test_replay_reports_a_changed_summary_and_an_illegal_action():
     divergence, _ = replay(fewer)
     assert divergence is not None and divergence.event == moves[5]
     assert "by type" in divergence.what
+
+
+def test_replay_steers_a_capture_and_counts_its_draws():
+    lines = load_trace(TRACES[0].parent / "simple_05.jsonl.gz")
+    capture = next(i for i, line in enumerate(lines) if "action" in line
+                   and line["action"]["type"] == "CAPTURE" and "draw" in lines[i + 1])
+    assert replay(lines)[0] is None
+    extra = copy.deepcopy(lines)
+    extra.insert(capture + 1, {"draw": [2, 0]})  # one more draw than our engine makes
+    divergence, _ = replay(extra)
+    assert divergence is not None and divergence.event == capture
+    assert "capture" in divergence.what
+
+
+def test_replay_takes_an_unlisted_action_only_where_the_framework_could_play_it():
+    lines = load_trace(TRACES[0].parent / "rhea_02.jsonl.gz")
+    unlisted = [i for i, line in enumerate(lines) if line.get("listed") is False]
+    assert unlisted and replay(lines)[0] is None  # the framework's RHEA played them
+    moves = [i for i, line in enumerate(lines) if "action" in line
+             and line["action"]["type"] == "MOVE"]
+    skipped = copy.deepcopy(lines)  # one the framework could not execute changes nothing
+    skipped.insert(moves[3], dict(skipped[moves[3]], listed=False, feasible=False,
+                                  action={"type": "BUILD_ROAD", "target": [0, 0]}))
+    assert replay(skipped)[0] is None
+    wrong = copy.deepcopy(lines)  # a move our rules forbid even with level-ups waived
+    wrong[moves[3]]["action"]["target"] = [-5, -5]
+    wrong[moves[3]]["listed"] = False
+    divergence, _ = replay(wrong)
+    assert divergence is not None and divergence.event == moves[3]

@@ -8,14 +8,68 @@ import pytest
 
 from games.tribes import Tribes, tech_cost
 from games.tribes.constants import (
+    ALTAR_OF_PEACE,
+    ANIMAL,
+    ARCHERY,
+    ATTACK,
+    BOAT,
+    BORDER_GROWTH,
+    BUILD,
+    BUILD_ROAD,
+    BURN_FOREST,
+    CAPTURE,
+    CATAPULT,
+    CHIVALRY,
+    CLEAR_FOREST,
+    CLIMBING,
+    CONSTRUCTION,
+    CROPS,
     DECLARE_WAR,
+    DEEP,
+    DESTROY,
+    DISBAND,
     END_TURN,
+    EXAMINE,
+    FARM,
     FARMING,
+    FINISHED,
+    FISHING,
+    FOREST,
+    FORESTRY,
+    FREE_SPIRIT,
+    FRESH,
+    GROW_FOREST,
+    HUNTING,
+    LEVEL_UP,
+    LUMBER_HUT,
+    MATHEMATICS,
+    MEDITATION,
+    MIND_BENDER,
+    MOVE,
+    NO_RES,
     ORGANIZATION,
     PHILOSOPHY,
+    PLAIN,
+    PORT,
     RESEARCH,
+    RESOURCE,
+    RIDER,
+    RIDING,
+    ROADS,
+    RUINS,
+    SAILING,
     SEND_STARS,
+    SHALLOW,
+    SHIP,
+    SPAWN,
+    SPIRITUALISM,
+    SUPERUNIT,
+    TEMPLE,
+    UPGRADE,
+    WARRIOR,
+    WINDMILL,
 )
+from games.tribes.rules import AVAILABLE, BUILT, MONUMENT_INDEX, UNAVAILABLE
 
 
 def _start(rules: int):
@@ -69,3 +123,349 @@ def test_declaring_war_and_sending_stars():
 def test_rules_must_be_a_known_version():
     with pytest.raises(ValueError, match="rules"):
         Tribes(rules=5)
+
+
+# ---- each difference from version 3, by hand, on the same position under both ----------
+# java:MovementPlayground (9 x 9, tile = row * 9 + column): tribe 0 (Xin-Xi, Climbing)
+# holds the capital on tile 13 with the eight tiles around it (all plain with fruit);
+# tribe 1's capital is tile 67. java:0 (11 x 11): tribe 0's capital 29, a village on 63.
+
+PLAYGROUND = "java:MovementPlayground"
+
+
+def _both(setup, level=PLAYGROUND):
+    """The start of ``level`` under rules 3 and 4, edited by ``setup(state)`` and then
+    rebuilt from its snapshot (so no cached legal list outlives the edit)."""
+    states = {}
+    for rules in (3, 4):
+        s = Tribes(level=level, rules=rules).new_initial_state(random.Random(0))
+        s._own_tiles()
+        setup(s)
+        states[rules] = Tribes().state_from_dict(s.to_dict())
+    return states
+
+
+def _of(state, kind):
+    return [a for a in state.legal_actions() if a[0] == kind]
+
+
+def _nothing(s):
+    pass
+
+
+def test_a_claimed_tile_scores_20_for_the_tribe_and_the_city():
+    def level_3_ready(s):
+        s.c_level[0], s.c_pop[0] = 3, 4
+
+    for rules, s in _both(level_3_ready).items():
+        score, worth = s.score[0], s.c_worth[0]
+        s.apply_action((LEVEL_UP, 0, BORDER_GROWTH))
+        assert sum(o == 0 for o in s.owner) == 20  # rows 0-3, columns 2-6: 11 new tiles
+        gain = 30 + (11 * 20 if rules == 4 else 0)  # level-up to 4: 50 - 5 * 4
+        assert (s.score[0] - score, s.c_worth[0] - worth) == (gain, gain)
+
+
+def test_capturing_a_village_scores_100_and_its_tiles():
+    def warrior_on_the_village(s):
+        u = s.unit_at[29]
+        s.unit_at[29], s.unit_at[63], s.u_pos[u], s.u_status[u] = -1, u, 63, FRESH
+
+    for rules, s in _both(warrior_on_the_village, "java:0").items():
+        score = s.score[0]
+        s.apply_action((CAPTURE, s.unit_at[63]))
+        assert sum(o == 2 for o in s.owner) == 9
+        # version 3 scores the 6 tiles newly seen around it; version 4 sees all already
+        assert s.score[0] - score == (100 + 9 * 20 if rules == 4 else 6 * 5)
+        assert s.c_worth[2] == (9 * 20 if rules == 4 else 0)
+
+
+def test_a_unit_that_dies_takes_its_points_away():
+    def wounded_enemy_beside(s):
+        v = s._new_unit(WARRIOR, 28, 1, -1, FINISHED)
+        s.u_hp[v] = 1
+        s.u_status[s.unit_at[29]] = FRESH
+
+    for rules, s in _both(wounded_enemy_beside, "java:0").items():
+        score = s.score[:]
+        s.apply_action((ATTACK, s.unit_at[29], s.unit_at[28]))
+        assert s.unit_at[28] == 0  # killed, and the killer moved in
+        assert s.score[1] - score[1] == (-10 if rules == 4 else 0)
+        assert s.score[0] == score[0]  # (version 3: the tile it moved to was seen)
+
+
+def test_disbanding_a_unit_takes_its_points_away():
+    def free_spirit(s):
+        s.techs[0] |= 1 << RIDING | 1 << FREE_SPIRIT
+
+    for rules, s in _both(free_spirit).items():
+        score, stars = s.score[0], s.stars[0]
+        s.apply_action((DISBAND, 0))
+        assert s.stars[0] == stars + 1  # half the warrior's 2 stars
+        assert s.score[0] - score == (-10 if rules == 4 else 0)
+
+
+def test_every_tile_is_explored_from_the_start_and_a_spawn_scores_its_points():
+    states = _both(_nothing)
+    assert states[4].explored == bytearray(b"\x01" * 2 * 81)  # nothing left to explore
+    assert states[3].n_explored == [20, 20]  # radius 2 around each capital, by an edge
+    for s in states.values():
+        score = s.score[0]
+        s.apply_action((MOVE, 0, 22))
+        s.apply_action((SPAWN, 0, WARRIOR))
+        assert s.score[0] - score == 10  # (both versions)
+
+
+def test_roads_go_on_villages_and_buildings_but_not_under_an_enemy_unit():
+    def roads(s):
+        s.techs[0] |= 1 << RIDING | 1 << ROADS
+        s.stars[0] = 20
+        s.building[28], s.resource[28] = FARM, NO_RES  # one of the capital's tiles
+        s.explored[:121] = b"\x01" * 121
+        s._new_unit(WARRIOR, 53, 1, -1, FINISHED)  # neutral forest
+
+    s = _both(roads, "java:0")
+    v3, v4 = ({a[1] for a in _of(s[r], BUILD_ROAD)} for r in (3, 4))
+    assert v3 - v4 == {53}  # under the enemy warrior
+    assert v4 - v3 == {28, 63}  # the farm and the village
+
+
+def _city_tiles(s):
+    """Tribe 0 with every technology its city's tile actions need and 50 stars."""
+    for tech in (RIDING, FREE_SPIRIT, ORGANIZATION, FARMING, CONSTRUCTION, HUNTING, FORESTRY,
+                 MATHEMATICS, ARCHERY, SPIRITUALISM, CHIVALRY):
+        s.techs[0] |= 1 << tech
+    s.stars[0] = 50
+
+
+def test_a_building_stands_on_a_resource_and_a_booster_needs_its_neighbour():
+    def farm_and_windmill(s):
+        _city_tiles(s)
+        s.resource[3] = CROPS
+        s.c_level[0] = 3  # no level-up due after the farm's 2 population
+
+    s = _both(farm_and_windmill)
+    builds = {r: {(a[2], a[3]) for a in _of(s[r], BUILD)} for r in (3, 4)}
+    assert (3, FARM) in builds[3] and (3, FARM) in builds[4]  # crops: a farm in both
+    # the fruit tiles: nothing in version 3; a temple, but no windmill (no farm beside)
+    assert not any(t in (4, 12) for t, _ in builds[3])
+    assert {(4, TEMPLE), (12, TEMPLE)} <= builds[4]
+    assert not any(bt == WINDMILL for _, bt in builds[4])
+    for r in (3, 4):
+        s[r].apply_action((BUILD, 0, 3, FARM))
+    builds = {r: {(a[2], a[3]) for a in _of(s[r], BUILD)} for r in (3, 4)}
+    assert (4, WINDMILL) in builds[4] and (22, WINDMILL) not in builds[4]  # 4 is beside 3
+    assert not any(bt == WINDMILL for _, bt in builds[3])  # fruit tiles in version 3
+
+
+def test_a_lumber_hut_clears_its_forest():
+    def forest(s):
+        _city_tiles(s)
+        s.terrain[4], s.resource[4] = FOREST, NO_RES
+
+    for rules, s in _both(forest).items():
+        s.apply_action((BUILD, 0, 4, LUMBER_HUT))
+        assert s.terrain[4] == (PLAIN if rules == 4 else FOREST)
+        assert s.building[4] == LUMBER_HUT
+
+
+def test_clearing_a_forest_keeps_its_resource_and_growing_one_removes_it():
+    def forest_with_game(s):
+        _city_tiles(s)
+        s.terrain[4], s.resource[4] = FOREST, ANIMAL
+
+    for rules, s in _both(forest_with_game).items():
+        assert ((GROW_FOREST, 0, 12) in s.legal_actions()) == (rules == 4)  # fruit on 12
+        s.apply_action((CLEAR_FOREST, 0, 4))
+        assert s.terrain[4] == PLAIN
+        assert s.resource[4] == (ANIMAL if rules == 4 else NO_RES)
+        if rules == 4:
+            s.apply_action((GROW_FOREST, 0, 12))
+            assert (s.terrain[12], s.resource[12]) == (FOREST, NO_RES)
+
+
+def test_tile_actions_ignore_buildings_and_any_building_can_be_destroyed():
+    def built_over(s):
+        _city_tiles(s)
+        s.techs[0] |= 1 << CONSTRUCTION
+        s.terrain[5], s.building[5] = FOREST, LUMBER_HUT  # and fruit (ignored by a forest)
+        s.building[12] = ALTAR_OF_PEACE
+        s.building[14] = FARM  # with its fruit still there
+
+    s = _both(built_over)
+    acts = {r: set(s[r].legal_actions()) for r in (3, 4)}
+    for a in ((CLEAR_FOREST, 0, 5), (BURN_FOREST, 0, 5), (RESOURCE, 0, 14),
+              (DESTROY, 0, 12)):
+        assert a in acts[4] and a not in acts[3], a
+    assert (DESTROY, 0, 5) in acts[3] and (DESTROY, 0, 14) in acts[3]
+
+
+def test_destroying_a_temple_adds_its_points_and_a_monument_takes_them_back():
+    def temple_and_altar(s):
+        _city_tiles(s)
+        s.techs[0] |= 1 << MEDITATION | 1 << CLIMBING
+        s.resource[4] = s.resource[12] = NO_RES
+        s.c_level[0] = 5  # no level-up due
+        s.monuments[MONUMENT_INDEX[ALTAR_OF_PEACE]] = AVAILABLE
+
+    for rules, s in _both(temple_and_altar).items():
+        start, pop = s.score[0], s.c_pop[0]
+        s.apply_action((BUILD, 0, 4, TEMPLE))
+        assert s.score[0] - start == 100 + 5  # 100 and a population point
+        before = s.score[0]
+        s.apply_action((DESTROY, 0, 4))
+        # version 4: the framework adds the temple's 100 again (a bug, kept); version 3
+        # keeps them; both take the population point back
+        assert s.score[0] - before == (100 - 5 if rules == 4 else -5)
+        assert s.c_pop[0] == pop
+        assert ((DESTROY, 0, 12) in s.legal_actions()) is False
+        s.apply_action((BUILD, 0, 12, ALTAR_OF_PEACE))
+        assert s.c_pop[0] == pop + 3
+        before = s.score[0]
+        assert ((DESTROY, 0, 12) in s.legal_actions()) == (rules == 4)
+        if rules == 4:
+            s.apply_action((DESTROY, 0, 12))
+            assert s.score[0] - before == -400 - 3 * 5 and s.c_pop[0] == pop
+
+
+def _moves(s, u):
+    return sorted(a[2] for a in s.legal_actions() if a[0] == MOVE and a[1] == u)
+
+
+def _unit(s, ut, pos, p=0, status=FRESH):
+    """Unit 2, of ``ut`` on ``pos``, in place of tribe 0's warrior."""
+    s.unit_at[s.u_pos[0]] = -1  # tribe 0's warrior leaves the board
+    s.u_type[0] = s.u_tribe[0] = s.u_city[0] = -1
+    s.c_nunits[0] = 0
+    return s._new_unit(ut, pos, p, -1, status)
+
+
+def test_units_pass_through_friendly_units():
+    def boxed_in_rider(s):
+        _unit(s, RIDER, 0)
+        for t in (1, 9, 10):
+            s._new_unit(WARRIOR, t, 0, -1, FINISHED)
+
+    s = _both(boxed_in_rider)
+    assert _moves(s[3], 2) == []
+    assert _moves(s[4], 2) == [2, 11, 18, 19, 20]  # its two steps through its own units
+
+
+def test_half_steps_add_up_rounded_down():
+    def warrior_on_a_road(s):
+        _unit(s, WARRIOR, 10)
+        s.road[10] = s.road[11] = 1
+
+    s = _both(warrior_on_a_road)
+    around = [0, 1, 2, 9, 11, 18, 19, 20]
+    assert _moves(s[3], 2) == around
+    # road to road costs a half: version 4 then steps on from 11 (1.5 rounds down to 1),
+    # and no further (from there the cost equals the movement)
+    assert _moves(s[4], 2) == sorted(around + [3, 12, 21])
+
+
+def test_water_takes_sailing_or_navigation_and_any_port_embarks():
+    def ports(s):
+        _unit(s, WARRIOR, 22)
+        s.terrain[23], s.building[23] = SHALLOW, PORT  # tribe 0's, no Sailing yet
+        s.terrain[59], s.building[59] = SHALLOW, PORT  # tribe 1's, beside a warrior at 50
+        s._new_unit(WARRIOR, 50, 0, -1, FRESH)
+
+    s = _both(ports)
+    assert 23 in _moves(s[3], 2) and 23 not in _moves(s[4], 2)  # v4: needs Sailing
+    assert 59 not in _moves(s[3], 3) and 59 not in _moves(s[4], 3)
+
+    def sailing(s):
+        ports(s)
+        s.techs[0] |= 1 << FISHING | 1 << SAILING
+
+    s = _both(sailing)
+    assert 23 in _moves(s[3], 2) and 23 in _moves(s[4], 2)
+    assert 59 not in _moves(s[3], 3) and 59 in _moves(s[4], 3)  # v4: any tribe's port
+
+    def ship(s):
+        s.techs[0] |= 1 << FISHING | 1 << SAILING
+        s.terrain[0], s.terrain[1] = SHALLOW, DEEP
+        _unit(s, SHIP, 0)
+
+    s = _both(ship)
+    assert 1 in _moves(s[3], 2) and 1 not in _moves(s[4], 2)  # v4: deep needs Navigation
+
+
+def test_a_mind_bender_may_not_enter_an_enemy_city():
+    def bender_beside_the_enemy_capital(s):
+        s.techs[0] |= 1 << MEDITATION | 1 << PHILOSOPHY
+        _unit(s, MIND_BENDER, 58)
+        s.unit_at[67], s.unit_at[76], s.u_pos[1] = -1, 1, 76  # its warrior steps off
+
+    s = _both(bender_beside_the_enemy_capital)
+    assert 67 in _moves(s[3], 2) and 67 not in _moves(s[4], 2)
+
+
+def test_only_the_framework_fortify_units_defend_better_in_a_city_without_walls():
+    def catapult_at_home(s):
+        s.u_type[0] = s.u_base[0] = CATAPULT  # on tribe 0's capital; tribe 1's warrior on its
+
+    for rules, s in _both(catapult_at_home).items():
+        assert s.defence_multiplier(0) == (1.5 if rules == 3 else 1.0)
+        assert s.defence_multiplier(1) == 1.5
+
+
+def test_a_finished_boat_may_upgrade_and_a_boat_may_examine_ruins():
+    def boats(s):
+        s.techs[0] |= 1 << FISHING | 1 << SAILING
+        s.stars[0] = 10
+        s.terrain[0] = s.terrain[1] = SHALLOW
+        _unit(s, BOAT, 0, status=FINISHED)
+        s.resource[1] = RUINS
+        s._new_unit(BOAT, 1, 0, -1, FRESH)
+
+    s = _both(boats)
+    for rules in (3, 4):
+        acts = s[rules].legal_actions()
+        assert ((UPGRADE, 2) in acts) == (rules == 4)  # finished
+        assert (UPGRADE, 3) in acts
+        assert ((EXAMINE, 3) in acts) == (rules == 4)
+
+
+def test_a_rider_that_attacked_is_finished_by_its_next_move():
+    def rider_beside_an_enemy(s):
+        _unit(s, RIDER, 20)
+        s._new_unit(WARRIOR, 29, 1, -1, FINISHED)
+
+    for rules, s in _both(rider_beside_an_enemy).items():
+        s.apply_action((ATTACK, 2, 3))
+        assert s.u_hp[3] == 10 - 5  # 2 v 2 at full health: 4.5 each way, rounded up
+        assert 11 in _moves(s, 2)  # escape: the rider moves after attacking
+        s.apply_action((MOVE, 2, 11))
+        # version 3 lets it move once more (attack–move–move); the framework does not
+        assert bool(_moves(s, 2)) == (rules == 3)
+
+
+def test_a_superunit_is_finished_by_moving():
+    def superunit(s):
+        _unit(s, SUPERUNIT, 21)
+        s._new_unit(WARRIOR, 39, 1, -1, FINISHED)  # two rows south, one column east
+
+    for rules, s in _both(superunit).items():
+        s.apply_action((MOVE, 2, 30))  # next to the warrior
+        assert ((ATTACK, 2, 3) in s.legal_actions()) == (rules == 3)  # v3: the dash
+
+
+def test_the_altar_of_peace_counts_from_meditation_and_comes_back_after_it_was_built():
+    altar = MONUMENT_INDEX[ALTAR_OF_PEACE]
+
+    def peaceful(s):
+        s.pacifist[0] = 4
+
+    def built_with_meditation(s):
+        s.techs[0] |= 1 << MEDITATION
+        s.pacifist[0] = 4
+        s.monuments[altar] = BUILT
+
+    for setup, expected in ((peaceful, {3: AVAILABLE, 4: UNAVAILABLE}),
+                            (built_with_meditation, {3: BUILT, 4: AVAILABLE})):
+        for rules, s in _both(setup).items():
+            s.apply_action((END_TURN,))
+            s.apply_action((END_TURN,))  # tribe 0's next turn: its fifth without attacking
+            assert s.monuments[altar] == expected[rules], (setup.__name__, rules)
+            assert s.pacifist[0] == (4 if setup is peaceful and rules == 4 else 5)

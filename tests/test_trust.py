@@ -269,8 +269,94 @@ def test_a_target_reading_a_file_outside_the_run_is_read_only_when_named(capsys,
 def test_a_qd_target_reading_a_file_outside_the_run_is_refused(tmp_path, capsys, finished):
     run = tmp_path / "qd"
     run.mkdir()
-    (run / "config.json").write_text(json.dumps({"kind": "qd", "game": "cantstop",
+    (run / "config.json").write_text(json.dumps({"kind": "qd", "game": "cantstop", "evaluations": 2,
                                                  "target": f"program:{finished[1]}"}))
     before = snapshot(tmp_path)
     one_line_error(capsys, ["resume", str(run)], "outside the run directory", "--target")
+    one_line_error(capsys, ["qd-check", str(run)], "outside the run directory", "--target")
     assert snapshot(tmp_path) == before
+
+
+@pytest.fixture(scope="module")
+def against_a_file(tmp_path_factory, finished):
+    """A finished run whose target is a program file outside it."""
+    run = tmp_path_factory.mktemp("against") / "run"
+    assert main(["synth", "cantstop", "--evaluations", "3", "--matches", "2", "--workers", "1",
+                 "--quiet", "--target", f"program:{finished[1]}", "--out", str(run)]) == 0
+    return run, finished[1]
+
+
+def test_select_plays_a_target_outside_the_run_only_when_named(tmp_path, capsys,
+                                                               against_a_file):
+    run, opponent = against_a_file
+    received = tmp_path / "run"
+    shutil.copytree(run, received)
+    before = snapshot(tmp_path)
+    one_line_error(capsys, ["select", str(received), "--top", "1", "--matches", "2"],
+                   f"reads {opponent}, outside the run directory",
+                   f"--target program:{opponent}")
+    one_line_error(capsys, ["select", str(received), "--target", "ga"],
+                   "--target ga is not the run's target")
+    assert snapshot(tmp_path) == before
+    assert main(["select", str(received), "--top", "1", "--matches", "2", "--target",
+                 f"program:{opponent}"]) == 0
+    assert main(["select", str(received), "--top", "1", "--matches", "2",
+                 "--trust-config"]) == 0
+    assert f"reads {opponent} (target)" in capsys.readouterr().err
+
+
+def test_report_plays_a_target_outside_the_comparison_only_when_named(tmp_path, capsys,
+                                                                      against_a_file):
+    run, opponent = against_a_file
+    root = tmp_path / "cmp"
+    shutil.copytree(run, root / "runs" / "sa" / "seed0")
+    before = snapshot(tmp_path)
+    one_line_error(capsys, ["report", str(root), "--matches", "2", "--workers", "1"],
+                   f"reads {opponent}, outside the run directory")
+    assert snapshot(tmp_path) == before
+    assert main(["report", str(root), "--matches", "2", "--workers", "1", "--target",
+                 f"program:{opponent}"]) == 0
+    shutil.copy(opponent, root / opponent.name)  # shipped with the comparison: read there
+    (root / "report.md").unlink()
+    config = json.loads((root / "runs/sa/seed0/config.json").read_text())
+    config["target"] = f"program:{opponent.name}"
+    (root / "runs/sa/seed0/config.json").write_text(json.dumps(config))
+    assert main(["report", str(root), "--matches", "2", "--workers", "1"]) == 0
+
+
+def test_a_target_shipped_in_the_run_directory_is_read_from_it(tmp_path, monkeypatch,
+                                                               capsys, finished):
+    """``--target program:opponent.txt`` started in one directory, the run (with the
+    opponent copied into it) resumed from another: the file is found in the run."""
+    start = tmp_path / "start"
+    start.mkdir()
+    shutil.copy(finished[1], start / "opponent.txt")
+    monkeypatch.chdir(start)
+    assert main(["synth", "cantstop", "--evaluations", "3", "--matches", "2", "--workers", "1",
+                 "--quiet", "--target", "program:opponent.txt", "--out", "run"]) == 0
+    log = rows(start / "run")
+    shutil.move(start / "opponent.txt", start / "run" / "opponent.txt")
+    unfinish(start / "run")
+    monkeypatch.chdir(tmp_path)
+    assert main(["resume", "start/run", "--quiet"]) == 0, capsys.readouterr().err
+    assert rows(start / "run") == log
+    assert main(["select", "start/run", "--top", "1", "--matches", "2"]) == 0
+
+
+def test_a_targets_files_are_looked_for_in_the_run_directory(tmp_path, monkeypatch):
+    from experiments.trust import locate_target
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "opponent.txt").write_text("a program\n")
+    (tmp_path / "other.txt").write_text("a program\n")
+    monkeypatch.chdir(tmp_path)
+    assert locate_target("program:opponent.txt?depth=2,ga", run) == (
+        f"program:{run / 'opponent.txt'}?depth=2,ga", [])
+    assert locate_target("program:run/opponent.txt", run) == ("program:run/opponent.txt", [])
+    assert locate_target("program:other.txt", run) == ("program:other.txt", ["other.txt"])
+    assert locate_target("program:../other.txt", run) == ("program:../other.txt",
+                                                          ["../other.txt"])
+    assert locate_target("program:missing.txt", run) == ("program:missing.txt",
+                                                         ["missing.txt"])
+    assert locate_target("mcts:200,ga", run) == ("mcts:200,ga", [])

@@ -123,3 +123,46 @@ def test_a_fitness_that_calls_sys_exit_is_a_logged_failure_not_the_end(tmp_path)
     assert len(rows) == 12 and (out / "done").is_file()
     assert "SystemExit" in (out / "failures.log").read_text()
     assert any(r["value"] == "-inf" for r in rows) and any(r["value"] != "-inf" for r in rows)
+
+
+def test_a_user_fitness_runs_under_a_default_time_limit_a_saved_run_keeps_its_own(tmp_path):
+    from experiments.config import DEFAULT_FITNESS_TIME_LIMIT, SynthesisConfig
+    from experiments.loader import load, with_identity
+    from experiments.synthesis import SynthesisRun
+    from games.backends import SerialMap
+
+    given = {"game": "cantstop", "evaluations": 3, "fitness": "tests.fitness_plugin:brevity"}
+    new = load(SynthesisConfig, given)
+    assert new.fitness_time_limit == DEFAULT_FITNESS_TIME_LIMIT
+    saved = load(SynthesisConfig, with_identity(new), "config.json", saved=True)
+    assert saved.fitness_time_limit == DEFAULT_FITNESS_TIME_LIMIT
+    metric = SynthesisRun(tmp_path, new, resume=False, where="test").metrics(SerialMap())
+    assert metric.functions["brevity"].time_limit == DEFAULT_FITNESS_TIME_LIMIT
+    # a run that recorded no limit (started before the default) resumes with none
+    for old in (given, {**given, "fitness_time_limit": None}):
+        config = load(SynthesisConfig, old, "config.json", saved=True)
+        metric = SynthesisRun(tmp_path, config, resume=True, where="test").metrics(SerialMap())
+        assert metric.functions["brevity"].time_limit is None
+    assert load(SynthesisConfig, {**given, "fitness_time_limit": 0}).fitness_time_limit == 0
+    assert load(SynthesisConfig, {**given, "fitness": "psi"}).fitness_time_limit is None
+
+
+def test_a_fitness_that_sleeps_is_a_logged_failed_evaluation(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main(["synth", "cantstop", "--fitness", "tests.fitness_plugin:slow",
+                 "--fitness-time-limit", "0.3", "--evaluations", "6", "--workers", "1",
+                 "--quiet", "--seed", "1", "--out", str(run)]) == 0
+    failures = (run / "failures.log").read_text().splitlines()
+    assert failures and all("took longer than 0.3 s" in line for line in failures)
+    assert len(read_log(run / "log.csv")) == 6
+
+
+def test_a_fitness_that_fails_on_every_program_ends_in_one_line_naming_the_failures(
+        tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main(["synth", "cantstop", "--fitness", "tests.fitness_plugin:always_nan",
+                 "--evaluations", "3", "--workers", "1", "--quiet", "--out", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no evaluation of the 3 gave a value" in err, err
+    assert str(run / "failures.log") in err and not (run / "best.txt").exists()
+    assert "returned NaN" in (run / "failures.log").read_text()

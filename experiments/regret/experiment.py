@@ -16,7 +16,7 @@ import numpy as np
 
 from experiments.config import REGRET_LEARNERS, RegretConfig, open_game
 from experiments.loader import read_json, to_dict
-from experiments.lock import hold
+from experiments.lock import check_not_a_run, hold
 from games import load_game
 from games.backends import make_map
 from games.files import check_same_setting, write_atomically
@@ -190,6 +190,7 @@ class RegretRun:
             if not (hasattr(game, "rules") and hasattr(game, "canonical")):
                 raise ValueError(f"{where}: regret needs a board game the minimax solver "
                                  f"solves (e.g. tictactoe, hexapawn), not {name}")
+        check_not_a_run(c.out)
         self.source = None
         if c.transfer_from:
             self.source = (c.transfer_from, c.transfer_params or {}, c.transfer_games)

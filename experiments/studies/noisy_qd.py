@@ -55,6 +55,15 @@ def t_interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def write_comparison(out: Path, lines: list[str], command: str, rows: list[dict]) -> None:
+    """A study's ``comparison.md`` (``lines``, also printed) and ``comparison.json``
+    (the command and the per-run figures)."""
+    (out / "comparison.md").write_text("\n".join(lines) + "\n")
+    (out / "comparison.json").write_text(json.dumps({"command": command, "runs": rows},
+                                                    indent=1) + "\n")
+    print("\n".join(lines))
+
+
 def run_args(args, policy: str, seed: int, out: Path) -> list[str]:
     return ["qd", args.game, "--features", args.features,
             *(["--dims", args.dims] if args.dims else []),
@@ -135,10 +144,7 @@ def main(argv: list[str] | None = None) -> int:
              f"run (re-evaluations counted), {len(seeds)} seeds. Corrected archive: every "
              f"elite re-evaluated on {args.corrected} fresh samples of {args.matches} matches "
              "and re-inserted into an empty grid of the same shape.", "", *table(rows, seeds)]
-    (out / "comparison.md").write_text("\n".join(lines) + "\n")
-    (out / "comparison.json").write_text(json.dumps({"command": command, "runs": rows},
-                                                    indent=1) + "\n")
-    print("\n".join(lines))
+    write_comparison(out, lines, command, rows)
     return 0
 
 

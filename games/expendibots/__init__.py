@@ -3,6 +3,7 @@
 from functools import partial
 
 from ..api import RandomStrategy
+from ..behaviour import DecisionRecorder
 from ..human import HumanPlayer
 from ..spec import CLISpec, GameSpec, SynthesisSpec, register_game
 from .players import AlphaBeta, AlphaBetaPlayer, features, hand_weights_player, linear_evaluation
@@ -24,6 +25,11 @@ PLAYER_ALIASES = {"seed003": "timed-alphabeta", "seed003-nobook": "timed-alphabe
                   "seed003-depth2": "timed-alphabeta-depth2"}
 """Former names of the timed alpha-beta players, which committed runs and results use."""
 
+BEHAVIOUR = DecisionRecorder(opponent="alphabeta1", matches=2, states=100)
+"""What a semantic search compares programs on: the moves their alpha-beta (depth 1 in
+synthesis) chooses in 100 positions of two matches against depth-1 alpha-beta; a
+program's move costs a depth-1 search, so fewer positions than Can't Stop's 200."""
+
 register_game(GameSpec(
     name="expendibots",
     summary=("Expendibots (Hitchcock and Randell): 8×8 stacks that move and explode; "
@@ -34,6 +40,7 @@ register_game(GameSpec(
         languages={"evaluation": "gp.languages.expendibots:EvaluationProgramPlayer"},
         default_target="alphabeta",
         cloning={"A": "gp.cloning:action_cloning"},
+        behaviour="games.expendibots:BEHAVIOUR",
     ),
     cli=CLISpec(commands={"tdleaf": "experiments.tdleaf_cli:add_parser"},
                 player_aliases=PLAYER_ALIASES,

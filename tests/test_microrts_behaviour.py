@@ -1,0 +1,86 @@
+"""microRTS behaviour for the semantic neighbourhood: snapshots recorded from the Java
+engine, signatures computed without it, and a semantic SA run that replays."""
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gp.evaluator import read_log
+from gp.languages.microrts import MICRORTS_DSL, MicroRTSProgramPlayer
+from gp.semantic import behaviour_for
+
+from .extras import need_microrts
+
+ROOT = Path(__file__).parent.parent
+COAC_16 = MICRORTS_DSL.parse((ROOT / "experiments" / "programs" /
+                              "microrts_coac_16x16.txt").read_text())
+IDLE = MICRORTS_DSL.parse("pass")
+
+
+@pytest.fixture(scope="module")
+def behaviour():
+    need_microrts()
+    recorded = behaviour_for(MICRORTS_DSL)
+    recorded.record(COAC_16, random.Random(5))
+    return recorded
+
+
+def test_the_snapshots_are_the_programs_decisions_spread_over_the_matches(behaviour):
+    states = behaviour.states
+    assert 20 <= len(states) <= behaviour.recorder.states
+    assert {s.me for s in states} == {0, 1}  # seats alternate between the two matches
+    assert len({(s.me, s.rows) for s in states}) == len(states)
+    assert all(any(row == s.me for row in s.rows[3::8]) for s in states)  # it owns a unit
+
+
+def test_the_same_seed_records_the_same_snapshots_and_another_program_others(behaviour):
+    again = behaviour_for(MICRORTS_DSL)
+    again.record(COAC_16, random.Random(5))
+    assert [(s.me, s.rows) for s in again.states] == [(s.me, s.rows) for s in behaviour.states]
+    again.record(IDLE, random.Random(5))
+    assert [s.rows for s in again.states] != [s.rows for s in behaviour.states]
+
+
+def test_the_signature_is_the_orders_the_program_gives_in_a_match(behaviour):
+    from games.microrts.engine import unit_type_table
+    from games.microrts.program_bot import ProgramBot
+
+    bot = ProgramBot(MICRORTS_DSL.compile(COAC_16), unit_type_table())
+    signature = behaviour.of(COAC_16)
+    for state, orders in list(zip(behaviour.states, signature))[:40]:
+        bot.width, bot.height, bot.walls = state.width, state.height, state.walls
+        assert list(bot.decide(state.me, list(state.rows))) == list(orders)
+    assert any(orders for orders in signature)
+
+
+def test_programs_that_give_the_same_orders_share_a_signature_and_others_do_not(behaviour):
+    padded = MICRORTS_DSL.parse(MICRORTS_DSL.to_text(COAC_16) + "\npass")
+    assert list(padded) != list(COAC_16)
+    assert behaviour.of(padded) == behaviour.of(COAC_16)
+    assert behaviour.of(IDLE) != behaviour.of(COAC_16)
+    assert set(behaviour.of(IDLE)) == {()}
+    player = MicroRTSProgramPlayer(COAC_16)
+    assert behaviour.recorder.signature(player, behaviour.states) == behaviour.of(COAC_16)
+
+
+SYNTH = ("synth", "microrts", "--target", "workerrush", "--method", "sa", "--neighbourhood",
+         "semantic", "--evaluations", "8", "--matches", "1", "--seed", "2", "--workers", "1",
+         "--quiet")
+
+
+def test_a_semantic_microrts_run_replays_in_another_process(tmp_path):
+    need_microrts()
+    runs = []
+    for index, hash_seed in enumerate(("1", "2")):
+        out = tmp_path / f"run{index}"
+        done = subprocess.run([sys.executable, "-m", "experiments.cli", *SYNTH, "--out",
+                               str(out)], cwd=ROOT, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert done.returncode == 0, done.stderr
+        runs.append([(r["evaluations"], r["value"], r["program"])
+                     for r in read_log(out / "log.csv")])
+    assert len(runs[0]) == 8 and runs[0] == runs[1]
