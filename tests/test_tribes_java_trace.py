@@ -31,6 +31,7 @@ def test_at_least_twenty_framework_games_are_recorded():
             "MAKE_VETERAN", "LEVEL_UP", "GROW_FOREST", "RECOVER", "DISBAND", "CONVERT",
             "DECLARE_WAR", "SEND_STARS", "UPGRADE_SHIP"} <= kinds
     assert sum(path.name.startswith("simple_") for path in TRACES) >= 10  # SimpleAgent pairs
+    assert sum(path.name.startswith(("agents_", "rhea_")) for path in TRACES) >= 7  # its search
     played = Counter(line["action"]["type"] for path in TRACES for line in load_trace(path)
                      if "action" in line)
     # the rarely chosen actions, many times over (the rare_* games seek them out)
