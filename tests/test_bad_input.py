@@ -273,7 +273,7 @@ for argv, fragment in [
     (["--matches", "0"], "matches"),
     (["-o", "adir"], "--output adir: a directory"),
     (["-o", "binary.txt/x.jsonl"], "binary.txt is a file"),
-    (["-o", "missing/x.jsonl"], "missing"),
+    (["-o", "binary.txt/deeper/x.jsonl"], "binary.txt is a file"),
 ]:
     case("arguments", RECORD + argv, fragment)
 

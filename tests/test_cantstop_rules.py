@@ -213,13 +213,20 @@ def test_a_roll_maps_the_unit_interval_onto_all_1296_outcomes_in_order():
 def test_every_move_counts_its_advances_and_those_in_the_outer_columns():
     from games.cantstop.rules import ROLLS
 
-    for dice in ROLLS[::7]:
-        s = position(dice=dice)
-        for action in s.legal_actions():
-            t = s.clone()
-            t.apply_action(action)
-            assert t.advances == [len(action), 0], (dice, action)
-            assert t.outer == [sum(c in OUTER_COLUMNS for c in action), 0], (dice, action)
+    singles = 0
+    for neutral in ({}, {6: 1, 8: 1}, {3: 1, 7: 1, 11: 1}):
+        for dice in ROLLS[::7]:
+            try:
+                s = position(neutral=neutral, dice=dice)
+            except ValueError:  # a bust: no move to count
+                continue
+            for action in s.legal_actions():
+                singles += len(action) == 1
+                t = s.clone()
+                t.apply_action(action)
+                assert t.advances == [len(action), 0], (dice, action)
+                assert t.outer == [sum(c in OUTER_COLUMNS for c in action), 0], (dice, action)
+    assert singles > 100
     s = position(dice=(1, 1, 1, 1))
     s.apply_action((2, 2))
     assert s.outer == [2, 0] and s.advances == [2, 0]
@@ -258,9 +265,10 @@ def test_a_new_neutral_can_be_placed_only_below_three_and_in_a_free_column():
     assert position().can_place_new_neutral()
     assert position(neutral={4: 1, 6: 1}).can_place_new_neutral()
     assert not position(neutral={4: 1, 6: 1, 8: 1}).can_place_new_neutral()
-    claimed = {c: 1 for c in range(2, 13) if c != 7}
-    assert not position(claimed=claimed, neutral={7: 1}).can_place_new_neutral()
-    assert position(claimed=claimed).can_place_new_neutral()
+    for seat in (0, 1):
+        claimed = {c: seat for c in range(2, 13) if c != 7}
+        assert not position(claimed=claimed, neutral={7: 1}).can_place_new_neutral()
+        assert position(claimed=claimed).can_place_new_neutral()
 
 
 def test_actions_are_named_for_a_person():
@@ -502,3 +510,12 @@ def test_snapshots_no_play_can_reach_are_refused():
     refused("markers\\[0\\] column 7 = -1", mine={7: -1})
     refused("neutral_order does not match neutral", neutral={7: 2}, order=[8])
     refused("neutral_order does not match neutral", neutral={2: 1, 3: 1, 4: 1, 5: 1})
+
+
+def test_a_game_capped_on_a_roll_describes_no_seat_rolling():
+    s = CantStop(max_moves=2).new_initial_state()
+    s.apply_action(s.legal_actions()[0])
+    before = s.clone()
+    s.apply_action(ROLL)  # seed 0: no bust; the cap ends the game on the new dice
+    assert s.is_capped() and s.phase == PHASE_COLUMN and s.busts == [0, 0]
+    assert s.describe_transition(before) == []
