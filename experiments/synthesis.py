@@ -305,13 +305,18 @@ def run_with_progress(run: SynthesisRun, quiet: bool, locked: bool = False) -> S
 
 
 def describe(result: SynthesisResult) -> str:
-    """The line a finished run prints; a run in which no evaluation gave a value (a
-    user fitness that failed on every program) is one error line instead, naming where
-    the failures are logged."""
+    """The line a finished run prints. A run in which every evaluation failed (a user
+    fitness that failed on every program) is one error line instead, naming where the
+    failures are logged; a run whose whole budget went to a sketch phase's C says so."""
     if result.best_program is None or not (result.run_dir / "best.txt").is_file():
-        raise ValueError(f"{result.run_dir}: no evaluation of the {result.evaluations} gave "
-                         f"a value of {result.objective}, so there is no best program (the "
-                         f"causes: {result.run_dir / 'failures.log'})")
+        failures = result.run_dir / "failures.log"
+        if failures.is_file() and failures.stat().st_size:
+            raise ValueError(f"{result.run_dir}: no evaluation of the {result.evaluations} "
+                             f"gave a value of {result.objective}, so there is no best "
+                             f"program (the causes: {failures})")
+        return (f"no program was measured on {result.objective} in {result.evaluations} "
+                f"evaluations (a sketch phase used them all), so there is no best.txt; "
+                f"the evaluations are in {result.run_dir / 'log.csv'}")
     return (f"best {result.objective} {result.best_value:.4f} after {result.evaluations} "
             f"evaluations; program in {result.run_dir / 'best.txt'}")
 
