@@ -213,10 +213,30 @@ class SynthesisRun:
                         discard_unstarted(self.run_dir, keep_directory=existed)
                     if isinstance(err, SchedulerLost):
                         raise ValueError(self._lost(err)) from None
+                    if plugin_failed(self.method, err):
+                        raise ValueError(f"{self.run_dir}: method {c.method} "
+                                         f"({self.method.__module__}) raised "
+                                         f"{_cause(err)}") from err
                     raise
             (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
         return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
                                evaluator.best_value, evaluator.budget.used)
+
+
+OUR_PACKAGES = ("gp", "games", "experiments", "qd")
+
+
+def plugin_failed(method: type, err: BaseException) -> bool:
+    """Whether ``err`` is a plug-in method's own failure (not ours, not an interrupt):
+    said in one line naming the method, not as a traceback."""
+    ours = type(err).__module__.split(".")[0] in OUR_PACKAGES
+    return (isinstance(err, Exception) and not ours
+            and method.__module__.split(".")[0] not in OUR_PACKAGES)
+
+
+def _cause(err: BaseException) -> str:
+    cause = (str(err).strip().splitlines() or [""])[0]
+    return f"{type(err).__name__}: {cause}" if cause else type(err).__name__
 
 
 RUN_FILES = ("config.json", "log.csv", "failures.log", "best.txt", "best_raw.txt")
