@@ -121,6 +121,8 @@ def read_pairs(path: Path, names: Sequence[str], matches: int, seed: int,
         saved = json.loads(lines[0])
     except json.JSONDecodeError:
         raise ValueError(f"{path}: not a tournament pairings file") from None
+    if not isinstance(saved, dict):
+        raise ValueError(f"{path}: not a tournament pairings file")
     rows = []
     for line in lines[1:]:
         try:

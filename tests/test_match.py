@@ -10,7 +10,13 @@ from games.api import RandomStrategy
 from games.backends import PoolMap, SerialMap, make_map
 from games.cantstop import glenn_aloi_player, rule_of_28_player
 from games.match import (
+    MatchJob,
+    MatchSummary,
+    check_paired,
     guided_bounds,
+    match_seeds,
+    opening_index,
+    play_job,
     play_many,
     play_match,
     play_matches,
@@ -212,3 +218,145 @@ def test_a_pool_left_by_an_exception_is_terminated_not_waited_for():
     with PoolMap(2) as finished:
         pass
     assert finished._pool._state == CLOSE  # a batch that ended normally is joined
+
+
+# ---- seeds, single matches, summaries and the batch's bookkeeping -----------------------
+
+class First:
+    """The first legal action; never stops a turn early (a short, deterministic player)."""
+
+    def __call__(self, state):
+        return state.legal_actions()[0]
+
+
+class Reseeded:
+    """Records the seed each match gives it."""
+
+    def __init__(self):
+        self.seeds = []
+        self.inner = RandomStrategy()
+
+    def reset(self, seed):
+        self.seeds.append(seed)
+        self.inner = RandomStrategy(seed)
+
+    def __call__(self, state):
+        return self.inner(state)
+
+
+def test_each_match_has_three_independent_seeds_and_pairs_share_theirs():
+    seeds = match_seeds(5, 0)
+    assert len(set(seeds)) == 3 and match_seeds(5, 0) == seeds
+    assert match_seeds(5, 1) != seeds and match_seeds(6, 0) != seeds
+    assert [opening_index(k) for k in range(4)] == [0, 1, 2, 3]
+    assert [opening_index(k, paired=True) for k in range(4)] == [0, 0, 1, 1]
+    check_paired(4, True)
+    check_paired(3, False)
+    with pytest.raises(ValueError, match="must be even, got 3"):
+        check_paired(3, True)
+
+
+def test_a_match_reseeds_each_seat_and_records_what_it_played():
+    a, b = Reseeded(), Reseeded()
+    result = play_match(GAME, (a, b), seed=5, index=3, record=True)
+    _, seed0, seed1 = match_seeds(5, 3)
+    assert a.seeds == [seed0] and b.seeds == [seed1]
+    assert result.winner in (0, 1) and result.forfeit is None and result.error is None
+    assert len(result.pairs) == result.moves and result.pairs[0][0] == 0
+    assert result.final_state["winner"] == result.winner
+    again = play_match(GAME, (Reseeded(), Reseeded()), seed=5, index=3)
+    assert (again.winner, again.moves, again.pairs, again.final_state) == \
+        (result.winner, result.moves, None, None)
+    paired = [play_match(GAME, (First(), First()), seed=5, index=k, paired=True, record=True)
+              for k in (2, 3)]
+    assert paired[0].pairs[0][1]["dice"] == paired[1].pairs[0][1]["dice"]
+
+
+def test_a_forfeit_names_the_seat_its_error_and_the_moves_played():
+    result = play_match(GAME, (First(), Crasher()), seed=1, record=True)
+    assert result.forfeit == 1 and result.winner == 0 and not result.capped
+    assert result.error == "ZeroDivisionError: bad program" and result.moves > 10
+    assert result.final_state["moves"] == result.moves and len(result.pairs) == result.moves
+    result = play_match(GAME, (Cheater(), First()), seed=1)
+    assert result.forfeit == 0 and result.winner == 1 and result.error.startswith("ValueError")
+
+
+def test_behaviour_features_are_read_per_seat_off_the_final_state():
+    features = {"moves": (lambda state, seat: state.move_number() + seat, (0, 1)),
+                "turns": (lambda state, seat: state.turns[seat], (0, 1))}
+    result = play_match(GAME, (First(), First()), seed=2, behavior=features)
+    assert [b["moves"] for b in result.behavior] == [result.moves, result.moves + 1]
+    assert play_match(GAME, (First(), First()), seed=2, behavior={}).behavior is None
+    summary = play_matches(GAME, (First(), First()), 4, seed=2, behavior=features)
+    means = summary.behavior(0)
+    assert means["moves"] == pytest.approx(summary.mean_moves + 0.5)
+
+
+def test_a_summary_counts_means_and_rates_per_player():
+    empty = MatchSummary()
+    assert empty.mean_moves == 0.0 and empty.win_rate(0) == 0.0
+    s = MatchSummary(matches=4, total_moves=10, feature_sums=[{"x": 2.0}, {}])
+    s.record_win((1, 0), 0)  # player 1 won from seat 0
+    s.record_win((0, 1), 1)  # player 1 won from seat 1
+    s.record_win((0, 1), 0)
+    assert s.wins == [1, 2] and s.wins_by_seat == [[1, 0], [1, 1]]
+    assert s.mean_moves == 2.5 and s.win_rate(1) == 0.5 and s.behavior(0) == {"x": 0.5}
+    other = MatchSummary(matches=2, wins=[1, 0], wins_by_seat=[[0, 1], [0, 0]], draws=1,
+                         capped=1, forfeits=[0, 2], total_moves=6,
+                         feature_sums=[{"x": 1.0, "y": 3.0}, {"x": 4.0}],
+                         per_match=[{"k": 1}], first_error=["late", "b"])
+    s.first_error = ["a", None]
+    s.add(other)
+    assert (s.matches, s.wins, s.wins_by_seat) == (6, [2, 2], [[1, 1], [1, 1]])
+    assert (s.draws, s.capped, s.forfeits, s.total_moves) == (1, 1, [0, 2], 16)
+    assert s.feature_sums == [{"x": 3.0, "y": 3.0}, {"x": 4.0}]
+    assert s.per_match == [{"k": 1}] and s.first_error == ["a", "b"]
+
+
+def test_a_job_counts_wins_caps_and_forfeits_for_the_players_not_the_seats():
+    job = MatchJob(GAME, (First(), CrashesInSecondSeat()), seed=3, start=2, stop=6)
+    assert job.size == 4
+    s = play_job(job)
+    # matches 2, 4: the crasher sits second and forfeits; 3, 5: it plays first
+    assert s.matches == 4 and s.forfeits == [0, 2] and s.wins_by_seat[0][0] == 2
+    assert s.first_error == [None, "match 2: RuntimeError: cannot play second"]
+    capped = play_job(MatchJob(load_game("cantstop", max_moves=4), (First(), First()), 0, 0, 3))
+    assert (capped.capped, capped.draws, capped.wins, capped.total_moves) == (3, 0, [0, 0], 12)
+
+
+def test_one_seat_puts_the_first_player_there_in_every_match():
+    for seat in (0, 1):
+        (s,) = play_many(GAME, [(First(), CrashesInSecondSeat())], 6, [4], seat=seat)
+        assert s.matches == 6
+        assert s.forfeits == ([0, 6] if seat == 0 else [0, 0])
+        assert s.wins_by_seat[0][1 - seat] == s.wins_by_seat[1][seat] == 0
+
+
+def test_bad_batches_are_refused():
+    pair = (First(), First())
+    for kwargs, match in (({"n": -1}, "must be >= 0"),
+                          ({"seat": 2}, "seat must be 0 or 1"),
+                          ({"seat": 0, "paired": True}, "with paired matches"),
+                          ({"seeds": [1, 2]}, "1 pairings but 2 seeds"),
+                          ({"pairings": [(First(),)]}, "two players needed, got 1")):
+        args = {"pairings": [pair], "n": 2, "seeds": [1], **kwargs}
+        with pytest.raises(ValueError, match=match):
+            play_many(GAME, args.pop("pairings"), args.pop("n"), args.pop("seeds"), **args)
+    (s,) = play_many(GAME, [pair], 0, [1])
+    assert s.matches == 0 and s.seconds >= 0.0
+
+
+def test_guided_chunks_are_a_quarter_of_what_is_left_per_two_workers_down_to_the_smallest():
+    # 20 matches, 2 workers: ceil(left / 4) each, but at least 20 // (4 * 4) = 1
+    assert guided_bounds(20, 4, 2) == [0, 5, 9, 12, 14, 16, 17, 18, 19, 20]
+    # at least 100 // (4 * 2) = 12 matches a chunk
+    assert guided_bounds(100, 2, 4) == [0, 13, 25, 37, 49, 61, 73, 85, 97, 100]
+    assert guided_bounds(0, 4, 2) == [0] and guided_bounds(3, 0, 1) == [0, 2, 3]
+
+
+def test_the_wilson_interval_is_clipped_to_0_and_1_and_empty_without_matches():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(0, 10)
+    assert low == pytest.approx(0.0, abs=1e-12) and 0.2 < high < 0.35
+    low, high = wilson_interval(10, 10)
+    assert high == pytest.approx(1.0) and 0.65 < low < 0.8

@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from deap import gp
 
 from games.microrts import interpreter as rt
 from games.microrts.counts import (
@@ -179,6 +180,20 @@ def test_insertion_neighbour_keeps_the_program_and_adds_a_statement(monkeypatch)
         text = MICRORTS_DSL.to_text(grown)
         assert grown[0].name == "seq" or grown[1].name == "seq"
         assert "u.harvest(4)" in text and len(grown) > len(tree)
+
+
+def test_neighbour_of_a_tree_without_statements_regrows_it(monkeypatch):
+    """UCT fills holes of every type, so SA moves conditions, commands and parameters
+    alone: the insertion move has no statement to insert beside and regrows instead."""
+    from gp.languages.microrts import B, C, N
+
+    monkeypatch.setattr(type(MICRORTS_DSL), "INSERT_SHARE", 1.0)
+    rng = random.Random(0)
+    for ret in (B, C, N):
+        tree = gp.PrimitiveTree(MICRORTS_DSL.generate(rng, ret, 2))
+        for _ in range(20):
+            moved = MICRORTS_DSL.neighbour(tree, rng, 2)
+            assert moved[0].ret is ret
 
 
 def test_counts_data_name_their_map_and_unit_type_table(tmp_path):

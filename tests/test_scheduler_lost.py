@@ -1,5 +1,6 @@
-"""A dask scheduler killed mid-run: the run says so in one line (exit 2), keeps every
-evaluation it logged, and resumes on another scheduler to the result it would have had."""
+"""A dask scheduler unreachable or killed mid-run: the run says so in one line (exit 2);
+killed mid-run, the run keeps every evaluation it logged and resumes on another
+scheduler to the result it would have had."""
 
 from __future__ import annotations
 
@@ -85,3 +86,14 @@ def test_a_killed_scheduler_is_one_line_and_the_run_resumes(tmp_path):
     serial = tmp_path / "serial"
     assert main(["synth", *SETTINGS, "--workers", "1", "--out", str(serial)]) == 0
     assert rows(run) == rows(serial) and rows(run)[:len(logged)] == logged
+
+
+@pytest.mark.slow
+def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path, capsys):
+    """dask tries to connect for its connect timeout (30 s by default) first."""
+    address = f"tcp://127.0.0.1:{free_port()}"
+    code = main(["synth", *SETTINGS, "--backend", "dask", "--scheduler", address,
+                 "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and f"dask scheduler {address}" in err, err
+    assert list(tmp_path.iterdir()) == []

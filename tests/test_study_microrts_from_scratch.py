@@ -71,11 +71,20 @@ def test_best_by_is_the_best_psi_logged_so_far(comparison):
 
 def test_psi_plus_c_runs_are_split_and_c_metric_rows_kept(comparison):
     tie = study.read_run(comparison / "runs" / "SA_psi+c" / "seed1")
-    assert [psi for _, psi in tie["psi"]] == pytest.approx([0.0, 0.25, 0.0])
+    assert [t for t, _ in tie["improvements"]] == [1.0, 2.0]
+    assert [psi for _, psi in tie["improvements"]] == pytest.approx([0.0, 0.25])
+    assert tie["facts"]["at_0"] == pytest.approx(2 / 3)
     assert tie["best_c"] == pytest.approx(0.9)
     sketch = study.read_run(comparison / "runs" / "Sketch-SA(O)" / "seed1")
-    assert sketch["best_c"] == 0.7 and [psi for _, psi in sketch["psi"]] == [0.0, 1.0]
+    assert sketch["best_c"] == 0.7 and sketch["improvements"] == [(2.0, 0.0), (4.0, 1.0)]
     assert study.read_run(comparison / "runs" / "SA" / "seed1")["best_c"] is None
+
+
+def test_condensed_runs_give_the_same_table_without_logs(comparison):
+    before = study.table_lines(study.finished_runs(comparison))
+    for log in comparison.glob("runs/*/seed*/log.csv"):
+        log.unlink()  # full logs are not committed
+    assert study.table_lines(study.finished_runs(comparison)) == before
 
 
 def test_table_per_method(comparison):

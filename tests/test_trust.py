@@ -341,3 +341,22 @@ def test_a_target_shipped_in_the_run_directory_is_read_from_it(tmp_path, monkeyp
     assert main(["resume", "start/run", "--quiet"]) == 0, capsys.readouterr().err
     assert rows(start / "run") == log
     assert main(["select", "start/run", "--top", "1", "--matches", "2"]) == 0
+
+
+def test_a_targets_files_are_looked_for_in_the_run_directory(tmp_path, monkeypatch):
+    from experiments.trust import locate_target
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "opponent.txt").write_text("a program\n")
+    (tmp_path / "other.txt").write_text("a program\n")
+    monkeypatch.chdir(tmp_path)
+    assert locate_target("program:opponent.txt?depth=2,ga", run) == (
+        f"program:{run / 'opponent.txt'}?depth=2,ga", [])
+    assert locate_target("program:run/opponent.txt", run) == ("program:run/opponent.txt", [])
+    assert locate_target("program:other.txt", run) == ("program:other.txt", ["other.txt"])
+    assert locate_target("program:../other.txt", run) == ("program:../other.txt",
+                                                          ["../other.txt"])
+    assert locate_target("program:missing.txt", run) == ("program:missing.txt",
+                                                         ["missing.txt"])
+    assert locate_target("mcts:200,ga", run) == ("mcts:200,ga", [])

@@ -7,7 +7,8 @@ beside them: per method, best Ψ over the search (median and quartiles over seed
 many runs ever scored above 0 or reached 1, when Ψ first left 0, the share of Ψ
 evaluations at 0 (the plateau), and the best C_O the runs reached. With ``--fitness
 psi+c`` the logged Ψ carries C as a tie-break below Ψ's step; it is split back into the
-two here (``split_tie_break``).
+two here (``split_tie_break``). Each run's log is condensed to ``from-scratch-run.json``
+beside it, from which the report can be made again without the (uncommitted) logs.
 
     python -m experiments.studies.microrts_from_scratch \\
         experiments/results/microrts-coac/from-scratch-16x16
@@ -27,6 +28,8 @@ import numpy as np
 DEFAULT_MATCHES = 2
 """microRTS's Ψ matches when a run's config leaves ``matches`` unset."""
 REPORT_FILE = "from-scratch-report.md"
+SUMMARY_FILE = "from-scratch-run.json"
+"""Per run: its log condensed (best-Ψ improvements, facts, best C, counts)."""
 FIGURE_FILE = "best-psi-over-time.png"
 PAPER_SECONDS = 2 * 24 * 3600
 """The sketch-learning paper's budget per microRTS run: 2 days."""
@@ -44,16 +47,44 @@ def split_tie_break(value: float, step: float) -> tuple[float, float]:
     return psi, (value - psi) * (1 + step) / step
 
 
+def _facts(points: list[tuple[float, float]]) -> dict:
+    """Best Ψ, the first Ψ evaluation (1-based) above 0 and its CPU seconds (None if
+    never), the share of Ψ evaluations at 0."""
+    values = [psi for _, psi in points]
+    first = next((i for i, psi in enumerate(values) if psi > 0), None)
+    return {"best": max(values) if values else math.nan,
+            "first_above_0": None if first is None else first + 1,
+            "first_above_0_seconds": None if first is None else points[first][0],
+            "at_0": sum(1 for psi in values if psi == 0) / len(values) if values else math.nan,
+            "psi_evaluations": len(values)}
+
+
+def _improvements(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The (CPU seconds, Ψ) points where the best Ψ so far rose."""
+    best, out = -math.inf, []
+    for seconds, psi in points:
+        if psi > best:
+            best = psi
+            out.append((seconds, psi))
+    return out
+
+
 def read_run(run_dir: Path) -> dict:
-    """One run's Ψ and C evaluations from ``log.csv``: per Ψ evaluation (CPU seconds,
-    Ψ), the best C seen, counts."""
+    """One run's best-Ψ improvements over CPU time, its facts (``run_facts``), best C and
+    counts. Read from ``log.csv`` and condensed into ``SUMMARY_FILE`` beside it (full logs
+    are not committed); without a log, read from that file."""
     config = json.loads((run_dir / "config.json").read_text())
+    log = run_dir / "log.csv"
+    if not log.exists():
+        summary = json.loads((run_dir / SUMMARY_FILE).read_text())
+        summary["improvements"] = [tuple(point) for point in summary["improvements"]]
+        return {"label": config["label"], "seed": config["seed"], "config": config, **summary}
     tie_break = config.get("fitness") == "psi+c"
     step = resolution(config)
-    psi_points: list[tuple[float, float]] = []
+    points: list[tuple[float, float]] = []
     best_c = -math.inf
     evaluations, seconds = 0, 0.0
-    with (run_dir / "log.csv").open(newline="") as fh:
+    with log.open(newline="") as fh:
         for row in csv.DictReader(fh):
             evaluations += 1
             seconds = float(row["seconds"])
@@ -64,10 +95,12 @@ def read_run(run_dir: Path) -> dict:
                 if tie_break:
                     value, c = split_tie_break(value, step)
                     best_c = max(best_c, c)
-                psi_points.append((seconds, value))
-    return {"label": config["label"], "seed": config["seed"], "config": config,
-            "psi": psi_points, "best_c": best_c if best_c > -math.inf else None,
-            "evaluations": evaluations, "seconds": seconds}
+                points.append((seconds, value))
+    summary = {"improvements": _improvements(points), "facts": _facts(points),
+               "best_c": best_c if best_c > -math.inf else None,
+               "evaluations": evaluations, "seconds": seconds}
+    (run_dir / SUMMARY_FILE).write_text(json.dumps(summary) + "\n")
+    return {"label": config["label"], "seed": config["seed"], "config": config, **summary}
 
 
 def finished_runs(root: Path) -> dict[str, list[dict]]:
@@ -83,20 +116,18 @@ def finished_runs(root: Path) -> dict[str, list[dict]]:
 
 def best_by(run: dict, seconds: float) -> float:
     """Best Ψ among the evaluations logged by ``seconds`` (NaN before the first)."""
-    values = [psi for at, psi in run["psi"] if at <= seconds]
-    return max(values) if values else math.nan
+    value = math.nan
+    for at, psi in run["improvements"]:
+        if at > seconds:
+            break
+        value = psi
+    return value
 
 
 def run_facts(run: dict) -> dict:
     """Best Ψ, the first Ψ evaluation (1-based) above 0 and its CPU seconds (None if
     never), the share of Ψ evaluations at 0."""
-    values = [psi for _, psi in run["psi"]]
-    first = next((i for i, psi in enumerate(values) if psi > 0), None)
-    return {"best": max(values) if values else math.nan,
-            "first_above_0": None if first is None else first + 1,
-            "first_above_0_seconds": None if first is None else run["psi"][first][0],
-            "at_0": sum(1 for psi in values if psi == 0) / len(values) if values else math.nan,
-            "psi_evaluations": len(values)}
+    return run["facts"]
 
 
 def _quartiles(values) -> str:

@@ -302,6 +302,8 @@ class MicroRTSLanguage(DSL):
         limit = self.max_height if max_height is None else max_height
         nodes = list(tree)
         statements = [i for i, node in enumerate(nodes) if node.ret is S]
+        if not statements:  # a condition, a command or a parameter (UCT's hole fills)
+            return super().neighbour(tree, rng, max_height, tries)
         seq = self.pset.mapping["seq"]
         for _ in range(tries):
             index = rng.choice(statements)

@@ -1,0 +1,79 @@
+"""``experiments.studies.cantstop_psi_and_c`` (the sketch-learning paper's Figs. 7-8) on a
+hand-made log: which programs it keeps, where C comes from, the per-run summary."""
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from experiments.studies import cantstop_psi_and_c as study
+
+HEADER = ("seconds", "evaluations", "metric", "value", "program")
+
+
+def _run(root: Path, rows) -> Path:
+    run_dir = root / "Sketch-SA_O" / "seed1"
+    run_dir.mkdir(parents=True)
+    (run_dir / "config.json").write_text(json.dumps({"game": "cantstop", "score": "O",
+                                                     "data": "d.jsonl"}))
+    with (run_dir / "log.csv").open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(HEADER)
+        writer.writerows(rows)
+    return run_dir
+
+
+@pytest.fixture
+def scored(monkeypatch):
+    """C computed afterwards: 0.1 per line of the program; calls are counted."""
+    calls = []
+
+    def score(program: str) -> float:
+        calls.append(program)
+        return 0.1 * len(program.splitlines())
+
+    monkeypatch.setattr(study, "cloning_score", lambda config: score)
+    return calls
+
+
+def test_measured_keeps_first_psi_of_each_program_with_its_c(tmp_path, scored):
+    run_dir = _run(tmp_path, [
+        (1.0, 1, "c", 0.45, "a"),                # C from the sketch search
+        (2.0, 2, "psi", 0.1, "a"),
+        (3.0, 3, "psi", 0.0, "b\\nb"),           # C computed: two lines
+        (4.0, 4, "psi", 0.3, "a"),               # measured again: ignored
+        (5.0, 5, "psi-fresh", 0.9, "c"),         # not Ψ of the search
+        (6.0, 6, "psi", 0.2, "c\\nc\\nc"),
+    ])
+    rows = study.measured(run_dir)
+    assert [(r["evaluation"], r["psi"], r["best_so_far"], r["program"]) for r in rows] == [
+        (2, 0.1, True, "a"), (3, 0.0, False, "b\nb"), (6, 0.2, True, "c\nc\nc")]
+    assert [r["c"] for r in rows] == pytest.approx([0.45, 0.2, 0.3])
+    assert scored == ["b\nb", "c\nc\nc"]  # "a" kept the sketch search's C
+
+
+def test_summary_counts_and_spearman_over_programs_above_zero():
+    rows = [{"run": "r", "evaluation": e, "psi": psi, "c": c, "best_so_far": best,
+             "program": str(e)}
+            for e, psi, c, best in [(1, 0.1, 0.3, True), (2, 0.0, 0.9, False),
+                                    (3, 0.2, 0.2, True), (4, 0.3, 0.1, True)]]
+    lines = study.summary(rows).splitlines()
+    assert lines[2] == ("| r | 4 | 3 | -1.00 | 1 (0.100, 0.300); 3 (0.200, 0.200); "
+                        "4 (0.300, 0.100) |")
+    few = study.summary(rows[:2]).splitlines()[2]
+    assert few == "| r | 2 | 1 | — | 1 (0.100, 0.300) |"  # ρ needs three programs
+
+
+def test_main_writes_the_shown_programs_summary_and_figures(tmp_path, scored):
+    run_dir = _run(tmp_path, [(1.0, 1, "psi", 0.1, "a"), (2.0, 2, "psi", 0.0, "b"),
+                              (3.0, 3, "psi", 0.0, "c"), (4.0, 4, "psi", 0.4, "d\\nd")])
+    out = tmp_path / "out"
+    assert study.main([str(run_dir), "--out", str(out)]) == 0
+    with (out / "psi-and-c.csv").open(newline="") as fh:
+        shown = list(csv.DictReader(fh))
+    # the best so far and the programs with Ψ > 0; "b" and "c" are neither
+    assert [r["program"] for r in shown] == ["a", "d\nd"]
+    assert "| 4 | 2 |" in (out / "psi-and-c.md").read_text()
+    for figure in ("fig7-psi-and-c-over-search.png", "fig8-programs-by-psi-and-c.png"):
+        assert (out / figure).stat().st_size > 0
