@@ -182,8 +182,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "34:core/NumberReplacer:1": _HOLE_ARITY,
         "52:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
         "52:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
-        "130:core/NumberReplacer:25": "the generator raises a height budget to the type's "
-        "least height, at least 0: -1 and 0 ask for the same smallest completion",
         "136:core/NumberReplacer:29": "the hole to regrow is still drawn with probability "
         "proportional to its fill's size: the same uniform draw, counted from the last "
         "hole first (another but equally distributed choice for a given seed)",
