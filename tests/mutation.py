@@ -141,6 +141,9 @@ _PADDING = "the two entries before column 2 are never read: columns run 2..12"
 _LAST_PLAYER = ("a restored snapshot's last_player is read only to name the seat whose "
                 "neutrals are drawn, which happens only while a seat is to act (then the "
                 "seat to act is named)")
+_HOLE_ARITY = ("a hole's arity is never read: a partial program becomes a prefix list "
+               "only once its holes are filled")
+_ONE_ELEMENT = "the first and the last of a one-element list are the same element"
 _DOUBLE = "a double's two columns are the same: action[1] and action[-1] are action[0]"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "games/cantstop/rules.py": {
@@ -172,6 +175,26 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "83:core/NumberReplacer:127": _PADDING,
         "83:core/NumberReplacer:128": _PADDING,
         "83:core/NumberReplacer:129": _PADDING,
+    },
+    "gp/uct.py": {
+        "28:core/ReplaceTrueWithFalse:0": "holes are compared, never hashed or changed: "
+        "frozen or not, they behave alike",
+        "34:core/NumberReplacer:0": _HOLE_ARITY,
+        "34:core/NumberReplacer:1": _HOLE_ARITY,
+        "52:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
+        "52:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
+        "136:core/NumberReplacer:29": "the hole to regrow is still drawn with probability "
+        "proportional to its fill's size: the same uniform draw, counted from the last "
+        "hole first (another but equally distributed choice for a given seed)",
+    },
+    "gp/evaluator.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT for i, line in
+           enumerate((105, 105, 120, 132, 136, 211, 212, 213, 214, 237, 269, 286, 293, 298,
+                      353, 353, 420, 434, 445, 448))},
+        "167:core/ReplaceAndWithOr:3": "a text that is empty or ends in a newline is cut "
+        "to itself: the same rows, the same file",
+        "296:core/NumberReplacer:23": _ONE_ELEMENT,
+        "446:core/NumberReplacer:37": _ONE_ELEMENT,
     },
     "gp/sa.py": {
         "101:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,

@@ -105,16 +105,20 @@ def test_each_evaluation_is_one_exact_row_of_the_log(tmp_path, clock):
     assert ev.score("banana") == 6.0
     clock.now = 102.5
     assert ev.score("kiwi", "c") == 2.0
+    clock.now = 103.75
     assert ev.score("fig") == 3.0
     ev.close()
     lines = (tmp_path / "log.csv").read_text().splitlines()
     assert tuple(lines[0].split(",")) == LOG_FIELDS == log_fields(("psi", "c"))
     assert lines[1:] == ["1.250,1,psi,6.0,6.0,,6.0,,,banana",
                          "2.500,2,c,2.0,,2.0,6.0,2.0,,kiwi",
-                         "2.500,3,psi,3.0,3.0,,6.0,2.0,,fig"]
+                         "3.750,3,psi,3.0,3.0,,6.0,2.0,,fig"]
     rows = read_log(tmp_path / "log.csv")
     assert [r["program"] for r in rows] == ["banana", "kiwi", "fig"]
-    assert ev.logged_seconds() == 2.5 and ev.best_c == 2.0 and ev.best_c_program == "kiwi"
+    assert ev.logged_seconds() == 3.75 and ev.best_c == 2.0 and ev.best_c_program == "kiwi"
+    alone = Evaluator(Metrics("psi", {"psi": _length}), str, Budget())
+    assert alone.best_c == -math.inf and alone.best_c_program is None
+    assert alone.logged_seconds() == 0.0
 
 
 def test_the_log_holds_values_exactly_and_programs_on_one_line(tmp_path):
@@ -332,3 +336,102 @@ def test_a_view_ends_when_its_stop_holds_and_reads_through_to_the_evaluator():
     with pytest.raises(BudgetSpent):
         view.score_many(["b"])
     assert ev.budget.used == 2 and ev.score("dd") == 2.0
+
+
+def test_a_run_without_resume_starts_its_log_afresh(tmp_path):
+    ev = Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path)
+    ev.score("ab")
+    ev.close()
+    again = Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path)
+    assert not again.replaying
+    again.score("xyz")
+    again.close()
+    assert [r["program"] for r in read_log(tmp_path / "log.csv")] == ["xyz"]
+
+
+def test_a_resume_cuts_the_row_a_kill_left_unfinished_before_it_appends(tmp_path):
+    ev = Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path)
+    ev.score("ab")
+    ev.close()
+    with (tmp_path / "log.csv").open("a") as file:
+        file.write("0.5,2,psi,3.0,3.0")
+    again = Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path, resume=True)
+    again.score("ab")
+    again.score("abc")
+    again.close()
+    assert [r["program"] for r in read_log(tmp_path / "log.csv")] == ["ab", "abc"]
+
+
+def test_a_log_whose_first_line_is_blank_is_not_taken_for_another_runs(tmp_path):
+    (tmp_path / "log.csv").write_text("\n")
+    Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path, resume=True).close()
+
+
+def test_a_closed_evaluator_writes_no_more_rows():
+    Evaluator(_metrics(), str, Budget()).close()  # nothing written, nothing to close
+    ev = Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=None)
+    ev.score("ab")
+    ev.close()
+
+
+def test_scoring_after_close_leaves_the_log_as_closed(tmp_path):
+    ev = Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path)
+    ev.score("ab")
+    ev.close()
+    closed = (tmp_path / "log.csv").read_text()
+    ev.score("abc")
+    assert (tmp_path / "log.csv").read_text() == closed
+    ev.close()
+
+
+def test_a_child_budgets_limits_are_keywords():
+    with pytest.raises(TypeError):
+        Budget().child(3)
+    assert Budget().child(evaluations=3, seconds=2.0).evaluations == 3
+
+
+def test_a_run_that_logs_neither_psi_nor_c_reports_them_as_never_reached():
+    seen = []
+    ev = Evaluator(Metrics("score", {"score": _length}), str, Budget(), on_score=seen.append)
+    ev.score("abc")
+    assert seen[0].best == 3.0 and seen[0].best_psi == -math.inf
+    assert seen[0].best_c == -math.inf and seen[0].psi is None
+
+
+def test_a_bad_number_is_quoted_up_to_40_characters(tmp_path):
+    path = tmp_path / "log.csv"
+    header = ",".join(LOG_FIELDS)
+    path.write_text(f"{header}\n1.0,{'x' * 50},psi,2.0,2.0,,2.0,,,ab\n")
+    with pytest.raises(ValueError, match=f"evaluations '{'x' * 40}' is not a number"):
+        read_log(path)
+
+
+def test_resuming_a_log_of_only_its_header_keeps_one_header(tmp_path):
+    Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path).close()
+    ev = Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path, resume=True)
+    ev.score("ab")
+    ev.close()
+    lines = (tmp_path / "log.csv").read_text().splitlines()
+    assert lines[0] == ",".join(LOG_FIELDS) and len(lines) == 2
+
+
+def test_logged_seconds_are_the_last_evaluations_to_the_millisecond(clock):
+    ev = Evaluator(_metrics(), str, Budget())
+    clock.now = 101.23456
+    ev.score("ab")
+    assert ev.logged_seconds() == 1.235
+
+
+def test_resuming_where_no_log_was_written_starts_one(tmp_path):
+    ev = Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path, resume=True)
+    assert not ev.replaying
+    ev.score("ab")
+    ev.close()
+    assert [r["program"] for r in read_log(tmp_path / "log.csv")] == ["ab"]
+
+
+def test_a_log_with_more_columns_is_another_runs_even_if_they_begin_alike(tmp_path):
+    more = Metrics("psi", {"psi": _length, "c": _vowels, "d": _length}, ("psi", "c", "d"))
+    Evaluator(more, str, Budget(evaluations=5), run_dir=tmp_path).close()
+    with pytest.raises(ResumeMismatch, match="its columns"):
+        Evaluator(_metrics(), str, Budget(evaluations=5), run_dir=tmp_path, resume=True)

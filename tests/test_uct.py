@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from gp.evaluator import BudgetSpent
+from gp.evaluator import Budget, BudgetSpent, Evaluator
 from gp.uct import UCT, Hole, Node
 
 from .search_problems import ORDER, Seq, Var, order_evaluator, order_value
@@ -133,3 +133,129 @@ def test_an_inserted_branch_is_no_longer_untried_and_is_backed_up_along_its_path
     uct.insert_branch(ORDER.parse("pos(v2)"), 0.3)
     assert (uct.root.visits, uct.root.total) == (2, pytest.approx(0.4))
     assert set(node.children) == {"v1", "v2"}
+
+
+def test_completions_and_their_neighbours_keep_to_a_tight_size_limit():
+    import copy
+
+    tight = copy.copy(ORDER)
+    tight.max_size = 12  # a random completion of a deep partial often overflows this
+    for seed in range(3):
+        ev = Evaluator({"psi": order_value}, tight.to_text, Budget(evaluations=200))
+        UCT(tight, ev, random.Random(seed), rollout_evaluations=10).run()
+        sizes = [len(tight.parse(s.program)) for s in ev.history]
+        assert max(sizes) <= 12 and len(sizes) == 200
+
+
+def test_a_simulation_starts_from_a_random_completion_not_the_smallest():
+    uct = _uct(evaluations=40, seed=4, rollout_evaluations=1)
+    for _ in range(40):
+        uct._simulate(uct.root.partial)
+    sizes = [len(ORDER.parse(s.program)) for s in uct.evaluator.history]
+    assert len(sizes) == 40 and sum(size > 2 for size in sizes) >= 5  # not all pos(v)
+
+
+def test_each_simulation_counts_its_rollout_from_where_it_started():
+    uct = _uct(evaluations=100, seed=6, rollout_evaluations=4)
+    partial = uct._apply(uct.root.partial, P["join"])
+    for expected in (4, 8, 12):
+        uct._simulate(partial)
+        assert uct.evaluator.budget.used == expected
+
+
+def _flip_at(k_star: float) -> Node:
+    """A parent whose two children tie at exploration weight ``k_star``: below it the
+    often-visited child with the higher mean wins, above it the rarely visited one."""
+    import math
+
+    parent = Node((), visits=100)
+    log_n = math.log(100)
+    gap = k_star * (math.sqrt(log_n / 2) - math.sqrt(log_n / 50))
+    parent.children = {"often": Node((), visits=50, total=50 * gap),
+                       "rarely": Node((), visits=2, total=0.0)}
+    return parent
+
+
+def test_the_default_exploration_weight_is_10():
+    uct = _uct()
+    low, high = _flip_at(9.5), _flip_at(10.5)
+    assert uct._select(low) is low.children["rarely"]
+    assert uct._select(high) is high.children["often"]
+
+
+def test_a_simulation_of_a_whole_program_reports_an_improvement():
+    reported = []
+    uct = _uct(on_improve=lambda tree, value: reported.append((str(tree), value)))
+    complete = ORDER.parse("join(pos(v2), pos(v5))")
+    assert uct._simulate(tuple(complete)) == 0.2
+    assert reported == [(str(complete), 0.2)] and uct.best_value == 0.2
+    assert _uct()._simulate(tuple(complete)) == 0.2  # no listener: nothing to call
+
+
+def test_with_one_evaluation_per_rollout_every_evaluation_is_one_backed_up_simulation():
+    uct = _uct(evaluations=60, seed=7, rollout_evaluations=1)
+    uct.run()
+    assert uct.root.visits == 60 == sum(c.visits for c in uct.root.children.values())
+    assert uct.root.total == pytest.approx(sum(s.value for s in uct.evaluator.history))
+
+
+class T:
+    """A tree of pairs (``tiny``)."""
+
+
+def _tiny(max_size: int, max_height: int = 4):
+    """A language of pairs ``g(a, b)`` over one leaf ``t``, with a counting generator and
+    neighbour move (``calls``); ``big`` makes every neighbour move overflow."""
+    from gp.dsl import DSL, Syntax
+
+    tiny = DSL("tiny", T, max_height=max_height, max_size=max_size)
+    tiny.terminal("t", T, Syntax("lit", "t"), lambda: (lambda: 1))
+    tiny.primitive("g", [T, T], T, Syntax("call", "g"), lambda a, b: (lambda: a() + b()))
+    tiny.calls = {"generate": [], "neighbour": []}
+    tiny.big = False
+    generate = tiny.generate
+
+    def counted_generate(rng, type_=None, max_height=None):
+        tiny.calls["generate"].append(max_height)
+        return generate(rng, type_, max_height)
+
+    def kept_neighbour(tree, rng, max_height=None):
+        tiny.calls["neighbour"].append(id(tree))
+        g, t = tiny.pset.mapping["g"], tiny.pset.mapping["t"]
+        return [g, t, t] if tiny.big else tree  # the same object: its hole can be told
+
+    tiny.generate, tiny.neighbour = counted_generate, kept_neighbour
+    return tiny
+
+
+def _simulate_g(tiny, evaluations: int):
+    seen = []
+    ev = Evaluator({"psi": lambda tree: seen.append(str(tree)) or 0.0}, tiny.to_text,
+                   Budget(evaluations=evaluations))
+    uct = UCT(tiny, ev, random.Random(0), rollout_evaluations=evaluations)
+    partial = uct._apply(uct.root.partial, tiny.pset.mapping["g"])
+    uct._simulate(partial)
+    return seen
+
+
+def test_completions_that_never_fit_fall_back_to_the_smallest_after_100_tries():
+    tiny = _tiny(max_size=2)  # room for one node below g: no completion of two holes fits
+    assert _simulate_g(tiny, 1) == ["g(t, t)"]
+    calls = tiny.calls["generate"]
+    assert len(calls) == 2 * 100 + 2 and calls[-2:] == [0, 0]
+
+
+def test_a_completion_or_move_that_exactly_fills_the_room_is_taken_at_once():
+    tiny = _tiny(max_size=3, max_height=1)  # g(t, t) exactly: room 2 for the two holes
+    seen = _simulate_g(tiny, 41)
+    assert seen == ["g(t, t)"] * 41 and len(tiny.calls["generate"]) == 2
+    moves = tiny.calls["neighbour"]
+    assert len(moves) == 40  # every move fits at its first try
+    assert min(moves.count(i) for i in set(moves)) >= 8 and len(set(moves)) == 2
+
+
+def test_a_move_that_never_fits_leaves_the_fills_after_100_tries():
+    tiny = _tiny(max_size=3, max_height=1)
+    tiny.big = True
+    assert _simulate_g(tiny, 2) == ["g(t, t)", "g(t, t)"]
+    assert len(tiny.calls["neighbour"]) == 100
