@@ -24,6 +24,13 @@ def _run(root: Path, label: str, seed: int, rows) -> Path:
     return run_dir
 
 
+def test_a_run_improving_after_the_sketch_share_counts_as_improved_in_br(tmp_path):
+    _run(tmp_path, "complete", 1, _rows(0.1) + [(9.0, 5401, "psi", 0.2, "late")])
+    _run(tmp_path, "complete", 2, _rows(0.1) + [(9.0, 5400, "psi", 0.2, "sketch")])
+    runs = study.finished(tmp_path)["complete"]
+    assert runs[1]["improved_in_br"] and not runs[2]["improved_in_br"]
+
+
 def _rows(*psi, late=0.0):
     return [(1.0 + late, 1, "c", 0.5, "x")] + [
         (2.0 + i + late, 2 + i, "psi", v, f"p{i}_{v}") for i, v in enumerate(psi)]
@@ -44,6 +51,8 @@ def test_report_pairs_seeds_marks_identical_runs_and_tests_final_best(tmp_path):
     assert "| 3 | 0.400 (3) | 0.100 (1) | no |" in text
     assert "medians 0.300 (complete) against 0.100 (incomplete)" in text
     assert "Wilcoxon signed-rank" in text
+    # the sketch share ends at evaluation 5,400: no run here improved after it
+    assert "complete 0 of 3, incomplete 0 of 3" in text
     assert (tmp_path / "out" / "psi-by-evaluations.png").stat().st_size > 0
     # the digest ignores times: the same evaluations at other times digest the same
     a = json.loads((tmp_path / "runs/complete/seed2" / study.DIGEST_FILE).read_text())

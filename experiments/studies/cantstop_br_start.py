@@ -60,8 +60,11 @@ def load(run_dir: Path) -> dict:
     digest(run_dir)
     config = json.loads((run_dir / "config.json").read_text())
     with (run_dir / CURVE_FILE).open(newline="") as fh:
-        curve = [(int(r["psi_evaluations"]), float(r["best"])) for r in csv.DictReader(fh)]
+        rows = list(csv.DictReader(fh))
+    curve = [(int(r["psi_evaluations"]), float(r["best"])) for r in rows]
+    sketch_end = int(config["sketch_share"] * config["evaluations"])
     return {"config": config, "curve": curve,
+            "improved_in_br": any(int(r["evaluations"]) > sketch_end for r in rows),
             "summary": json.loads((run_dir / SUMMARY_FILE).read_text()),
             "digest": json.loads((run_dir / DIGEST_FILE).read_text())["log_digest"]}
 
@@ -147,7 +150,15 @@ def report(root: Path, out: Path, command: str) -> Path:
         lines.append(f"| {label} | {len(by)} | " + " | ".join(cells)
                      + f" | {final.mean():.3f} ± {final.std():.3f} | {reach:,} | "
                      f"{evals:,.0f} | {cpu:.1f} |")
-    lines += ["", "Per seed (final best Ψ; Ψ evaluations until it was first reached):", "",
+    improved = {label: sum(r["improved_in_br"] for r in runs[label].values())
+                for label in labels}
+    lines += ["", "Runs whose best Ψ rose in the best-response search (after the sketch "
+              "search's share): " + ", ".join(
+                  f"{label} {improved[label]} of {len(runs[label])}" for label in labels)
+              + ".", "",
+              "Per seed (final best Ψ; Ψ evaluations until it was first reached). *Same "
+              "evaluations*: both starts made exactly the same evaluations (the sketch node "
+              "was complete, so both inserted the same branch).", "",
               "| seed | " + " | ".join(labels) + " | same evaluations |",
               "|---|" + "---|" * len(labels) + "---|"]
     seeds = sorted(set.intersection(*(set(runs[label]) for label in labels)))
