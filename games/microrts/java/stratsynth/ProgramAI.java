@@ -237,9 +237,27 @@ public final class ProgramAI extends AbstractionLayerAI {
         return step(gs, player, program.run(gs, player));
     }
 
+    /**
+     * Which interpreter's meaning of moveToUnit and a blocked build the Java program uses:
+     * "ours" (the default) or "reference" (see {@link ProgramInterpreter#useReference}).
+     */
+    public void useInterpreter(String name) {
+        if (!name.equals("ours") && !name.equals("reference")) {
+            throw new IllegalArgumentException("unknown interpreter '" + name
+                    + "' (ours or reference)");
+        }
+        if (program != null) {
+            program.useReference(name.equals("reference"));
+        }
+    }
+
     @Override
     public AI clone() {
-        return new ProgramAI(utt, prefix);
+        ProgramAI copy = new ProgramAI(utt, prefix);
+        if (program != null && program.usesReference()) {
+            copy.program.useReference(true);
+        }
+        return copy;
     }
 
     @Override

@@ -29,6 +29,22 @@ public final class ProgramInterpreter {
     private final Stmt root;
     private final UnitTypeTable utt;
     private int runStamp;
+    /**
+     * The reference interpreter's meaning of two commands (game parameter
+     * {@code interpreter=reference}, see {@code games/microrts/interpreter.py}):
+     * {@code moveToUnit} goes to the first cell the engine's A* reaches next to the target,
+     * and {@code build} on a blocked cell takes the engine's building-position search.
+     */
+    private boolean reference;
+
+    /** Whether {@code moveToUnit} and a blocked {@code build} follow the reference. */
+    public void useReference(boolean on) {
+        reference = on;
+    }
+
+    public boolean usesReference() {
+        return reference;
+    }
 
     public ProgramInterpreter(String[] prefix, UnitTypeTable utt) {
         this.utt = utt;
@@ -148,6 +164,84 @@ public final class ProgramInterpreter {
             return x >= 0 && x < width && y >= 0 && y < height
                     && pgs.getTerrain(x, y) != PhysicalGameState.TERRAIN_WALL
                     && !occupied[x + y * width];
+        }
+
+        /**
+         * The engine's building-position search
+         * ({@code AbstractionLayerAI.findBuildingPosition}) around (x, y): square rings of
+         * radius 1 up to max(width, height) - 1, each ring's top row (left to right), right
+         * column (top to bottom), bottom row, left column; the first free cell, or null.
+         */
+        int[] buildingPosition(int x, int y) {
+            for (int l = 1; l < Math.max(width, height); l++) {
+                for (int d = -l; d <= l; d++) {
+                    if (freeCell(x + d, y - l)) {
+                        return new int[] {x + d, y - l};
+                    }
+                }
+                for (int d = -l; d <= l; d++) {
+                    if (freeCell(x + l, y + d)) {
+                        return new int[] {x + l, y + d};
+                    }
+                }
+                for (int d = -l; d <= l; d++) {
+                    if (freeCell(x + d, y + l)) {
+                        return new int[] {x + d, y + l};
+                    }
+                }
+                for (int d = -l; d <= l; d++) {
+                    if (freeCell(x - l, y + d)) {
+                        return new int[] {x - l, y + d};
+                    }
+                }
+            }
+            return null;
+        }
+
+        /**
+         * The cell where the engine's A* ({@code AStarPathFinding.findPathToPositionInRange2},
+         * range 1) from {@code u} first reaches a cell next to {@code target}: open list
+         * sorted by cost + Manhattan distance, highest first, the last node taken, a new node
+         * going after the last one that is not cheaper; neighbours up, right, down, left.
+         * Null when no free path reaches one.
+         */
+        int[] pathEndNextTo(U u, U target) {
+            int n = width * height;
+            int[] open = new int[n], f = new int[n], cost = new int[n];
+            boolean[] seen = new boolean[n];
+            int size = 0;
+            int start = u.x + u.y * width;
+            open[size] = start;
+            f[size++] = Math.abs(u.x - target.x) + Math.abs(u.y - target.y);
+            seen[start] = true;
+            while (size > 0) {
+                int pos = open[--size];
+                int x = pos % width, y = pos / width;
+                int dx = x - target.x, dy = y - target.y;
+                if (dx * dx + dy * dy <= 1) {
+                    return pos == start ? null : new int[] {x, y};
+                }
+                for (int[] off : OFFSETS) {
+                    int nx = x + off[0], ny = y + off[1];
+                    int next = nx + ny * width;
+                    if (!freeCell(nx, ny) || seen[next]) {
+                        continue;
+                    }
+                    seen[next] = true;
+                    cost[next] = cost[pos] + 1;
+                    int key = cost[next] + Math.abs(nx - target.x) + Math.abs(ny - target.y);
+                    int i = size - 1;
+                    while (i >= 0 && f[i] < key) {
+                        i--;
+                    }
+                    System.arraycopy(open, i + 1, open, i + 2, size - i - 1);
+                    System.arraycopy(f, i + 1, f, i + 2, size - i - 1);
+                    open[i + 1] = next;
+                    f[i + 1] = key;
+                    size++;
+                }
+            }
+            return null;
         }
 
         /** The free cell nearest (x, y) in Manhattan rings, or null. */
@@ -606,7 +700,8 @@ public final class ProgramInterpreter {
                         }
                     }
                     if (cell == null) {
-                        cell = c.nearestFreeCell(u.x, u.y, -1);
+                        cell = reference ? c.buildingPosition(u.x, u.y)
+                                : c.nearestFreeCell(u.x, u.y, -1);
                         if (cell == null) {
                             return false;
                         }
@@ -690,6 +785,10 @@ public final class ProgramInterpreter {
                     U target = choose(u, pool, criterion);
                     if (target == null || manhattan(u, target) <= 1) {
                         return false;
+                    }
+                    if (reference) {
+                        int[] cell = c.pathEndNextTo(u, target);
+                        return cell != null && c.order(MOVE, u, cell[0], cell[1], 0);
                     }
                     int bestX = 0, bestY = 0, bestD = -1;
                     for (int[] off : OFFSETS) {
