@@ -115,6 +115,9 @@ class Cycle:
 
     reference = False
     """``interpreter=reference`` (see ``INTERPRETERS``); set by the program's player."""
+    busy_cells: set[int] = frozenset()
+    """With ``reference``: cells (x + y * width) free of walls and units that unit actions
+    under way will take (``ProgramAI.busyCells``); the reference's A* avoids them."""
 
     def __init__(self, me: int, rows: list[int], kinds: dict[int, UnitKind],
                  width: int, height: int, walls, resources: int, rng: random.Random) -> None:
@@ -242,8 +245,13 @@ class Cycle:
         range 1) from ``u`` first reaches a cell next to ``target``, or None (no free
         path, or ``u`` is already there). The open list is the engine's: sorted by cost
         + Manhattan distance, highest first, the last node taken, a new node placed after
-        the last one that is not cheaper; neighbours up, right, down, left."""
+        the last one that is not cheaper; neighbours up, right, down, left. A cell is
+        free as the engine's ``GameState.free`` says: no wall, no unit, not in
+        ``busy_cells`` (cells this run's builds reserved do not count, as in the
+        reference)."""
         tx, ty = target.x, target.y
+        width, height, walls, busy = self.width, self.height, self.walls, self.busy_cells
+        units = {(v.x, v.y) for group in (self.own, self.enemies, self.minerals) for v in group}
         start = (u.x, u.y)
         cost = {start: 0}
         open_cells = [start]
@@ -255,7 +263,9 @@ class Cycle:
                 return None if cell == start else cell
             for dx, dy in OFFSETS:
                 nxt = (x + dx, y + dy)
-                if nxt in cost or not self.free_cell(*nxt):
+                if (nxt in cost or not (0 <= nxt[0] < width and 0 <= nxt[1] < height)
+                        or nxt in units or walls[nxt[0] + nxt[1] * width]
+                        or nxt[0] + nxt[1] * width in busy):
                     continue
                 cost[nxt] = cost[cell] + 1
                 key = cost[nxt] + abs(nxt[0] - tx) + abs(nxt[1] - ty)

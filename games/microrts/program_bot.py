@@ -42,6 +42,7 @@ class ProgramBot:
         self.kinds_by_name = {k.name: k for k in self.kinds.values()}
         self.rng = random.Random(seed)
         self.walls = None
+        self._gs = None
         self.int_array = jpype.JArray(jpype.JInt)
         self.nothing = jpype.JClass("rts.PlayerAction")()  # never changed by the engine
         self.runs = 0
@@ -55,7 +56,9 @@ class ProgramBot:
         return self.ai.step(gs, player, orders)
 
     def read_walls(self, gs) -> None:
-        """The map's size and walls, read once per match."""
+        """The map's size and walls, read once per match; ``gs`` is kept for
+        ``interpreter=reference`` (the engine's free cells)."""
+        self._gs = gs
         if self.walls is None:
             pgs = gs.getPhysicalGameState()
             self.width, self.height = int(pgs.getWidth()), int(pgs.getHeight())
@@ -69,6 +72,7 @@ class ProgramBot:
         cycle.kinds_by_name = self.kinds_by_name
         if self.reference:
             cycle.reference = True
+            cycle.busy_cells = set(np.asarray(self.java.busyCells(self._gs)).tolist())
         self.program(cycle, None)
         self.runs += 1
         return self.int_array(cycle.orders)

@@ -102,6 +102,34 @@ public final class ProgramAI extends AbstractionLayerAI {
         return out;
     }
 
+    /**
+     * Cells (index x + y * width) free of walls and units that {@code GameState.free}
+     * still refuses: those that unit actions under way will take. The reference
+     * interpreter's moveToUnit searches with {@code GameState.free}.
+     */
+    public static int[] busyCells(GameState gs) {
+        PhysicalGameState pgs = gs.getPhysicalGameState();
+        int w = pgs.getWidth(), h = pgs.getHeight();
+        boolean[] unit = new boolean[w * h];
+        for (Unit u : pgs.getUnits()) {
+            unit[u.getX() + u.getY() * w] = true;
+        }
+        List<Integer> busy = new ArrayList<>();
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                if (!unit[x + y * w] && pgs.getTerrain(x, y) != PhysicalGameState.TERRAIN_WALL
+                        && !gs.free(x, y)) {
+                    busy.add(x + y * w);
+                }
+            }
+        }
+        int[] out = new int[busy.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = busy.get(i);
+        }
+        return out;
+    }
+
     /** The map's walls as 0/1 per cell (row-major, index x + y * width). */
     public static int[] walls(GameState gs) {
         PhysicalGameState pgs = gs.getPhysicalGameState();

@@ -101,6 +101,7 @@ public final class ProgramInterpreter {
     final class Cycle {
         final int me, width, height, stamp;
         final PhysicalGameState pgs;
+        final GameState gs;
         int resources;
         final List<U> own = new ArrayList<>(), enemies = new ArrayList<>(),
                 minerals = new ArrayList<>();
@@ -114,6 +115,7 @@ public final class ProgramInterpreter {
         Cycle(GameState gs, int me, int stamp) {
             this.me = me;
             this.stamp = stamp;
+            this.gs = gs;
             pgs = gs.getPhysicalGameState();
             width = pgs.getWidth();
             height = pgs.getHeight();
@@ -203,7 +205,9 @@ public final class ProgramInterpreter {
          * range 1) from {@code u} first reaches a cell next to {@code target}: open list
          * sorted by cost + Manhattan distance, highest first, the last node taken, a new node
          * going after the last one that is not cheaper; neighbours up, right, down, left.
-         * Null when no free path reaches one.
+         * A cell is free as {@code GameState.free} says (no wall, no unit, no unit action
+         * under way taking it; cells reserved by this run's builds do not count, as in
+         * the reference). Null when no free path reaches one.
          */
         int[] pathEndNextTo(U u, U target) {
             int n = width * height;
@@ -224,7 +228,8 @@ public final class ProgramInterpreter {
                 for (int[] off : OFFSETS) {
                     int nx = x + off[0], ny = y + off[1];
                     int next = nx + ny * width;
-                    if (!freeCell(nx, ny) || seen[next]) {
+                    if (nx < 0 || nx >= width || ny < 0 || ny >= height || seen[next]
+                            || !gs.free(nx, ny)) {
                         continue;
                     }
                     seen[next] = true;
