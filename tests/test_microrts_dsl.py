@@ -298,3 +298,21 @@ def test_build_on_a_free_cell_is_the_same_in_both_meanings():
     free = [u for u in BUILD_POSITION if u[0] != 3]
     assert (_run(BUILD_PROGRAM, _reference(_cycle(free))) == _run(BUILD_PROGRAM, _cycle(free))
             == [(rt.BUILD, 2, barracks, 3, 2)])
+
+
+def test_reference_criteria_compare_maximum_hit_points_and_farthest_is_the_first():
+    # enemy 9 a damaged heavy (3 of 8 hit points), enemy 10 a full worker (1 of 1)
+    units = [(2, 0, "Worker", 3, 3, 1), (9, 1, "Heavy", 5, 3, 3), (10, 1, "Worker", 12, 3, 1),
+             (11, 1, "Light", 14, 14, 4)]
+    ours, reference = _cycle(units), _reference(_cycle(units))
+    worker = ours.own[0]
+    assert ours.choose(worker, ours.enemies, "LessHealthy").id == 10
+    assert reference.choose(worker, reference.enemies, "LessHealthy").id == 10
+    assert ours.choose(worker, ours.enemies, "MostHealthy").id == 11  # 4 hit points left
+    assert reference.choose(worker, reference.enemies, "MostHealthy").id == 9
+    assert ours.choose(worker, ours.enemies, "Farthest").id == 11
+    assert reference.choose(worker, reference.enemies, "Farthest").id == 9
+    hurt = [(2, 0, "Worker", 3, 3, 1), (9, 1, "Heavy", 5, 3, 1), (10, 1, "Light", 12, 3, 4)]
+    ours, reference = _cycle(hurt), _reference(_cycle(hurt))
+    assert ours.choose(ours.own[0], ours.enemies, "LessHealthy").id == 9  # 1 hit point left
+    assert reference.choose(reference.own[0], reference.enemies, "LessHealthy").id == 10

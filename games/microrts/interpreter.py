@@ -101,13 +101,23 @@ def within(a: Unit, b: Unit, distance: int) -> bool:
 
 
 INTERPRETERS = ("ours", "reference")
+REFERENCE_CRITERIA = {
+    "Farthest": lambda unit, candidates: candidates[0],
+    "LessHealthy": lambda unit, candidates: min(
+        candidates, key=lambda e: (e.kind.hp, manhattan(unit, e))),
+    "MostHealthy": lambda unit, candidates: min(
+        candidates, key=lambda e: (-e.kind.hp, manhattan(unit, e))),
+}
+"""The reference interpreter's criteria where they differ from the paper's words (with
+``interpreter=reference``): LessHealthy and MostHealthy compare maximum hit points (the
+unit type's), Farthest is the first candidate (its comparison never passes)."""
 """Meanings of ``moveToUnit`` and of ``build`` on a blocked cell (game parameter
 ``interpreter``). ``ours`` (the default): ``moveToUnit`` orders a move to the target's
 free neighbour cell nearest the unit, a blocked ``build`` takes the free cell nearest
 the worker (Manhattan rings). ``reference``: as the reference interpreter, the cell
 where the engine's A* from the unit first reaches a cell next to the target
 (``path_end_next_to``), and the engine's building-position search
-(``building_position``). Everything else is the same."""
+(``building_position``); and ``REFERENCE_CRITERIA``. Everything else is the same."""
 
 
 class Cycle:
@@ -300,6 +310,8 @@ class Cycle:
         """The candidate a criterion (O_p) picks for ``unit``."""
         if not candidates:
             return None
+        if self.reference and criterion in REFERENCE_CRITERIA:
+            return REFERENCE_CRITERIA[criterion](unit, candidates)
         if criterion == "Closest":
             return min(candidates, key=lambda e: manhattan(unit, e))
         if criterion == "Farthest":

@@ -339,17 +339,26 @@ public final class ProgramInterpreter {
     /** The candidate a criterion picks for unit: the first minimal (or, for Farthest,
      * maximal) by the criterion's key, Manhattan distance breaking ties. */
     static U choose(U unit, List<U> candidates, String criterion) {
+        return choose(unit, candidates, criterion, false);
+    }
+
+    /**
+     * With {@code reference}, the reference interpreter's criteria: LessHealthy and
+     * MostHealthy compare maximum hit points (the unit type's), Farthest is the first
+     * candidate (its comparison never passes).
+     */
+    static U choose(U unit, List<U> candidates, String criterion, boolean reference) {
         U best = null;
         int bestA = 0, bestB = 0;
         for (U c : candidates) {
             int d = manhattan(unit, c), a, b;
             switch (criterion) {
                 case "Closest": a = d; b = 0; break;
-                case "Farthest": a = -d; b = 0; break;
+                case "Farthest": a = reference ? 0 : -d; b = 0; break;
                 case "Strongest": a = -c.kind.maxDamage; b = d; break;
                 case "Weakest": a = c.kind.maxDamage; b = d; break;
-                case "LessHealthy": a = c.hp; b = d; break;
-                case "MostHealthy": a = -c.hp; b = d; break;
+                case "LessHealthy": a = reference ? c.kind.hp : c.hp; b = d; break;
+                case "MostHealthy": a = reference ? -c.kind.hp : -c.hp; b = d; break;
                 default: throw new IllegalArgumentException("criterion " + criterion);
             }
             if (best == null || a < bestA || (a == bestA && b < bestB)) {
@@ -758,7 +767,7 @@ public final class ProgramInterpreter {
                     if (!u.kind.canAttack) {
                         return false;
                     }
-                    U target = choose(u, c.enemies, criterion);
+                    U target = choose(u, c.enemies, criterion, reference);
                     if (target == null) {
                         return false;
                     }
@@ -787,7 +796,7 @@ public final class ProgramInterpreter {
                             }
                         }
                     }
-                    U target = choose(u, pool, criterion);
+                    U target = choose(u, pool, criterion, reference);
                     if (target == null || manhattan(u, target) <= 1) {
                         return false;
                     }
