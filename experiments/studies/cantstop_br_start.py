@@ -157,8 +157,10 @@ def report(root: Path, out: Path, command: str) -> Path:
                   f"{label} {improved[label]} of {len(runs[label])}" for label in labels)
               + ".", "",
               "Per seed (final best Ψ; Ψ evaluations until it was first reached). *Same "
-              "evaluations*: both starts made exactly the same evaluations (the sketch node "
-              "was complete, so both inserted the same branch).", "",
+              "evaluations*: both starts made exactly the same evaluations, because the "
+              "sketch node was complete (the same branch inserted) or because the "
+              "best-response search never went down the inserted branch to where the "
+              "two differ.", "",
               "| seed | " + " | ".join(labels) + " | same evaluations |",
               "|---|" + "---|" * len(labels) + "---|"]
     seeds = sorted(set.intersection(*(set(runs[label]) for label in labels)))
