@@ -350,8 +350,9 @@ def source_hash(module: str) -> str:
 
 
 def retest_survivors(report: dict) -> dict:
-    """Run each mutant that survived ``report``'s run against the current tests again
-    (after new tests were written): the same mutation, applied by cosmic-ray."""
+    """Run each mutant that survived ``report``'s run, and is not known equivalent,
+    against the current tests again (after new tests were written): the same mutation,
+    applied by cosmic-ray."""
     module = report["module"]
     if report.get("source") != source_hash(module):
         raise SystemExit(f"mutation: {module} changed since its run (or the run predates "
@@ -367,8 +368,9 @@ def retest_survivors(report: dict) -> dict:
         _copy_tree(work)
         timeout = _baseline(work, tests)
         original = (work / module).read_text()
+        equivalent = EQUIVALENT.get(module, {})
         for mutant in report["mutants"]:
-            if mutant["outcome"] != "survived":
+            if mutant["outcome"] != "survived" or mutant["key"] in equivalent:
                 continue
             _, operator, occurrence = mutant["key"].split(":")
             mutated = mutate_code(original, get_operator(operator)(), int(occurrence))
