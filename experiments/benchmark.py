@@ -220,6 +220,9 @@ def plot(rows, games, methods, opponents, path: Path) -> None:
 
 
 def cmd_benchmark(args) -> int:
+    from .lock import check_not_a_run
+
+    check_not_a_run(args.out)
     games = [parse_game(g) for g in (args.games.split(",") if args.games else DEFAULT_GAMES)]
     methods = [m.strip() for m in args.methods.split(",")]
     opponents = [o.strip() for o in args.opponents.split(",")]

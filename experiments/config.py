@@ -498,6 +498,10 @@ class TournamentConfig:
         if self.names and len(self.names.split(",")) != len(specs):
             raise ValueError(f"{where}: names gives {len(self.names.split(','))} names for "
                              f"{len(specs)} players")
+        names = [n.strip() for n in (self.names or "").split(",")]
+        if self.names and len(set(names)) != len(names):
+            raise ValueError(f"{where}: names '{self.names}' gives two players one name (the "
+                             "table and its pairings are kept by name)")
 
     def specs(self) -> list[str]:
         return [s.strip() for s in self.players.split(",") if s.strip()]

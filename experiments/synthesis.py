@@ -213,10 +213,30 @@ class SynthesisRun:
                         discard_unstarted(self.run_dir, keep_directory=existed)
                     if isinstance(err, SchedulerLost):
                         raise ValueError(self._lost(err)) from None
+                    if plugin_failed(self.method, err):
+                        raise ValueError(f"{self.run_dir}: method {c.method} "
+                                         f"({self.method.__module__}) raised "
+                                         f"{_cause(err)}") from err
                     raise
             (self.run_dir / "done").write_text(f"{evaluator.budget.used} evaluations\n")
         return SynthesisResult(self.run_dir, evaluator.objective, evaluator.best_program,
                                evaluator.best_value, evaluator.budget.used)
+
+
+OUR_PACKAGES = ("gp", "games", "experiments", "qd")
+
+
+def plugin_failed(method: type, err: BaseException) -> bool:
+    """Whether ``err`` is a plug-in method's own failure (not ours, not an interrupt):
+    said in one line naming the method, not as a traceback."""
+    ours = type(err).__module__.split(".")[0] in OUR_PACKAGES
+    return (isinstance(err, Exception) and not ours
+            and method.__module__.split(".")[0] not in OUR_PACKAGES)
+
+
+def _cause(err: BaseException) -> str:
+    cause = (str(err).strip().splitlines() or [""])[0]
+    return f"{type(err).__name__}: {cause}" if cause else type(err).__name__
 
 
 RUN_FILES = ("config.json", "log.csv", "failures.log", "best.txt", "best_raw.txt")
@@ -285,13 +305,18 @@ def run_with_progress(run: SynthesisRun, quiet: bool, locked: bool = False) -> S
 
 
 def describe(result: SynthesisResult) -> str:
-    """The line a finished run prints; a run in which no evaluation gave a value (a
-    user fitness that failed on every program) is one error line instead, naming where
-    the failures are logged."""
+    """The line a finished run prints. A run in which every evaluation failed (a user
+    fitness that failed on every program) is one error line instead, naming where the
+    failures are logged; a run whose whole budget went to a sketch phase's C says so."""
     if result.best_program is None or not (result.run_dir / "best.txt").is_file():
-        raise ValueError(f"{result.run_dir}: no evaluation of the {result.evaluations} gave "
-                         f"a value of {result.objective}, so there is no best program (the "
-                         f"causes: {result.run_dir / 'failures.log'})")
+        failures = result.run_dir / "failures.log"
+        if failures.is_file() and failures.stat().st_size:
+            raise ValueError(f"{result.run_dir}: no evaluation of the {result.evaluations} "
+                             f"gave a value of {result.objective}, so there is no best "
+                             f"program (the causes: {failures})")
+        return (f"no program was measured on {result.objective} in {result.evaluations} "
+                f"evaluations (a sketch phase used them all), so there is no best.txt; "
+                f"the evaluations are in {result.run_dir / 'log.csv'}")
     return (f"best {result.objective} {result.best_value:.4f} after {result.evaluations} "
             f"evaluations; program in {result.run_dir / 'best.txt'}")
 

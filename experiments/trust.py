@@ -6,7 +6,10 @@ not import the module a config names as its fitness, connect to the dask schedul
 names, or read its ``data``/``initial`` files (or the program files its ``target``
 names) outside the run directory, unless the user names them on the command line
 (``--fitness``, ``--scheduler``, ``--data``, ``--initial``, ``--target``) or passes
-``--trust-config``, which says on stderr what it lets through. Settings the user
+``--trust-config``, which says on stderr what it lets through. ``select``,
+``qd-check`` and ``report`` play a saved run's target under the same rule
+(``--target``, ``--trust-config``). A file kept in the run directory is read without
+asking, found there wherever the command runs from. Settings the user
 gives explicitly (the command line, a TOML config they run, the Python API's
 arguments) are theirs and trusted.
 """

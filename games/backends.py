@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError
 from typing import Any, Protocol
@@ -74,6 +75,17 @@ class SerialMap:
         self.close()
 
 
+def _start_method() -> str:
+    """``fork`` where it is safe; ``spawn`` on Windows or once this process runs a JVM
+    (a forked child inherits the JVM's locks but not its threads and can wait forever)."""
+    if os.name != "posix":
+        return "spawn"
+    jpype = sys.modules.get("jpype")
+    if jpype is not None and jpype.isJVMStarted():
+        return "spawn"
+    return "fork"
+
+
 class PoolMap:
     """A long-lived ``multiprocess`` pool; results come back in job order."""
 
@@ -96,8 +108,7 @@ class PoolMap:
     def _new_pool(self):
         import multiprocess
 
-        return multiprocess.get_context("fork" if os.name == "posix" else "spawn").Pool(
-            self.workers)
+        return multiprocess.get_context(_start_method()).Pool(self.workers)
 
     def _pids(self) -> list[int]:
         return [p.pid for p in self._pool._pool]

@@ -3,7 +3,8 @@
 ``sketch-sa`` / ``sketch-uct``: a sketch search climbs C (how well a program imitates
 a recorded player) for a share of the budget, measuring the objective whenever C
 improves; then the best-response search climbs the objective from the best program
-found so far (SA: its start program; UCT: its branch inserted in the tree).
+found so far (SA: its start program; UCT: its branch inserted in the tree, or with
+``br_start = "incomplete"`` the branch of the partial program it was completed from).
 
 The default shares come from the published schedule these methods reproduce: of a
 48-hour run, 1 hour of sketch search for Sketch-SA and 10 hours for Sketch-UCT
@@ -175,17 +176,37 @@ class ReferenceSketchSA:
         return best
 
 
+BR_START_HELP = ("sketch-uct: the best-response UCT tree starts from the complete "
+                 "best program of the sketch search (complete) or from the partial "
+                 "program of the sketch-tree node whose simulation produced it "
+                 "(incomplete)")
+
+
 @dataclass(frozen=True, kw_only=True)
 class SketchUCTSettings(SynthesizerSettings):
     sketch_share: float | None = field(default=None, metadata={
         "help": SHARE_HELP, "minimum": 0.0, "maximum": 1.0})
     rollout_evaluations: int | None = field(default=None, metadata={
         "help": ROLLOUT_HELP, "minimum": 1})
+    br_start: Literal["complete", "incomplete"] = field(default="complete", metadata={
+        "help": BR_START_HELP})
 
 
 @register_synthesizer
 class SketchUCT(_SketchMethod):
-    """UCT on C for the sketch share, then UCT on the objective with the best branch."""
+    """UCT on C for the sketch share, then UCT on the objective with a branch inserted.
+
+    The branch inserted in the best-response tree, backed up with the best objective
+    value, is (``br_start``):
+
+    - ``complete``: the derivation of the best program the sketch search measured
+      the objective of (the best by the objective among its best-C programs);
+    - ``incomplete``: the derivation of the partial program of the sketch-tree node
+      whose simulation produced that program, i.e. the production rules on the
+      sketch tree's path from its root to that node; the node's holes stay open, so
+      the best-response tree grows below it. A program found at a complete node
+      (no holes) gives the same branch as ``complete``.
+    """
 
     name = "sketch-uct"
     summary = "sketch learning: UCT on the cloning score C, then UCT on the objective"
@@ -194,14 +215,24 @@ class SketchUCT(_SketchMethod):
     def run(self) -> None:
         ev = self.evaluator
         rollouts = self.settings.rollout_evaluations
-        sketch = UCT(self.language, ev.until(sketch_deadline(ev, self.share())), self.rng,
-                     metric=CLONING, on_improve=self.measure_objective,
-                     rollout_evaluations=rollouts)
-        sketch.run()
+        self.sketch = UCT(self.language, ev.until(sketch_deadline(ev, self.share())),
+                          self.rng, metric=CLONING, on_improve=self.measure_objective,
+                          rollout_evaluations=rollouts)
+        self.best_partial: tuple | None = None
+        self.sketch.run()
         if ev.best_tree is None or ev.budget.spent():
             return
-        response = UCT(self.language, ev, self.rng, rollout_evaluations=rollouts)
-        response.insert_branch(ev.best_tree, ev.best_value)
-        response.run()
+        self.response = UCT(self.language, ev, self.rng, rollout_evaluations=rollouts)
+        start = ev.best_tree
+        if self.settings.br_start == "incomplete" and self.best_partial is not None:
+            start = self.best_partial
+        self.response_start = start
+        self.response.insert_branch(start, ev.best_value)
+        self.response.run()
 
-
+    def measure_objective(self, tree: Any, value: float) -> None:
+        """The objective of a new best-C program; the sketch node it came from is kept
+        when it becomes the best by the objective."""
+        self.evaluator.score(tree)
+        if self.evaluator.best_tree is tree:
+            self.best_partial = self.sketch.rollout_partial

@@ -8,7 +8,8 @@ filled the holes; the best value it saw is backed up. Evaluations are cached by
 program text (the fitness cache), and the best program evaluated is the result.
 
 Sketch-UCT's best-response search starts with the branch of a given program
-inserted (its leftmost derivation is its prefix order) and backed up with its Ψ.
+inserted (its leftmost derivation is its prefix order) and backed up with its Ψ; the
+program may be partial (its holes are then the inserted node's open slots).
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ class UCT:
         self.on_improve = on_improve
         self.best_value = -math.inf
         self.root = Node((Hole(dsl.root_type, 0),))
+        self.rollout_partial: tuple | None = None
+        """The partial program (a node's) whose simulation is running: ``on_improve``
+        may read it to know which node a new best program came from."""
 
     # ---- tree moves ------------------------------------------------------------
     def _productions(self, hole: Hole) -> list:
@@ -115,6 +119,7 @@ class UCT:
         return gp.PrimitiveTree(out)
 
     def _simulate(self, partial: tuple) -> float:
+        self.rollout_partial = partial
         holes = [n for n in partial if isinstance(n, Hole)]
         if not holes:
             return self._score(gp.PrimitiveTree(partial))
@@ -168,10 +173,16 @@ class UCT:
 
     # ---- search --------------------------------------------------------------------
     def insert_branch(self, tree: Sequence, value: float) -> None:
-        """Add the derivation of ``tree`` to the search tree and back up ``value``."""
+        """Add the derivation of ``tree`` to the search tree and back up ``value``.
+
+        ``tree`` is a program or a partial program (a node's ``partial``): its
+        productions in prefix order are its leftmost derivation; holes are skipped,
+        so the branch ends at the node with that partial program."""
         node = self.root
         path = [node]
         for production in tree:
+            if isinstance(production, Hole):
+                continue
             node = self._child(node, production)
             if node.untried is not None and production in node.untried:
                 node.untried.remove(production)

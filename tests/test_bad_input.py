@@ -273,7 +273,7 @@ for argv, fragment in [
     (["--matches", "0"], "matches"),
     (["-o", "adir"], "--output adir: a directory"),
     (["-o", "binary.txt/x.jsonl"], "binary.txt is a file"),
-    (["-o", "missing/x.jsonl"], "missing"),
+    (["-o", "binary.txt/deeper/x.jsonl"], "binary.txt is a file"),
 ]:
     case("arguments", RECORD + argv, fragment)
 
@@ -348,6 +348,32 @@ for argv, fragment in [
     (["run", "missing.toml"], "missing.toml: no such config file"),
     (["run", "adir"], "adir"),
     (["synth"], "the following arguments are required"),
+    (["run"], "give a config file or --example NAME"),
+    (["run", "--example", "nosuch"], "nosuch"),
+    (["run", "c.toml", "--example", "demo"], "give a config file or --example NAME"),
+    (["demo", "--out", "binary.txt"], "binary.txt"),
+    (["demo", "--out", "sa"], "sa"),
+    (["report", "sa"], "no finished runs"),
+    (["report", "adir", "--threshold", "x"], "threshold"),
+    (["select", "sa", "--engine", "warp"], "engine"),
+    (["select", "sa", "--workers", "99"], "workers"),
+    (["qd-check", "qd", "--engine", "warp"], "engine"),
+    (["qd-check", "qd", "--seed", "x"], "seed"),
+    (["benchmark", "--target", "nobody", "--out", "run"], "nobody"),
+    (["benchmark", "--opponents", "nobody", "--out", "run"], "nobody"),
+    (["benchmark", "--matches", "0", "--out", "run"], "matches"),
+    (["benchmark", "--rematches", "0", "--out", "run"], "rematches"),
+    (["benchmark", "--out", "sa"], "sa"),
+    (["tdleaf", "--opening-plies", "-1", "--out", "w.json"], "opening"),
+    (["tdleaf", "--seed", "x", "--out", "w.json"], "seed"),
+    (["check-game", "cantstop", "--decisions", "0"], "decisions"),
+    (["check-game", "cantstop", "--seed", "x"], "seed"),
+    (["bench", "--seed", "x"], "seed"),
+    (["warmup", "cantstop", "nosuchgame"], "nosuchgame"),
+    (["record", "cantstop", "--player", "random", "-o", "out.jsonl", "--self-play",
+      "--opponent", "ga"], "self-play"),
+    (["tournament", "cantstop", "--players", "random,ga", "--names", "a"], "names"),
+    (["tournament", "cantstop", "--players", "random,ga", "--names", "a,a"], "names"),
     (["nosuchcommand"], "nosuchcommand"),
     ([], "the following arguments are required"),
 ]:
@@ -752,3 +778,28 @@ def test_a_reader_that_leaves_early_is_no_error(tmp_path):
     child.stdout.close()  # the reader is gone before the first line
     assert child.wait() == 0
     assert child.stderr.read() == b""
+
+
+def test_a_plugin_method_that_raises_is_one_line_naming_it(tmp_path, capsys, monkeypatch):
+    """A synthesizer from outside the project that fails mid-run: one line naming it,
+    exit 2, and the evaluations it logged kept for a resume."""
+    from gp import synthesis
+    from gp.synthesis import Synthesizer, SynthesizerSettings
+
+    class Crashing(Synthesizer):
+        name = "test-crashing"
+        summary = "raises after one evaluation"
+        Settings = SynthesizerSettings
+
+        def run(self):
+            self.evaluator.score(self.language.random_program(self.rng))
+            raise KeyError("lost its way")
+
+    monkeypatch.setitem(synthesis._REGISTRY, "test-crashing", Crashing)
+    run = tmp_path / "run"
+    code = main(["synth", "cantstop", "--method", "test-crashing", "--evaluations", "3",
+                 "--matches", "2", "--workers", "1", "--quiet", "--out", str(run)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{run}: method test-crashing (tests.test_bad_input) raised KeyError" in err, err
+    assert len((run / "log.csv").read_text().splitlines()) == 2  # header and one row

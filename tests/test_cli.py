@@ -47,7 +47,6 @@ def test_errors_are_one_line_with_exit_code_2(capsys, argv, message):
 
 def test_record_writes_winner_only_self_play(capsys, tmp_path):
     target = tmp_path / "data" / "ga.jsonl"
-    target.parent.mkdir()  # an output file goes in an existing directory
     code, out, _ = run(capsys, "record", "cantstop", "--player", "ga", "--matches", "3",
                        "--self-play", "--winner-only", "-o", str(target))
     assert code == 0 and "wrote 3 matches" in out

@@ -56,8 +56,8 @@ def test_warmup_prepares_the_games_it_is_given(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("tictactoe: reference ready")
     assert lines[1].startswith("cantstop: kernel, numpy, reference ready")
-    assert main(["warmup", "nosuchgame"]) == 0
-    assert capsys.readouterr().out.startswith("nosuchgame: not prepared (")
+    assert main(["warmup", "nosuchgame"]) == 2  # a mistyped name is bad input
+    assert "unknown game 'nosuchgame'" in capsys.readouterr().err
 
 
 def test_a_comparison_prepares_each_game_setting_once_before_its_runs(tmp_path, monkeypatch):

@@ -1,10 +1,12 @@
 """microRTS behaviour for the semantic neighbourhood: snapshots recorded from the Java
 engine, signatures computed without it, and a semantic SA run that replays."""
 
+import multiprocessing
 import os
 import random
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -21,11 +23,37 @@ COAC_16 = MICRORTS_DSL.parse((ROOT / "experiments" / "programs" /
 IDLE = MICRORTS_DSL.parse("pass")
 
 
-@pytest.fixture(scope="module")
-def behaviour():
-    need_microrts()
+def _recordings() -> dict:
+    """Everything the tests need from the Java engine, in a fresh process (a forked
+    one would inherit a JVM that cannot survive the fork, and a JVM started here
+    would break the tests after this one that fork)."""
+    from games.microrts.engine import unit_type_table
+    from games.microrts.program_bot import ProgramBot
+
     recorded = behaviour_for(MICRORTS_DSL)
-    recorded.record(COAC_16, random.Random(5))
+    out = {}
+    for name, program in (("coac", COAC_16), ("again", COAC_16), ("idle", IDLE)):
+        recorded.record(program, random.Random(5))
+        out[name] = recorded.states
+    bot = ProgramBot(MICRORTS_DSL.compile(COAC_16), unit_type_table())
+    out["orders"] = []
+    for state in out["coac"][:40]:
+        bot.width, bot.height, bot.walls = state.width, state.height, state.walls
+        out["orders"].append(tuple(int(o) for o in bot.decide(state.me, list(state.rows))))
+    return out
+
+
+@pytest.fixture(scope="module")
+def recordings():
+    need_microrts()
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(_recordings).result()
+
+
+@pytest.fixture(scope="module")
+def behaviour(recordings):
+    recorded = behaviour_for(MICRORTS_DSL)
+    recorded.states = recordings["coac"]
     return recorded
 
 
@@ -37,23 +65,16 @@ def test_the_snapshots_are_the_programs_decisions_spread_over_the_matches(behavi
     assert all(any(row == s.me for row in s.rows[3::8]) for s in states)  # it owns a unit
 
 
-def test_the_same_seed_records_the_same_snapshots_and_another_program_others(behaviour):
-    again = behaviour_for(MICRORTS_DSL)
-    again.record(COAC_16, random.Random(5))
-    assert [(s.me, s.rows) for s in again.states] == [(s.me, s.rows) for s in behaviour.states]
-    again.record(IDLE, random.Random(5))
-    assert [s.rows for s in again.states] != [s.rows for s in behaviour.states]
+def test_the_same_seed_records_the_same_snapshots_and_another_program_others(recordings):
+    def rows(name):
+        return [(s.me, s.rows) for s in recordings[name]]
+
+    assert rows("again") == rows("coac") and rows("idle") != rows("coac")
 
 
-def test_the_signature_is_the_orders_the_program_gives_in_a_match(behaviour):
-    from games.microrts.engine import unit_type_table
-    from games.microrts.program_bot import ProgramBot
-
-    bot = ProgramBot(MICRORTS_DSL.compile(COAC_16), unit_type_table())
+def test_the_signature_is_the_orders_the_program_gives_in_a_match(behaviour, recordings):
     signature = behaviour.of(COAC_16)
-    for state, orders in list(zip(behaviour.states, signature))[:40]:
-        bot.width, bot.height, bot.walls = state.width, state.height, state.walls
-        assert list(bot.decide(state.me, list(state.rows))) == list(orders)
+    assert list(signature[:40]) == recordings["orders"]
     assert any(orders for orders in signature)
 
 

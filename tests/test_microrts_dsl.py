@@ -240,3 +240,79 @@ def test_the_language_is_named_scripts_and_its_former_name_still_resolves():
     assert spec.language() is MicroRTSProgramPlayer
     with pytest.raises(ValueError, match="known: scripts"):
         spec.language("seed002")
+
+
+# ---- interpreter=reference: the reference's moveToUnit and blocked build -----------------
+# Worker 2 at (5, 2) goes to enemy 9 at (5, 5). The target's neighbour nearest the worker,
+# (5, 4), is walled in by units at (4, 4), (5, 3) and (6, 4): ours orders a move there
+# (the path finder then finds no way); the reference's A* stops at the first neighbour it
+# reaches, (4, 5) or (6, 5), six steps round either side.
+MOVE_POSITION = [(1, 0, "Base", 0, 0, 10), (2, 0, "Worker", 5, 2, 1),
+                 (3, 0, "Heavy", 4, 4, 8), (4, 0, "Heavy", 5, 3, 8), (5, 0, "Heavy", 6, 4, 8),
+                 (9, 1, "Worker", 5, 5, 1)]
+MOVE_PROGRAM = "for u in s:\n    if u.isType(Worker):\n        u.moveToUnit(Enemy, Closest)"
+
+
+def _reference(cycle):
+    cycle.reference = True
+    return cycle
+
+
+def test_move_to_unit_ours_takes_the_nearest_free_neighbour_even_walled_in():
+    assert _run(MOVE_PROGRAM, _cycle(MOVE_POSITION)) == [(rt.MOVE, 2, 5, 4, 0)]
+
+
+def test_move_to_unit_reference_takes_the_first_neighbour_its_a_star_reaches():
+    orders = _run(MOVE_PROGRAM, _reference(_cycle(MOVE_POSITION)))
+    assert orders == [(rt.MOVE, 2, 6, 5, 0)]
+
+
+def test_move_to_unit_reference_gives_no_order_without_a_path():
+    shut = MOVE_POSITION + [(6, 0, "Heavy", 4, 2, 8), (7, 0, "Heavy", 6, 2, 8),
+                            (8, 0, "Heavy", 5, 1, 8)]
+    assert _run(MOVE_PROGRAM, _reference(_cycle(shut))) == []
+    assert _run(MOVE_PROGRAM, _cycle(shut)) == [(rt.MOVE, 2, 5, 4, 0)]
+
+
+# Worker 2 at (3, 3) builds barracks Up, but (3, 2) is taken: ours takes the nearest free
+# cell in Manhattan rings, (2, 3); the engine's search takes its square ring's top row
+# first, (2, 2).
+BUILD_POSITION = [(1, 0, "Base", 0, 0, 10), (2, 0, "Worker", 3, 3, 1),
+                  (3, 0, "Worker", 3, 2, 1), (9, 1, "Worker", 12, 12, 1)]
+BUILD_PROGRAM = "for u in s:\n    u.build(Barracks, Up, 1)"
+
+
+def test_blocked_build_ours_takes_the_nearest_free_cell():
+    barracks = BY_NAME["Barracks"].id
+    assert _run(BUILD_PROGRAM, _cycle(BUILD_POSITION))[0] == (rt.BUILD, 2, barracks, 2, 3)
+
+
+def test_blocked_build_reference_takes_the_engines_building_position():
+    barracks = BY_NAME["Barracks"].id
+    orders = _run(BUILD_PROGRAM, _reference(_cycle(BUILD_POSITION)))
+    assert orders == [(rt.BUILD, 2, barracks, 2, 2)]
+
+
+def test_build_on_a_free_cell_is_the_same_in_both_meanings():
+    barracks = BY_NAME["Barracks"].id
+    free = [u for u in BUILD_POSITION if u[0] != 3]
+    assert (_run(BUILD_PROGRAM, _reference(_cycle(free))) == _run(BUILD_PROGRAM, _cycle(free))
+            == [(rt.BUILD, 2, barracks, 3, 2)])
+
+
+def test_reference_criteria_compare_maximum_hit_points_and_farthest_is_the_first():
+    # enemy 9 a damaged heavy (3 of 8 hit points), enemy 10 a full worker (1 of 1)
+    units = [(2, 0, "Worker", 3, 3, 1), (9, 1, "Heavy", 5, 3, 3), (10, 1, "Worker", 12, 3, 1),
+             (11, 1, "Light", 14, 14, 4)]
+    ours, reference = _cycle(units), _reference(_cycle(units))
+    worker = ours.own[0]
+    assert ours.choose(worker, ours.enemies, "LessHealthy").id == 10
+    assert reference.choose(worker, reference.enemies, "LessHealthy").id == 10
+    assert ours.choose(worker, ours.enemies, "MostHealthy").id == 11  # 4 hit points left
+    assert reference.choose(worker, reference.enemies, "MostHealthy").id == 9
+    assert ours.choose(worker, ours.enemies, "Farthest").id == 11
+    assert reference.choose(worker, reference.enemies, "Farthest").id == 9
+    hurt = [(2, 0, "Worker", 3, 3, 1), (9, 1, "Heavy", 5, 3, 1), (10, 1, "Light", 12, 3, 4)]
+    ours, reference = _cycle(hurt), _reference(_cycle(hurt))
+    assert ours.choose(ours.own[0], ours.enemies, "LessHealthy").id == 9  # 1 hit point left
+    assert reference.choose(reference.own[0], reference.enemies, "LessHealthy").id == 10

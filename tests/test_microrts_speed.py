@@ -161,3 +161,50 @@ def test_java_and_python_interpreters_give_the_same_orders_for_random_programs()
     for states, nonempty, mismatches in runs:
         assert mismatches == []
         assert states > 50 and nonempty > 1000
+
+
+def _reference_pairs(programs: list, utt) -> list:
+    """Each program on the Python and on the Java interpreter, both with
+    ``interpreter=reference``."""
+    import jpype
+
+    from gp.languages.microrts import MicroRTSProgramPlayer
+
+    names = jpype.JArray(jpype.JString)
+    klass = jpype.JClass("stratsynth.ProgramInterpreter")
+    pairs = []
+    for tree in programs:
+        java = klass(names([node.name for node in tree]), utt)
+        java.useReference(True)
+        python = MicroRTSProgramPlayer(tree, evaluator="python").build(utt, "reference")
+        pairs.append((str(tree), partial(python_orders, python), partial(java_orders, java)))
+    return pairs
+
+
+def _reference_programs_agree(job) -> tuple[int, int, list[str]]:
+    import random
+
+    from games.microrts import BotSpec
+    from games.microrts.match import play_microrts_match
+    from gp.languages.microrts import MICRORTS_DSL
+
+    seed, map_name, count = job
+    rng = random.Random(seed)
+    programs = [MICRORTS_DSL.parse((PROGRAMS / f"seed000_sketch_sa_o_{m}.txt").read_text())
+                for m in ("16x16", "24x24", "32x32", "64x64")]
+    while len(programs) < count:
+        tree = MICRORTS_DSL.random_program(rng)
+        if not any(node.name == "Op_Random" for node in tree):
+            programs.append(tree)
+    checker = SameOrders((PROGRAMS / "seed000_sketch_sa_o_24x24.txt").read_text(),
+                         partial(_reference_pairs, programs))
+    play_microrts_match(map_name, (checker, BotSpec("workerrush")), max_cycles=1000,
+                        loop="python", seeds=(seed, seed, seed))
+    return checker.states, checker.nonempty, checker.mismatches[:5]
+
+
+def test_java_and_python_reference_interpreters_give_the_same_orders():
+    with PoolMap(1) as pool:
+        states, nonempty, mismatches = pool(_reference_programs_agree, [(2, "24x24", 40)])[0]
+    assert mismatches == []
+    assert states > 50 and nonempty > 500

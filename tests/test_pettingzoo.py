@@ -169,3 +169,22 @@ def test_a_builtin_tribes_player_is_a_fixed_opponent():
         environment.step(action)
     assert played > 0 and environment.unwrapped.state.is_terminal()
     assert sorted(rewards.values()) == [-1, 1]  # Tribes ends with a winner by score
+
+
+def test_tribes_observation_hides_what_the_tribe_has_not_explored():
+    from games.pettingzoo.tribes import PLANES
+
+    environment = env("tribes", turn_limit=6)
+    environment.reset(seed=5)
+    raw = environment.unwrapped
+    state = raw.state
+    for seat, agent in enumerate(raw.possible_agents):
+        board = raw.observe(agent)["observation"].reshape(-1, len(PLANES))
+        seen = np.frombuffer(bytes(state.explored[seat * 121:(seat + 1) * 121]), dtype=np.uint8)
+        assert 0 < seen.sum() < 121  # rules version 3: a tribe starts seeing its surroundings
+        tile_planes = PLANES.index("my_stars")
+        assert not board[seen == 0, :tile_planes].any()
+        assert board[seen == 1, PLANES.index("explored")].all()
+        # every explored tile shows its terrain, one-hot
+        assert (board[seen == 1, 1:8].sum(axis=1) == 1).all()
+        assert board[:, PLANES.index("my_stars")].min() == state.stars[seat] / 100

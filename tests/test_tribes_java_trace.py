@@ -31,6 +31,7 @@ def test_at_least_twenty_framework_games_are_recorded():
             "MAKE_VETERAN", "LEVEL_UP", "GROW_FOREST", "RECOVER", "DISBAND", "CONVERT",
             "DECLARE_WAR", "SEND_STARS", "UPGRADE_SHIP"} <= kinds
     assert sum(path.name.startswith("simple_") for path in TRACES) >= 10  # SimpleAgent pairs
+    assert sum(path.name.startswith(("agents_", "rhea_")) for path in TRACES) >= 7  # its search
     played = Counter(line["action"]["type"] for path in TRACES for line in load_trace(path)
                      if "action" in line)
     # the rarely chosen actions, many times over (the rare_* games seek them out)
@@ -100,3 +101,19 @@ def test_replay_takes_an_unlisted_action_only_where_the_framework_could_play_it(
     wrong[moves[3]]["listed"] = False
     divergence, _ = replay(wrong)
     assert divergence is not None and divergence.event == moves[3]
+
+
+def test_unoffered_actions_allowed_are_those_a_pending_level_up_bars():
+    from games.tribes import Tribes
+    from games.tribes.constants import BORDER_GROWTH, END_TURN, LEVEL_UP, MOVE, WORKSHOP
+    from games.tribes.framework_trace import _allowed_unlisted
+
+    state = Tribes(level="java:MovementPlayground", rules=4).new_initial_state()
+    state.c_pop[0] = 2  # tribe 0's capital (level 1) is due
+    state._legal = state._legal_set = None
+    assert {a[0] for a in state.legal_actions()} == {LEVEL_UP}
+    for action in ((END_TURN,), (MOVE, 0, 22), (LEVEL_UP, 0, WORKSHOP)):
+        assert _allowed_unlisted(state, action), action
+    for action in ((MOVE, 0, 40), (LEVEL_UP, 0, BORDER_GROWTH), (LEVEL_UP, 1, WORKSHOP)):
+        assert not _allowed_unlisted(state, action), action  # too far; level 1's; not due
+    assert state.c_pop[0] == 2 and state.legal_actions()[0][0] == LEVEL_UP  # untouched

@@ -26,7 +26,8 @@ from qd.hss import HSS, feature_levels
 from qd.map_elites import BehaviourWinRate
 
 NAMES = ["markers_per_stop", "bust_rate"]
-OUT_DIR = Path(__file__).resolve().parent / "results" / "hss"
+OUT_DIR = Path(__file__).resolve().parents[1] / "results" / "hss"
+"""``experiments/results/hss``, where the committed comparisons are."""
 
 
 def run(evaluations: int = 224, seeds: int = 3, matches: int = 50, rescore: int = 400) -> dict:

@@ -25,7 +25,7 @@ PLAYERS = {name: partial(BotSpec, name) for name in BOTS}
 register_game(GameSpec(
     name="microrts",
     summary=("microRTS through its Java engine (the sketch-learning paper, Aleixo 2023; "
-             "game parameters map, utt)"),
+             "game parameters map, utt, interpreter)"),
     factory="games.microrts.game:MicroRTS",
     players="games.microrts:PLAYERS",
     synthesis=SynthesisSpec(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..api import GameBase
 from .engine import DEFAULT_UNIT_TYPE_TABLE, check_unit_type_table, map_path
+from .interpreter import INTERPRETERS
 
 
 class MicroRTS(GameBase):
@@ -17,8 +18,13 @@ class MicroRTS(GameBase):
     draw_value = 0.5
 
     def __init__(self, map: str = "16x16", max_cycles: int | None = None,
-                 max_seconds: float = 600.0, utt: str = DEFAULT_UNIT_TYPE_TABLE) -> None:
+                 max_seconds: float = 600.0, utt: str = DEFAULT_UNIT_TYPE_TABLE,
+                 interpreter: str = "ours") -> None:
         map_path(map)  # unknown maps and unit type tables fail here
+        if interpreter not in INTERPRETERS:
+            raise ValueError(f"interpreter must be one of {', '.join(INTERPRETERS)}, "
+                             f"got '{interpreter}'")
+        self.interpreter = interpreter
         self.utt = check_unit_type_table(utt)
         self.map_name = map
         self.max_cycles = max_cycles

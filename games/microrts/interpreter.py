@@ -100,8 +100,34 @@ def within(a: Unit, b: Unit, distance: int) -> bool:
     return dx * dx + dy * dy <= distance * distance
 
 
+INTERPRETERS = ("ours", "reference")
+REFERENCE_CRITERIA = {
+    "Farthest": lambda unit, candidates: candidates[0],
+    "LessHealthy": lambda unit, candidates: min(
+        candidates, key=lambda e: (e.kind.hp, manhattan(unit, e))),
+    "MostHealthy": lambda unit, candidates: min(
+        candidates, key=lambda e: (-e.kind.hp, manhattan(unit, e))),
+}
+"""The reference interpreter's criteria where they differ from the paper's words (with
+``interpreter=reference``): LessHealthy and MostHealthy compare maximum hit points (the
+unit type's), Farthest is the first candidate (its comparison never passes)."""
+"""Meanings of ``moveToUnit`` and of ``build`` on a blocked cell (game parameter
+``interpreter``). ``ours`` (the default): ``moveToUnit`` orders a move to the target's
+free neighbour cell nearest the unit, a blocked ``build`` takes the free cell nearest
+the worker (Manhattan rings). ``reference``: as the reference interpreter, the cell
+where the engine's A* from the unit first reaches a cell next to the target
+(``path_end_next_to``), and the engine's building-position search
+(``building_position``); and ``REFERENCE_CRITERIA``. Everything else is the same."""
+
+
 class Cycle:
     """One run of the program: the snapshot, the actions assigned so far, the orders."""
+
+    reference = False
+    """``interpreter=reference`` (see ``INTERPRETERS``); set by the program's player."""
+    busy_cells: set[int] = frozenset()
+    """With ``reference``: cells (x + y * width) free of walls and units that unit actions
+    under way will take (``ProgramAI.busyCells``); the reference's A* avoids them."""
 
     def __init__(self, me: int, rows: list[int], kinds: dict[int, UnitKind],
                  width: int, height: int, walls, resources: int, rng: random.Random) -> None:
@@ -203,6 +229,63 @@ class Cycle:
                         return x + dx, cy
         return None
 
+    def building_position(self, x: int, y: int):
+        """The engine's building-position search (``AbstractionLayerAI.findBuildingPosition``)
+        around (x, y): square rings of radius 1 to max(width, height) - 1, each ring's top
+        row (left to right), right column (top to bottom), bottom row, left column; the
+        first free cell, or None."""
+        free = self.free_cell
+        for r in range(1, max(self.width, self.height)):
+            for x1, y1 in ((x + d, y - r) for d in range(-r, r + 1)):
+                if free(x1, y1):
+                    return x1, y1
+            for x1, y1 in ((x + r, y + d) for d in range(-r, r + 1)):
+                if free(x1, y1):
+                    return x1, y1
+            for x1, y1 in ((x + d, y + r) for d in range(-r, r + 1)):
+                if free(x1, y1):
+                    return x1, y1
+            for x1, y1 in ((x - r, y + d) for d in range(-r, r + 1)):
+                if free(x1, y1):
+                    return x1, y1
+        return None
+
+    def path_end_next_to(self, u: Unit, target: Unit):
+        """The cell where the engine's A* (``AStarPathFinding.findPathToPositionInRange2``,
+        range 1) from ``u`` first reaches a cell next to ``target``, or None (no free
+        path, or ``u`` is already there). The open list is the engine's: sorted by cost
+        + Manhattan distance, highest first, the last node taken, a new node placed after
+        the last one that is not cheaper; neighbours up, right, down, left. A cell is
+        free as the engine's ``GameState.free`` says: no wall, no unit, not in
+        ``busy_cells`` (cells this run's builds reserved do not count, as in the
+        reference)."""
+        tx, ty = target.x, target.y
+        width, height, walls, busy = self.width, self.height, self.walls, self.busy_cells
+        units = {(v.x, v.y) for group in (self.own, self.enemies, self.minerals) for v in group}
+        start = (u.x, u.y)
+        cost = {start: 0}
+        open_cells = [start]
+        keys = [abs(u.x - tx) + abs(u.y - ty)]  # f of open_cells, non-increasing
+        while open_cells:
+            x, y = cell = open_cells.pop()
+            keys.pop()
+            if (x - tx) ** 2 + (y - ty) ** 2 <= 1:
+                return None if cell == start else cell
+            for dx, dy in OFFSETS:
+                nxt = (x + dx, y + dy)
+                if (nxt in cost or not (0 <= nxt[0] < width and 0 <= nxt[1] < height)
+                        or nxt in units or walls[nxt[0] + nxt[1] * width]
+                        or nxt[0] + nxt[1] * width in busy):
+                    continue
+                cost[nxt] = cost[cell] + 1
+                key = cost[nxt] + abs(nxt[0] - tx) + abs(nxt[1] - ty)
+                i = len(keys) - 1
+                while i >= 0 and keys[i] < key:
+                    i -= 1
+                open_cells.insert(i + 1, nxt)
+                keys.insert(i + 1, key)
+        return None
+
     def toward_enemy(self, unit: Unit) -> int:
         """Direction code of the free neighbour cell nearest the nearest enemy (-1: none)."""
         if not self.enemies:
@@ -227,6 +310,8 @@ class Cycle:
         """The candidate a criterion (O_p) picks for ``unit``."""
         if not candidates:
             return None
+        if self.reference and criterion in REFERENCE_CRITERIA:
+            return REFERENCE_CRITERIA[criterion](unit, candidates)
         if criterion == "Closest":
             return min(candidates, key=lambda e: manhattan(unit, e))
         if criterion == "Farthest":
@@ -327,7 +412,8 @@ def build(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int,
         if cycle.free_cell(x, y):
             cell = (x, y)
     if cell is None:
-        cell = cycle.nearest_free_cell(u.x, u.y)
+        cell = (cycle.building_position(u.x, u.y) if cycle.reference
+                else cycle.nearest_free_cell(u.x, u.y))
         if cell is None:
             return False
     cycle.occupied.add(cell)  # reserved for this building
@@ -377,6 +463,9 @@ def move_to_unit(cycle: Cycle, u: Unit, side: str, criterion: str) -> bool:
     target = cycle.choose(u, pool, criterion)
     if target is None or manhattan(u, target) <= 1:
         return False
+    if cycle.reference:
+        cell = cycle.path_end_next_to(u, target)
+        return cell is not None and cycle.order(MOVE, u, cell[0], cell[1])
     cells = [(target.x + dx, target.y + dy) for dx, dy in OFFSETS
              if cycle.free_cell(target.x + dx, target.y + dy)]
     if not cells:

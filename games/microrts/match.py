@@ -186,12 +186,14 @@ def _fresh_unit_ids(pgs) -> None:
 def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
                         max_seconds: float = 600.0, stats: bool = False,
                         utt_name: str = DEFAULT_UNIT_TYPE_TABLE,
-                        seeds: tuple[int, int, int] = (0, 0, 0), loop: str = "java") -> dict:
+                        seeds: tuple[int, int, int] = (0, 0, 0), loop: str = "java",
+                        interpreter: str = "ours") -> dict:
     """One match on unit type table ``utt_name``. Returns winner (seat or None), cycles,
     timed_out, forfeit (seat or None), error, and with ``stats`` the per-seat counts
     (``seat_stats``). ``seeds`` = (engine, seat 0, seat 1): the engine's static
     ``Random`` fields get the first, Java bots' own ``Random`` fields their seat's;
-    program players take theirs from ``reset``. ``loop``: see ``LOOPS``."""
+    program players take theirs from ``reset``. ``loop``: see ``LOOPS``. ``interpreter``:
+    how program players read two commands (``games.microrts.interpreter.INTERPRETERS``)."""
     if loop not in LOOPS:
         raise ValueError(f"match loop must be one of {LOOPS}, got '{loop}'")
     start_jvm()
@@ -206,7 +208,8 @@ def play_microrts_match(map_name: str, seats, max_cycles: int | None = None,
                        f"({type(err).__name__}: {err})") from None
     _fresh_unit_ids(pgs)
     gs = GameState(pgs, utt)
-    ais = [spec.build(utt) for spec in seats]
+    ais = [spec.build(utt) if interpreter == "ours" or not hasattr(spec, "LANGUAGE")
+           else spec.build(utt, interpreter) for spec in seats]
     seed_engine(seeds[0])
     for ai, seed in zip(ais, seeds[1:]):
         if hasattr(ai, "getClass"):  # a Java object, not our Python ProgramBot
@@ -341,7 +344,8 @@ def _java_loop(gs, ais, seats, cap, max_seconds, census, result) -> None:
 
 
 def _play_chunk(job) -> MatchSummary:
-    map_name, players, start, stop, max_cycles, max_seconds, stats, seed, utt_name = job
+    map_name, players, start, stop, max_cycles, max_seconds, stats, seed, utt_name = job[:9]
+    interpreter = job[9] if len(job) > 9 else "ours"
     summary = MatchSummary()
     for index in range(start, stop):
         order = seats_for(index)
@@ -351,7 +355,8 @@ def _play_chunk(job) -> MatchSummary:
         result = play_microrts_match(map_name, (players[order[0]], players[order[1]]),
                                      max_cycles, max_seconds, stats, utt_name,
                                      seeds=(chance_seed, player_seeds[order[0]],
-                                            player_seeds[order[1]]))
+                                            player_seeds[order[1]]),
+                                     interpreter=interpreter)
         summary.matches += 1
         summary.total_moves += result["cycles"]
         winner = result["winner"]
@@ -427,4 +432,5 @@ class JVMEngine(Engine):
     def play(self, jobs: Sequence[MatchJob]) -> list[MatchSummary | None]:
         return [_play_chunk((job.game.map_name, job.players, job.start, job.stop,
                              job.game.max_cycles, job.game.max_seconds, True, job.seed,
-                             job.game.utt)) for job in jobs]
+                             job.game.utt, getattr(job.game, "interpreter", "ours")))
+                for job in jobs]

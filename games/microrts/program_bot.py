@@ -25,7 +25,8 @@ class ProgramBot:
     in one JVM call and hands all orders over in one more.
     """
 
-    def __init__(self, program: Callable, utt, seed: int = 0) -> None:
+    def __init__(self, program: Callable, utt, seed: int = 0,
+                 interpreter: str = "ours") -> None:
         import jpype
 
         from games.microrts.engine import EngineError
@@ -41,9 +42,11 @@ class ProgramBot:
         self.kinds_by_name = {k.name: k for k in self.kinds.values()}
         self.rng = random.Random(seed)
         self.walls = None
+        self._gs = None
         self.int_array = jpype.JArray(jpype.JInt)
         self.nothing = jpype.JClass("rts.PlayerAction")()  # never changed by the engine
         self.runs = 0
+        self.reference = interpreter == "reference"  # rt.INTERPRETERS
 
     def getAction(self, player: int, gs):  # noqa: N802  (the engine's AI interface)
         if not gs.canExecuteAnyAction(player):
@@ -53,7 +56,9 @@ class ProgramBot:
         return self.ai.step(gs, player, orders)
 
     def read_walls(self, gs) -> None:
-        """The map's size and walls, read once per match."""
+        """The map's size and walls, read once per match; ``gs`` is kept for
+        ``interpreter=reference`` (the engine's free cells)."""
+        self._gs = gs
         if self.walls is None:
             pgs = gs.getPhysicalGameState()
             self.width, self.height = int(pgs.getWidth()), int(pgs.getHeight())
@@ -65,15 +70,18 @@ class ProgramBot:
         cycle = rt.Cycle(player, rows[2:], self.kinds, self.width, self.height, self.walls,
                          rows[player], self.rng)
         cycle.kinds_by_name = self.kinds_by_name
+        if self.reference:
+            cycle.reference = True
+            cycle.busy_cells = set(np.asarray(self.java.busyCells(self._gs)).tolist())
         self.program(cycle, None)
         self.runs += 1
         return self.int_array(cycle.orders)
 
 
-def java_program_ai(node_names: list[str], utt):
+def java_program_ai(node_names: list[str], utt, interpreter: str = "ours"):
     """A ``stratsynth.ProgramAI`` that runs the program in Java (``ProgramInterpreter``:
     the same orders as ``ProgramBot``, no Python call per cycle); ``node_names`` is the
-    program tree's prefix list of node names."""
+    program tree's prefix list of node names; ``interpreter``: see ``rt.INTERPRETERS``."""
     import jpype
 
     from games.microrts.engine import EngineError
@@ -83,5 +91,8 @@ def java_program_ai(node_names: list[str], utt):
     except Exception:
         raise EngineError("the microRTS DSL bridge (stratsynth.ProgramAI) is not on the "
                           "class path: a JDK with javac is needed to compile it") from None
-    return program_ai(utt, jpype.JArray(jpype.JString)(node_names))
+    ai = program_ai(utt, jpype.JArray(jpype.JString)(node_names))
+    if interpreter != "ours":
+        ai.useInterpreter(interpreter)
+    return ai
 

@@ -499,9 +499,10 @@ class MicroRTSProgramPlayer(ProgramPlayer):
         return (self.evaluator == "java" and self.LANGUAGE is MICRORTS_DSL
                 and not any(node.name == "Op_Random" for node in self.tree))
 
-    def build(self, utt):
+    def build(self, utt, interpreter: str = "ours"):
         """The match's AI: a Java ``stratsynth.ProgramAI`` running the program, or a
-        Python ``ProgramBot`` (see ``EVALUATORS``)."""
+        Python ``ProgramBot`` (see ``EVALUATORS``); ``interpreter`` is the game's
+        (``games.microrts.interpreter.INTERPRETERS``)."""
         if self.runs_in_java():
-            return java_program_ai([node.name for node in self.tree], utt)
-        return ProgramBot(self.LANGUAGE.compile(self.tree), utt, self.seed)
+            return java_program_ai([node.name for node in self.tree], utt, interpreter)
+        return ProgramBot(self.LANGUAGE.compile(self.tree), utt, self.seed, interpreter)

@@ -102,6 +102,34 @@ public final class ProgramAI extends AbstractionLayerAI {
         return out;
     }
 
+    /**
+     * Cells (index x + y * width) free of walls and units that {@code GameState.free}
+     * still refuses: those that unit actions under way will take. The reference
+     * interpreter's moveToUnit searches with {@code GameState.free}.
+     */
+    public static int[] busyCells(GameState gs) {
+        PhysicalGameState pgs = gs.getPhysicalGameState();
+        int w = pgs.getWidth(), h = pgs.getHeight();
+        boolean[] unit = new boolean[w * h];
+        for (Unit u : pgs.getUnits()) {
+            unit[u.getX() + u.getY() * w] = true;
+        }
+        List<Integer> busy = new ArrayList<>();
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                if (!unit[x + y * w] && pgs.getTerrain(x, y) != PhysicalGameState.TERRAIN_WALL
+                        && !gs.free(x, y)) {
+                    busy.add(x + y * w);
+                }
+            }
+        }
+        int[] out = new int[busy.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = busy.get(i);
+        }
+        return out;
+    }
+
     /** The map's walls as 0/1 per cell (row-major, index x + y * width). */
     public static int[] walls(GameState gs) {
         PhysicalGameState pgs = gs.getPhysicalGameState();
@@ -237,9 +265,27 @@ public final class ProgramAI extends AbstractionLayerAI {
         return step(gs, player, program.run(gs, player));
     }
 
+    /**
+     * Which interpreter's meaning of moveToUnit and a blocked build the Java program uses:
+     * "ours" (the default) or "reference" (see {@link ProgramInterpreter#useReference}).
+     */
+    public void useInterpreter(String name) {
+        if (!name.equals("ours") && !name.equals("reference")) {
+            throw new IllegalArgumentException("unknown interpreter '" + name
+                    + "' (ours or reference)");
+        }
+        if (program != null) {
+            program.useReference(name.equals("reference"));
+        }
+    }
+
     @Override
     public AI clone() {
-        return new ProgramAI(utt, prefix);
+        ProgramAI copy = new ProgramAI(utt, prefix);
+        if (program != null && program.usesReference()) {
+            copy.program.useReference(true);
+        }
+        return copy;
     }
 
     @Override

@@ -29,6 +29,22 @@ public final class ProgramInterpreter {
     private final Stmt root;
     private final UnitTypeTable utt;
     private int runStamp;
+    /**
+     * The reference interpreter's meaning of two commands (game parameter
+     * {@code interpreter=reference}, see {@code games/microrts/interpreter.py}):
+     * {@code moveToUnit} goes to the first cell the engine's A* reaches next to the target,
+     * and {@code build} on a blocked cell takes the engine's building-position search.
+     */
+    private boolean reference;
+
+    /** Whether {@code moveToUnit} and a blocked {@code build} follow the reference. */
+    public void useReference(boolean on) {
+        reference = on;
+    }
+
+    public boolean usesReference() {
+        return reference;
+    }
 
     public ProgramInterpreter(String[] prefix, UnitTypeTable utt) {
         this.utt = utt;
@@ -85,6 +101,7 @@ public final class ProgramInterpreter {
     final class Cycle {
         final int me, width, height, stamp;
         final PhysicalGameState pgs;
+        final GameState gs;
         int resources;
         final List<U> own = new ArrayList<>(), enemies = new ArrayList<>(),
                 minerals = new ArrayList<>();
@@ -98,6 +115,7 @@ public final class ProgramInterpreter {
         Cycle(GameState gs, int me, int stamp) {
             this.me = me;
             this.stamp = stamp;
+            this.gs = gs;
             pgs = gs.getPhysicalGameState();
             width = pgs.getWidth();
             height = pgs.getHeight();
@@ -148,6 +166,87 @@ public final class ProgramInterpreter {
             return x >= 0 && x < width && y >= 0 && y < height
                     && pgs.getTerrain(x, y) != PhysicalGameState.TERRAIN_WALL
                     && !occupied[x + y * width];
+        }
+
+        /**
+         * The engine's building-position search
+         * ({@code AbstractionLayerAI.findBuildingPosition}) around (x, y): square rings of
+         * radius 1 up to max(width, height) - 1, each ring's top row (left to right), right
+         * column (top to bottom), bottom row, left column; the first free cell, or null.
+         */
+        int[] buildingPosition(int x, int y) {
+            for (int l = 1; l < Math.max(width, height); l++) {
+                for (int d = -l; d <= l; d++) {
+                    if (freeCell(x + d, y - l)) {
+                        return new int[] {x + d, y - l};
+                    }
+                }
+                for (int d = -l; d <= l; d++) {
+                    if (freeCell(x + l, y + d)) {
+                        return new int[] {x + l, y + d};
+                    }
+                }
+                for (int d = -l; d <= l; d++) {
+                    if (freeCell(x + d, y + l)) {
+                        return new int[] {x + d, y + l};
+                    }
+                }
+                for (int d = -l; d <= l; d++) {
+                    if (freeCell(x - l, y + d)) {
+                        return new int[] {x - l, y + d};
+                    }
+                }
+            }
+            return null;
+        }
+
+        /**
+         * The cell where the engine's A* ({@code AStarPathFinding.findPathToPositionInRange2},
+         * range 1) from {@code u} first reaches a cell next to {@code target}: open list
+         * sorted by cost + Manhattan distance, highest first, the last node taken, a new node
+         * going after the last one that is not cheaper; neighbours up, right, down, left.
+         * A cell is free as {@code GameState.free} says (no wall, no unit, no unit action
+         * under way taking it; cells reserved by this run's builds do not count, as in
+         * the reference). Null when no free path reaches one.
+         */
+        int[] pathEndNextTo(U u, U target) {
+            int n = width * height;
+            int[] open = new int[n], f = new int[n], cost = new int[n];
+            boolean[] seen = new boolean[n];
+            int size = 0;
+            int start = u.x + u.y * width;
+            open[size] = start;
+            f[size++] = Math.abs(u.x - target.x) + Math.abs(u.y - target.y);
+            seen[start] = true;
+            while (size > 0) {
+                int pos = open[--size];
+                int x = pos % width, y = pos / width;
+                int dx = x - target.x, dy = y - target.y;
+                if (dx * dx + dy * dy <= 1) {
+                    return pos == start ? null : new int[] {x, y};
+                }
+                for (int[] off : OFFSETS) {
+                    int nx = x + off[0], ny = y + off[1];
+                    int next = nx + ny * width;
+                    if (nx < 0 || nx >= width || ny < 0 || ny >= height || seen[next]
+                            || !gs.free(nx, ny)) {
+                        continue;
+                    }
+                    seen[next] = true;
+                    cost[next] = cost[pos] + 1;
+                    int key = cost[next] + Math.abs(nx - target.x) + Math.abs(ny - target.y);
+                    int i = size - 1;
+                    while (i >= 0 && f[i] < key) {
+                        i--;
+                    }
+                    System.arraycopy(open, i + 1, open, i + 2, size - i - 1);
+                    System.arraycopy(f, i + 1, f, i + 2, size - i - 1);
+                    open[i + 1] = next;
+                    f[i + 1] = key;
+                    size++;
+                }
+            }
+            return null;
         }
 
         /** The free cell nearest (x, y) in Manhattan rings, or null. */
@@ -240,17 +339,26 @@ public final class ProgramInterpreter {
     /** The candidate a criterion picks for unit: the first minimal (or, for Farthest,
      * maximal) by the criterion's key, Manhattan distance breaking ties. */
     static U choose(U unit, List<U> candidates, String criterion) {
+        return choose(unit, candidates, criterion, false);
+    }
+
+    /**
+     * With {@code reference}, the reference interpreter's criteria: LessHealthy and
+     * MostHealthy compare maximum hit points (the unit type's), Farthest is the first
+     * candidate (its comparison never passes).
+     */
+    static U choose(U unit, List<U> candidates, String criterion, boolean reference) {
         U best = null;
         int bestA = 0, bestB = 0;
         for (U c : candidates) {
             int d = manhattan(unit, c), a, b;
             switch (criterion) {
                 case "Closest": a = d; b = 0; break;
-                case "Farthest": a = -d; b = 0; break;
+                case "Farthest": a = reference ? 0 : -d; b = 0; break;
                 case "Strongest": a = -c.kind.maxDamage; b = d; break;
                 case "Weakest": a = c.kind.maxDamage; b = d; break;
-                case "LessHealthy": a = c.hp; b = d; break;
-                case "MostHealthy": a = -c.hp; b = d; break;
+                case "LessHealthy": a = reference ? c.kind.hp : c.hp; b = d; break;
+                case "MostHealthy": a = reference ? -c.kind.hp : -c.hp; b = d; break;
                 default: throw new IllegalArgumentException("criterion " + criterion);
             }
             if (best == null || a < bestA || (a == bestA && b < bestB)) {
@@ -606,7 +714,8 @@ public final class ProgramInterpreter {
                         }
                     }
                     if (cell == null) {
-                        cell = c.nearestFreeCell(u.x, u.y, -1);
+                        cell = reference ? c.buildingPosition(u.x, u.y)
+                                : c.nearestFreeCell(u.x, u.y, -1);
                         if (cell == null) {
                             return false;
                         }
@@ -658,7 +767,7 @@ public final class ProgramInterpreter {
                     if (!u.kind.canAttack) {
                         return false;
                     }
-                    U target = choose(u, c.enemies, criterion);
+                    U target = choose(u, c.enemies, criterion, reference);
                     if (target == null) {
                         return false;
                     }
@@ -687,9 +796,13 @@ public final class ProgramInterpreter {
                             }
                         }
                     }
-                    U target = choose(u, pool, criterion);
+                    U target = choose(u, pool, criterion, reference);
                     if (target == null || manhattan(u, target) <= 1) {
                         return false;
+                    }
+                    if (reference) {
+                        int[] cell = c.pathEndNextTo(u, target);
+                        return cell != null && c.order(MOVE, u, cell[0], cell[1], 0);
                     }
                     int bestX = 0, bestY = 0, bestD = -1;
                     for (int[] off : OFFSETS) {
