@@ -177,13 +177,13 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "83:core/NumberReplacer:129": _PADDING,
     },
     "gp/uct.py": {
-        "28:core/ReplaceTrueWithFalse:0": "holes are compared, never hashed or changed: "
+        "29:core/ReplaceTrueWithFalse:0": "holes are compared, never hashed or changed: "
         "frozen or not, they behave alike",
-        "34:core/NumberReplacer:0": _HOLE_ARITY,
-        "34:core/NumberReplacer:1": _HOLE_ARITY,
-        "52:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
-        "52:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
-        "136:core/NumberReplacer:29": "the hole to regrow is still drawn with probability "
+        "35:core/NumberReplacer:0": _HOLE_ARITY,
+        "35:core/NumberReplacer:1": _HOLE_ARITY,
+        "53:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
+        "53:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
+        "141:core/NumberReplacer:29": "the hole to regrow is still drawn with probability "
         "proportional to its fill's size: the same uniform draw, counted from the last "
         "hole first (another but equally distributed choice for a given seed)",
     },
