@@ -144,6 +144,8 @@ _LAST_PLAYER = ("a restored snapshot's last_player is read only to name the seat
 _HOLE_ARITY = ("a hole's arity is never read: a partial program becomes a prefix list "
                "only once its holes are filled")
 _ONE_ELEMENT = "the first and the last of a one-element list are the same element"
+_EPSILON_DRAW = ("random() <= ε and random() < ε differ only when the draw equals ε "
+                 "exactly: the same exploring probability")
 _DOUBLE = "a double's two columns are the same: action[1] and action[-1] are action[0]"
 EQUIVALENT: dict[str, dict[str, str]] = {
     "games/cantstop/rules.py": {
@@ -195,6 +197,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "to itself: the same rows, the same file",
         "296:core/NumberReplacer:23": _ONE_ELEMENT,
         "446:core/NumberReplacer:37": _ONE_ELEMENT,
+    },
+    "qd/naive_sampling.py": {
+        "84:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
+        "107:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "128:core/ReplaceComparisonOperator_Lt_LtE:5": _EPSILON_DRAW,
+        "140:core/ReplaceComparisonOperator_Lt_LtE:6": _EPSILON_DRAW,
     },
     "gp/sa.py": {
         "101:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
