@@ -145,3 +145,11 @@ def test_an_update_credits_the_macro_arm_and_each_of_its_values():
         ns.update((1,), 0.1)
     with pytest.raises(ValueError, match=r"value 9 is not one of \[5, 6, 7\]"):
         ns.update((1, 9), 0.1)
+
+
+def test_without_a_seed_the_sampler_draws_as_with_seed_0():
+    values = [[0, 1, 2, 3], [0, 1, 2, 3]]
+    default, zero, one = NaiveSampling(values), NaiveSampling(values, seed=0), \
+        NaiveSampling(values, seed=1)
+    draws = [[s.choose() for _ in range(20)] for s in (default, zero, one)]
+    assert draws[0] == draws[1] != draws[2]
