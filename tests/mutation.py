@@ -82,7 +82,7 @@ TARGETS: dict[str, list[str]] = {
     "qd/archive.py": ["tests/test_qd_cells.py",
                       "tests/test_qd.py::test_archive_round_trip_keeps_programs",
                       "tests/test_qd.py::test_bad_archive_files_are_named"],
-    "qd/map_elites.py": ["tests/test_qd_cells.py", "tests/test_qd.py"],
+    "qd/map_elites.py": ["tests/test_qd_emitter.py", "tests/test_qd_cells.py", "tests/test_qd.py"],
     "qd/naive_sampling.py": ["tests/test_naive_sampling.py", "tests/test_hss.py",
                              "tests/test_hss_parts.py"],
     "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
