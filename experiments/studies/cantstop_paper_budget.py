@@ -36,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from experiments.studies.runs import finished_run_dirs, value_at
+
 REFERENCE_SECONDS_PER_PSI = 39.0
 """CPU seconds the sketch-learning paper's reference code spends on one 1,000-match Ψ against GA."""
 PAPER_HOURS = 48
@@ -106,22 +108,15 @@ def finished(roots: list[Path], matches: int, workers: int) -> dict[str, list[di
     """Finished runs by method label (a label met in two roots must mean one setting)."""
     methods: dict[str, list[dict]] = {}
     for root in roots:
-        for run_dir in sorted((root / "runs").glob("*/seed*/"),
-                              key=lambda p: (p.parent.name, int(p.name[4:]))):
-            if (run_dir / "done").exists():
-                run = load(run_dir, matches, workers)
-                methods.setdefault(run["config"]["label"], []).append(run)
+        for run_dir in finished_run_dirs(root):
+            run = load(run_dir, matches, workers)
+            methods.setdefault(run["config"]["label"], []).append(run)
     return methods
 
 
 def best_at(run: dict, evaluations: float) -> float:
     """Best Ψ after ``evaluations`` Ψ evaluations (NaN before the first)."""
-    value = math.nan
-    for at, best in run["curve"]:
-        if at > evaluations:
-            break
-        value = best
-    return value
+    return value_at(run["curve"], evaluations)
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:

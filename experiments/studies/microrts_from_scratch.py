@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from experiments.studies.runs import finished_run_dirs, value_at
+
 DEFAULT_MATCHES = 2
 """microRTS's Ψ matches when a run's config leaves ``matches`` unset."""
 REPORT_FILE = "from-scratch-report.md"
@@ -106,22 +108,15 @@ def read_run(run_dir: Path) -> dict:
 def finished_runs(root: Path) -> dict[str, list[dict]]:
     """Finished runs (a ``done`` file) by method label, in seed order."""
     methods: dict[str, list[dict]] = {}
-    for run_dir in sorted((root / "runs").glob("*/seed*/"),
-                          key=lambda p: (p.parent.name, int(p.name[4:]))):
-        if (run_dir / "done").exists():
-            run = read_run(run_dir)
-            methods.setdefault(run["label"], []).append(run)
+    for run_dir in finished_run_dirs(root):
+        run = read_run(run_dir)
+        methods.setdefault(run["label"], []).append(run)
     return methods
 
 
 def best_by(run: dict, seconds: float) -> float:
     """Best Ψ among the evaluations logged by ``seconds`` (NaN before the first)."""
-    value = math.nan
-    for at, psi in run["improvements"]:
-        if at > seconds:
-            break
-        value = psi
-    return value
+    return value_at(run["improvements"], seconds)
 
 
 def run_facts(run: dict) -> dict:
