@@ -552,3 +552,28 @@ def test_the_other_tribe_may_declare_war_in_the_turn_of_the_tribe_to_move():
     assert _of(s, DECLARE_WAR) == []  # at war: tribe 0 may no longer declare
     s.apply_action((END_TURN,))
     assert _of(s, DECLARE_WAR) == [] and s.diplo[5] == 0  # nor tribe 1, next turn
+
+
+def test_a_capture_counts_the_buildings_its_city_listed_not_those_on_its_tiles():
+    def facing(s):  # tribe 0's warrior on tribe 1's capital (67), tribe 1's on tribe 0's
+        _city_tiles(s)
+        s.c_level[0] = 5
+        s.unit_at[13], s.unit_at[67] = 1, 0
+        s.u_pos[0], s.u_pos[1] = 67, 13
+
+    def capture_gain(temple: bool, captor: int) -> int:
+        s = _both(facing)[4]
+        if temple:  # city 0 builds a temple on city 1's tile 58
+            s.apply_feasible((BUILD, 0, 58, TEMPLE))
+        if captor == 1:
+            s.apply_action((END_TURN,))
+        before = s.score[captor]
+        s.apply_action((CAPTURE, captor))
+        assert s.is_terminal() and s.winner() == captor
+        return s.score[captor] - before
+
+    # tribe 0 takes city 1: the temple is city 0's, nothing more; tribe 1 takes city 0:
+    # the temple comes with city 0's list and scores 100 again for its new owner, with
+    # the 5 of its population point in city 0's worth
+    assert capture_gain(True, 0) == capture_gain(False, 0)
+    assert capture_gain(True, 1) == capture_gain(False, 1) + 100 + 5
