@@ -577,3 +577,21 @@ def test_a_capture_counts_the_buildings_its_city_listed_not_those_on_its_tiles()
     # the 5 of its population point in city 0's worth
     assert capture_gain(True, 0) == capture_gain(False, 0)
     assert capture_gain(True, 1) == capture_gain(False, 1) + 100 + 5
+
+
+def test_fifteen_stars_may_be_sent_and_the_other_tribe_may_send_its_own():
+    def rich(s):
+        s.stars = [20, 16]
+
+    s = _both(rich)
+    assert max(a[1] for a in _of(s[4], SEND_STARS)) == 14  # SendStarsFactory: below 15
+    assert s[4].is_feasible((SEND_STARS, 15)) and not s[3].is_feasible((SEND_STARS, 15))
+    assert not s[4].is_feasible((SEND_STARS, 16)) and not s[4].is_feasible((SEND_STARS, 0))
+    s = s[4]
+    s.apply_feasible((SEND_STARS, 15, 1))  # tribe 1's 15 stars to tribe 0, in 0's turn
+    assert s.stars == [35, 1] and s.score == [390, 405] and s.diplo[7] == 15
+    s.apply_feasible((SEND_STARS, 15))
+    assert s.stars == [20, 16] and s.score == [405, 405] and s.diplo[6:8] == [15, 15]
+    assert s.is_feasible((SEND_STARS, 15, 1))  # 15 sent: below 30, so 15 more (to 30)
+    s.diplo[7] = 30
+    assert not s.is_feasible((SEND_STARS, 1, 1))  # 30 sent: no more this turn

@@ -95,13 +95,14 @@ def to_action(state: TribesState, java: dict) -> tuple:
         return (kind,)
     name = ACTION_NAMES[kind]
     other = 1 - state.player
-    if name == "send_stars" and java.get("to", other) != other:
-        raise ValueError("stars sent to the tribe to move")
-    if name == "declare_war":  # a war declared on the tribe to move is the other's
-        # (its RHEA can return an action planned for the opponent's turn): apply_feasible
+    # a war declared on, or stars sent to, the tribe to move are the other tribe's (the
+    # framework's RHEA can return an action it planned for its opponent's turn): the
+    # replay applies them with apply_feasible
+    if name == "declare_war":
         return (kind,) if java.get("to", other) == other else (kind, other)
     if name == "send_stars":
-        return (kind, java["stars"])
+        return (kind, java["stars"]) if java.get("to", other) == other \
+            else (kind, java["stars"], other)
     if name == "research":
         return (kind, TECH_NAMES.index(_name(java["tech"])))
     if name == "build_road":

@@ -781,9 +781,11 @@ class TribesState:
         that has one due, a building on any tile of the board, with a building or not
         (``Build.isFeasible``: stars, technology, terrain, resource, neighbour,
         uniqueness among the city's tiles, monument available), gathering a resource on
-        any tile (``ResourceGathering.isFeasible``), and the other tribe's declaration of
-        war on the player to move, in the player's turn (``(DECLARE_WAR, tribe)``, tribe
-        ``tribe`` declaring: a tribe action acts for the tribe it names, and the
+        any tile (``ResourceGathering.isFeasible``), sending 15 stars (``SendStars``
+        allows up to 15, ``SendStarsFactory`` offers up to 14), and the other tribe's
+        declaration of war on the player to move or its stars sent to it, in the
+        player's turn (``(DECLARE_WAR, tribe)``, ``(SEND_STARS, n, tribe)``, tribe
+        ``tribe`` acting: a tribe action acts for the tribe it names, and the
         framework's RHEA may return one it planned for the opponent's turn). Our players
         are offered ``legal_actions()`` only; the framework's RHEA plays these."""
         if self.is_legal(action):
@@ -824,6 +826,10 @@ class TribesState:
             q = a[1]
             return q in (0, 1) and not self.diplo[4 + q] \
                 and self.diplo[2 * q + 1 - q] > -ALLEGIANCE_MAX / 2.0
+        if kind == SEND_STARS and len(a) in (2, 3):
+            q = a[2] if len(a) == 3 else p
+            return q in (0, 1) and isinstance(a[1], int) and 1 <= a[1] <= MIN_STARS_SEND \
+                and a[1] < self.stars[q] and self.diplo[6 + q] < MAX_STARS_SENT
         due = [c for c in self.cities_of(p) if self.c_pop[c] >= self.c_level[c] + 1]
         if not due:
             return False
@@ -841,9 +847,9 @@ class TribesState:
         has one replaces it on the board while the old one's effects stay (the
         framework's city keeps it in its list; a temple keeps growing), a building
         outside the city's tiles gives its effects to the city named, gathering gives
-        the city named its population, and the other tribe's declaration of war counts
-        for that tribe (its allegiance, its wars declared, its declaration this turn,
-        which its next turn resets)."""
+        the city named its population, and the other tribe's declaration of war or
+        stars sent count for that tribe (its allegiance, its wars declared, its
+        declaration and stars sent this turn, which its next turn resets)."""
         if self.is_legal(action):
             self.apply_action(action)
             return
@@ -2046,11 +2052,12 @@ class TribesState:
             self._consequences(int(-ALLEGIANCE_MAX / 2.0), q, 1 - q)
         elif kind == SEND_STARS:  # SendStarsCommand: the sender scores the stars
             n = a[1]
-            self.stars[p] -= n
-            self._add_stars(1 - p, n)
-            self.diplo[6 + p] += n
-            self.score[p] += n
-            self._repercussion(n, p, 1 - p)
+            q = a[2] if len(a) > 2 else p  # (the other tribe's: apply_feasible)
+            self.stars[q] -= n
+            self._add_stars(1 - q, n)
+            self.diplo[6 + q] += n
+            self.score[q] += n
+            self._repercussion(n, q, 1 - q)
         elif kind == DISBAND:
             u = a[1]
             self._add_stars(p, UNIT_COST[self.u_type[u]] // 2)
