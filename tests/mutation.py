@@ -205,6 +205,21 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "128:core/ReplaceComparisonOperator_Lt_LtE:5": _EPSILON_DRAW,
         "140:core/ReplaceComparisonOperator_Lt_LtE:6": _EPSILON_DRAW,
     },
+    "experiments/report.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((151, 0), (207, 4), (236, 5))},
+        "211:core/NumberReplacer:43": "a shortcut for seeds of equal rates: the bootstrap "
+        "of equal values gives the same interval, the mean at both ends",
+        "250:core/NumberReplacer:52": "the adjusted p-values' initial entries: the loop "
+        "over every p-value assigns each one",
+        "325:core/NumberReplacer:75": _PICTURE,
+        "325:core/NumberReplacer:76": _PICTURE,
+        "359:core/NumberReplacer:100": "the width of the threshold's line in the picture",
+    },
+    "qd/hss.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((61, 0), (79, 1), (79, 2), (87, 4), (211, 6), (214, 10))},
+    },
     "qd/map_elites.py": {
         **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
            for line, i in ((66, 0), (66, 1), (68, 2), (69, 3))},
@@ -275,8 +290,17 @@ MIN_TIMEOUT = 60.0
 
 
 def _copy_tree(destination: Path) -> None:
-    ignore = shutil.ignore_patterns(".git", ".venv", "runs", "data", "__pycache__",
-                                    ".pytest_cache", ".ruff_cache", "*.egg-info", "build")
+    """The working tree without its caches, and without the top-level ``runs`` and
+    ``data`` (results, downloads); a package's own data (``experiments/data``) is kept."""
+    caches = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache",
+                                    ".ruff_cache", "*.egg-info", "build")
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        ignored = caches(directory, names)
+        if Path(directory) == ROOT:
+            ignored |= {"runs", "data"} & set(names)
+        return ignored
+
     shutil.copytree(ROOT, destination, ignore=ignore, dirs_exist_ok=True)
 
 
