@@ -87,7 +87,11 @@ TARGETS: dict[str, list[str]] = {
     "qd/naive_sampling.py": ["tests/test_naive_sampling.py", "tests/test_hss.py",
                              "tests/test_hss_parts.py"],
     "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
-    "qd/selfplay.py": ["tests/test_hss.py", "tests/test_search_behaviour.py",
+    "qd/selfplay.py": ["tests/test_selfplay_parts.py", "tests/test_hss.py",
+                       "tests/test_search_behaviour.py::"
+                       "test_ibr_answers_the_latest_program_and_cycles_on_rock_paper_scissors",
+                       "tests/test_search_behaviour.py::test_fictitious_play_answers_everything_"
+                       "so_far_and_its_mixture_nears_the_equilibrium",
                        "tests/test_psi_one_start.py"],
 }
 """Module -> the test files that are its own."""
@@ -215,6 +219,11 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "325:core/NumberReplacer:75": _PICTURE,
         "325:core/NumberReplacer:76": _PICTURE,
         "359:core/NumberReplacer:100": "the width of the threshold's line in the picture",
+    },
+    "qd/selfplay.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((76, 0), (77, 1), (79, 3), (176, 4), (200, 6), (210, 7), (287, 18))},
+        "124:core/NumberReplacer:12": "sequence.json's indentation: it loads the same",
     },
     "qd/hss.py": {
         **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
