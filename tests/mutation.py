@@ -214,11 +214,19 @@ EQUIVALENT: dict[str, dict[str, str]] = {
            for line, i in ((151, 0), (207, 4), (236, 5))},
         "211:core/NumberReplacer:43": "a shortcut for seeds of equal rates: the bootstrap "
         "of equal values gives the same interval, the mean at both ends",
-        "250:core/NumberReplacer:52": "the adjusted p-values' initial entries: the loop "
-        "over every p-value assigns each one",
+        **{f"250:core/NumberReplacer:{i}": "the adjusted p-values' initial entries: the "
+           "loop over every p-value assigns each one" for i in (52, 53)},
+        **{f"324:core/NumberReplacer:{i}": "the picture's time grid: its curves drawn at "
+           "199, 200 or 201 times" for i in (72, 73)},
+        "250:core/NumberReplacer:55": "Holm's running maximum starts below every adjusted "
+        "p-value (each is at least 0), from 0 or from -1",
+        "369:core/NumberReplacer:110": _PICTURE,
+        "303:core/NumberReplacer:68": "the default backend (0: a pool on every core) or 1 "
+        "(serial) plays the same matches from the same seeds: the same wins",
         "325:core/NumberReplacer:75": _PICTURE,
         "325:core/NumberReplacer:76": _PICTURE,
         "359:core/NumberReplacer:100": "the width of the threshold's line in the picture",
+        "337:core/NumberReplacer:91": "the width of each seed's thin curve in the picture",
     },
     "qd/selfplay.py": {
         **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT

@@ -44,6 +44,14 @@ def test_pairwise_tests_tell_clearly_different_methods_apart():
     a_b = [float(x.split()[0]) for x in by_pair["A vs B"].split("|")[2:4]]
     a_c = [float(x.split()[0]) for x in by_pair["A vs C"].split("|")[2:4]]
     assert max(a_b) < 0.001 and min(a_c) == 1.0
+    # Holm over the three pairs, in brackets; a threshold no run reached tells nothing apart
+    rows = pairwise_tests(["A", "B", "C"], rates, {0.99: {"A": never, "B": never, "C": never}})
+    cells = [[cell.strip() for cell in row.split("|")[2:4]] for row in rows[2:]]
+    raw = [float(cell[0].split()[0]) for cell in cells]
+    bracketed = [float(cell[0].split("(")[1].rstrip(")")) for cell in cells]
+    assert bracketed == pytest.approx([float(f"{p:.3g}") for p in holm(raw)], rel=1e-2)
+    assert bracketed[0] > raw[0]  # adjusted for three pairs
+    assert [cell[1] for cell in cells] == ["1 (1)"] * 3
 
 
 def test_cpu_clock_does_not_count_time_spent_waiting():
@@ -73,6 +81,8 @@ def test_quartiles_start_when_every_seed_has_a_value_and_never_fall():
     assert np.isnan(median[:4]).all() and not np.isnan(median[4:]).any()
     assert (np.diff(median[4:]) >= 0).all()
     assert median[4] == 0.25 and low[4] <= median[4] <= high[4]
+    # quartiles of two values, linearly interpolated: a quarter and three quarters of the way
+    assert low[4] == pytest.approx(0.175) and high[4] == pytest.approx(0.325)
 
 
 def test_pairwise_tests_say_n_a_for_a_method_with_one_seed():
@@ -134,11 +144,12 @@ def _hand_made_run(root, label, seed, times, best, seconds, evaluations, wins, d
     if distinct is not None:
         summary["distinct"] = distinct
     (run_dir / "summary.json").write_text(json.dumps(summary))
-    (run_dir / "remeasured.json").write_text(json.dumps(
-        {"program": programs[-1], "matches": 100, "seed": 10_007 + seed, "wins": wins}))
+    if programs:
+        (run_dir / "remeasured.json").write_text(json.dumps(
+            {"program": programs[-1], "matches": 100, "seed": 10_007 + seed, "wins": wins}))
     if done:
         (run_dir / "done").write_text("")
-    return programs[-1]
+    return programs[-1] if programs else None
 
 
 def _drawn(monkeypatch) -> list[dict]:
@@ -150,6 +161,7 @@ def _drawn(monkeypatch) -> list[dict]:
     def savefig(fig, *args, **kwargs):
         ax = fig.axes[0]
         drawn.append({"lines": len(ax.get_lines()),
+                      "ends": sorted(float(line.get_xdata()[-1]) for line in ax.get_lines()),
                       "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
                       "ylim": ax.get_ylim(), "curves": {
                           line.get_label(): (line.get_xdata(), line.get_ydata())
@@ -170,6 +182,7 @@ def test_a_report_of_hand_made_runs_has_each_methods_statistics(tmp_path, monkey
                             distinct=80)
     _hand_made_run(tmp_path, "A", 2, [60.0], [0.4], 180.0, 120, 40, distinct=90)
     _hand_made_run(tmp_path, "A", 3, [1.0], [0.9], 180.0, 10, 99, done=False)  # unfinished
+    _hand_made_run(tmp_path, "A", 0, [], [], 180.0, 0, 0)  # found nothing: left out
     _hand_made_run(tmp_path, "B", 1, [30.0, 90.0], [0.1, 0.3], 240.0, 50, 30,
                    settings={"budget": None, "evaluations": 50})
     drawn = _drawn(monkeypatch)
@@ -185,6 +198,7 @@ def test_a_report_of_hand_made_runs_has_each_methods_statistics(tmp_path, monkey
     assert median[-1] == 0.45
     # A's median and its two seeds' own curves; B's median alone (one seed); the threshold
     assert figure["lines"] == 3 + 1 + 1
+    assert figure["ends"] == [1.0] + [4.0] * 4  # every curve ends at 4 minutes; the threshold
     lines = text.splitlines()
     assert lines[0] == "# Synthesis against ga"
     assert "Budget per run: 3m, 50 evaluations. " in text
@@ -208,6 +222,12 @@ def test_a_report_of_hand_made_runs_has_each_methods_statistics(tmp_path, monkey
                                     .splitlines()[0]]
     assert "**B** (seed 1, re-measured 0.300):" in lines
     assert (tmp_path / "winrate.png").stat().st_size > 0
+    _hand_made_run(tmp_path / "other", "A", 1, [6.0], [0.2], 180.0, 100, 60)
+    _hand_made_run(tmp_path / "other", "A", 2, [6.0], [0.2], 180.0, 100, 60,
+                   settings={"target": "random"})
+    # the title names the target of the first run (the first method's first seed)
+    assert build_report(tmp_path / "other", matches=100, workers=1).read_text() \
+        .startswith("# Synthesis against ga\n")
 
 
 def test_a_run_is_read_from_its_log_and_again_from_the_curve_and_summary_it_leaves(tmp_path):
@@ -250,6 +270,12 @@ def test_a_file_that_is_not_a_run_log_is_named(tmp_path):
         log_objective(path)
     path.write_text("seconds,evaluations,metric,value,fitness,best_fitness,measures,program\n")
     assert log_objective(path) == "fitness"
+    path.write_text("seconds,evaluations,metric,value,psi\n")  # the least a log has
+    assert log_objective(path) == "psi"
+    for text in ("", "seconds,evaluations,metric,value\n"):
+        path.write_text(text)
+        with pytest.raises(ValueError, match="log.csv: not a run log"):
+            log_objective(path)
     assert metric_label("psi") == "Ψ" and metric_label("fitness") == "fitness"
 
 
@@ -285,6 +311,15 @@ def test_report_command_passes_its_thresholds_on(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| A | 1 | 0.600 (one seed) |" in out
     assert "## Time to reach Ψ ≥ 0.35" in out and "## Time to reach Ψ ≥ 0.45" in out
+    # by default each best program is re-measured on 10,000 matches (here already done)
+    import json
+
+    kept = tmp_path / "runs" / "A" / "seed1" / "remeasured.json"
+    kept.write_text(json.dumps(json.loads(kept.read_text()) | {"matches": 10_000,
+                                                               "wins": 5_000}))
+    assert main(["report", str(tmp_path), "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "re-measured on 10,000 fresh matches" in out and "| A | 1 | 0.500 (one seed) |" in out
 
 
 def test_a_run_whose_config_no_longer_loads_has_no_sketch_phase(tmp_path):
@@ -292,3 +327,49 @@ def test_a_run_whose_config_no_longer_loads_has_no_sketch_phase(tmp_path):
 
     assert not has_sketch_phase({"config": {"game": "cantstop", "method": "retired"},
                                  "dir": tmp_path})
+
+
+def test_a_run_that_found_nothing_has_no_best_value(tmp_path):
+    import json
+
+    from experiments.report import load_run
+
+    (tmp_path / "config.json").write_text(json.dumps({"game": "cantstop", "seed": 1}))
+    (tmp_path / "log.csv").write_text("seconds,evaluations,metric,value,psi,best_psi,"
+                                      "measures,program\n")
+    run = load_run(tmp_path)
+    assert run["best_value"] == -np.inf and run["program"] is None and run["best"] == []
+    for name in ("log.csv", "curve.csv", "summary.json"):  # a run that logged nothing at all
+        (tmp_path / name).unlink()
+    run = load_run(tmp_path)
+    assert (run["evaluations"], run["seconds"], run["distinct"], run["program"]) == \
+        (0, 0.0, None, None)
+
+
+def test_a_comparison_without_finished_runs_is_named(tmp_path):
+    from experiments.report import build_report
+
+    (tmp_path / "runs" / "A" / "seed1").mkdir(parents=True)  # not done
+    with pytest.raises(ValueError, match=f"no finished runs under {tmp_path / 'runs'}"):
+        build_report(tmp_path, matches=10, workers=1)
+
+
+def test_a_best_program_is_re_measured_for_its_own_wins_once(tmp_path):
+    import json
+    from pathlib import Path
+
+    from experiments.report import remeasure
+    from gp.languages.cantstop import CANTSTOP_DSL, SketchStrategy
+
+    ga = Path(__file__).resolve().parents[1] / "experiments" / "programs" / "cantstop_ga.txt"
+    program = SketchStrategy.parse_program(ga.read_text())
+    run = {"config": {"game": "cantstop", "target": "random", "seed": 3},
+           "program": CANTSTOP_DSL.to_text(program), "dir": tmp_path}
+    wins, matches = remeasure(run, 20, 1)
+    assert matches == 20 and wins >= 16  # Glenn and Aloi's player against random moves
+    kept = json.loads((tmp_path / "remeasured.json").read_text())
+    assert kept == {"program": run["program"], "matches": 20, "seed": 10_010, "wins": wins}
+    kept["wins"] = 7  # the cache is read, not played again
+    (tmp_path / "remeasured.json").write_text(json.dumps(kept))
+    assert remeasure(run, 20, 1) == (7, 20)
+    assert remeasure(run, 10, 1)[1] == 10  # other matches: measured again
