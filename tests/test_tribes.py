@@ -270,6 +270,7 @@ def test_city_growth_level_up_and_windmill_bonus():
     assert (END_TURN,) in s.legal_actions()
     s.apply_action((BUILD, c, tiles[1], WINDMILL))
     assert s.c_pop[c] == 1, "windmill: +1 per neighbouring farm of the city"
+    assert type(s.c_pop[c]) is int, "snapshots stay integral"
     assert not any(a[0] == BUILD and a[3] == WINDMILL for a in s.legal_actions()), "one a city"
 
 
@@ -299,3 +300,135 @@ def test_movement_terrain_rules():
     s.terrain[b] = FOREST
     s._legal = s._legal_set = None
     assert (MOVE, u, b) in s.legal_actions()
+
+
+def test_combat_scales_each_side_by_its_fraction_of_health():
+    # a warrior at 7/10 on a full one: forces 1.4 v 2 -> round(1.4/3.4·9) = 4, round(2/3.4·9) = 5
+    assert combat(2, 7, 10, 2, 10, 10, 1.0) == (4, 5)
+    assert combat(2, 10, 10, 2, 7, 10, 1.0) == (5, 4)  # and the other way round
+
+
+def test_units_of_a_tribe_are_its_living_units_and_a_dead_unit_has_no_city():
+    s = _blank(0)
+    assert s.units_of(0) == s.units_of(1) == []  # every unit killed
+    assert s.num_tiles(0) == s.num_tiles(1) == 9  # each capital's (cities 0 and 1)
+    a, b = _free_pair(s)
+    u = s._new_unit(WARRIOR, a, 0, 0, FRESH)
+    v = s._new_unit(WARRIOR, b, 1, -1, FRESH)
+    assert (s.units_of(0), s.units_of(1)) == ([u], [v])
+    s._kill(u)
+    assert s.units_of(0) == [] and s.u_city[u] == -1 and s.unit_at[a] == -1
+
+
+def test_a_unit_with_three_kills_may_become_a_veteran_with_five_more_hp():
+    from games.tribes.constants import MAKE_VETERAN
+
+    s = _blank(0)
+    a, _ = _free_pair(s)
+    u = s._new_unit(WARRIOR, a, 0, -1, FRESH)
+    s.u_kills[u], s.u_hp[u] = 2, 4
+    s._legal = s._legal_set = None
+    assert (MAKE_VETERAN, u) not in s.legal_actions()
+    s.u_kills[u] = 3
+    s._legal = s._legal_set = None
+    s.apply_action((MAKE_VETERAN, u))
+    assert (s.u_vet[u], s.max_hp(u), s.u_hp[u]) == (1, 15, 15)
+    assert (MAKE_VETERAN, u) not in s.legal_actions()  # once
+
+
+def test_spiritualism_grows_a_forest_on_a_plain_without_a_resource():
+    from games.tribes.constants import GROW_FOREST, SPIRITUALISM
+
+    s = _blank(0)
+    pos = s.b.city_pos[0]
+    t = next(t for t in s.b.nbr[pos] if s.owner[t] == 0)
+    s.terrain[t], s.resource[t], s.stars[0] = PLAIN, NO_RES, 20
+    s._legal = s._legal_set = None
+    assert (GROW_FOREST, 0, t) not in s.legal_actions()
+    s.techs[0] |= 1 << SPIRITUALISM
+    s._legal = s._legal_set = None
+    assert (GROW_FOREST, 0, t) in s.legal_actions()
+
+
+def test_the_board_text_and_action_names():
+    from games.tribes.constants import (
+        ACTION_NAMES,
+        BORDER_GROWTH,
+        BUILDING_NAMES,
+        LEVEL_UP_NAMES,
+        RECOVER,
+    )
+
+    s = _blank(0)
+    size = s.b.size
+    x, y = 5, 2
+    t = y * size + x
+    s.terrain[t] = PLAIN
+    s._new_unit(WARRIOR, t, 1, -1, FRESH)
+    rows = str(s).splitlines()
+    assert rows[y][4 * x + 1:4 * x + 3] == "w1"  # each cell: terrain, unit, tribe; spaced
+    assert sum(row.count("w1") for row in rows[:size]) == 1
+    assert "units 0" in rows[size] and "units 1" in rows[size + 1]
+    assert rows[-1] == f"round {s.turn}, tribe {s.player} to act"
+    s.over, s.won_by = True, 1
+    assert str(s).splitlines()[-1] == f"game over in round {s.turn}: tribe 1 wins"
+    assert s.action_to_string((LEVEL_UP, 3, BORDER_GROWTH)) == \
+        f"city 3 level up ({LEVEL_UP_NAMES[BORDER_GROWTH]})"
+    assert s.action_to_string((BUILD, 2, t, FARM)) == \
+        f"city 2 build {BUILDING_NAMES[FARM]} at (5,2)"
+    assert s.action_to_string((RECOVER, 7)) == f"unit 7 {ACTION_NAMES[RECOVER]}"
+    assert s.action_to_string((END_TURN,)) == "end turn"
+
+
+def test_research_offers_each_tier_exactly_when_the_stars_cover_its_cost():
+    from games.tribes.constants import NUM_TECHS, TECH_PARENT, TECH_TIER
+    from games.tribes.rules import _research_actions
+
+    tier1 = [t for t in range(NUM_TECHS) if TECH_TIER[t] == 1]
+    tier2 = [t for t in range(NUM_TECHS) if TECH_TIER[t] == 2]
+    # every technology of tiers 1 and 2 but one of each: one of each tier is open
+    techs = sum(1 << t for t in tier1[1:] + tier2[1:]) | 1 << TECH_PARENT[tier2[0]]
+    costs = {tier: tech_cost(tier, 1, techs) for tier in (1, 2, 3)}
+    assert costs == {1: 5, 2: 6, 3: 7}
+    for stars in [*range(9), *range(8, -1, -1)]:  # up, then down again (memoised)
+        tiers = {TECH_TIER[a[1]] for a in _research_actions(techs, stars, 1)}
+        assert tiers == {tier for tier, cost in costs.items() if cost <= stars}, stars
+
+
+def test_emperors_tomb_comes_at_100_stars_and_the_park_of_fortune_at_level_5():
+    from games.tribes.constants import EMPERORS_TOMB, MONUMENTS, PARK, PARK_OF_FORTUNE
+    from games.tribes.rules import AVAILABLE, MONUMENT_INDEX, UNAVAILABLE
+
+    s = _blank(0)
+
+    def monument(m):
+        return s.monuments[MONUMENT_INDEX[m]]  # tribe 0's
+
+    s.stars[0] = 95
+    s._add_stars(0, 4)
+    assert monument(EMPERORS_TOMB) == UNAVAILABLE
+    s._add_stars(0, 1)
+    assert monument(EMPERORS_TOMB) == AVAILABLE and len(MONUMENTS) > 1
+    s.c_level[0], s.c_pop[0] = 3, 4
+    s._legal = s._legal_set = None
+    s.apply_action(next(a for a in s.legal_actions() if a[0] == LEVEL_UP))
+    assert s.c_level[0] == 4 and monument(PARK_OF_FORTUNE) == UNAVAILABLE
+    s.c_pop[0] = 5
+    s._legal = s._legal_set = None
+    s.apply_action((LEVEL_UP, 0, PARK))
+    assert s.c_level[0] == 5 and monument(PARK_OF_FORTUNE) == AVAILABLE
+
+
+def test_terrain_defence_needs_the_defenders_technology_for_that_terrain():
+    from games.tribes.constants import AQUATISM, ARCHERY, MEDITATION, SHALLOW
+
+    for ter, tech in ((MOUNTAIN, MEDITATION), (SHALLOW, AQUATISM), (FOREST, ARCHERY),
+                      (PLAIN, None)):
+        for researched in (AQUATISM, MEDITATION, ARCHERY):
+            s = _blank(0)
+            a, _ = _free_pair(s)
+            s.terrain[a] = ter
+            v = s._new_unit(WARRIOR, a, 1, -1, FRESH)
+            s.techs[1] = 1 << researched
+            assert s.defence_multiplier(v) == (1.5 if researched == tech else 1.0), \
+                (ter, researched)

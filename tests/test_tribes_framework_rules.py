@@ -90,11 +90,15 @@ def test_idle_units_recover_at_the_end_of_their_turn():
     enemy = s._new_unit(WARRIOR, third, 1, -1, FINISHED)
     for u, hp in ((home, 3), (away, 3), (moved, 3), (enemy, 3)):
         s.u_hp[u] = hp
-    s.u_hp[home] = 8  # 8 + 4 would pass the warrior's 10
+    s.u_hp[home] = 5
+    _clear(s, [a - s.b.size])
+    nearly = s._new_unit(WARRIOR, a - s.b.size, 0, -1, FRESH)
+    s.u_hp[nearly] = 9  # 9 + 2 would pass the warrior's 10
     s._legal = s._legal_set = None
     s.apply_action((END_TURN,))
-    assert s.u_hp[home] == 10, "inside own borders: +2 +2, capped at max hp"
+    assert s.u_hp[home] == 9, "inside own borders: +2 +2"
     assert s.u_hp[away] == 5, "outside: +2"
+    assert s.u_hp[nearly] == 10, "capped at max hp"
     assert s.u_hp[moved] == 3, "a unit that acted does not recover"
     assert s.u_hp[enemy] == 3, "only the tribe whose turn ends"
 
@@ -350,10 +354,12 @@ def _road_between(s, a, b):
         path.append(y * size + x)
 
 
-def trade_network_by_road(check=_check, builder=0):
+def trade_network_by_road(check=_check, builder=0, own_tile=False):
     """A road joining a city to the capital gives both one population (TradeNetwork,
     Tribe.updateNetwork); roads on neutral tiles serve both tribes, and a connection
-    made in the other tribe's turn gives only the capital its population."""
+    made in the other tribe's turn gives only the capital its population. The road
+    that joins them is on a neutral tile, or (``own_tile``) on the capital's territory,
+    beside it."""
     game = Tribes(level=0)
     s = _blank(0)
     capital = s.b.capital_city[0]
@@ -375,15 +381,21 @@ def trade_network_by_road(check=_check, builder=0):
         if s.terrain[t] not in (CITY, VILLAGE):
             s.terrain[t], s.resource[t], s.building[t] = PLAIN, NO_RES, 0
         s.explored[t] = 1
-    last = next(t for t in path if s.owner[t] < 0)
+    neutral = next(t for t in path if s.owner[t] < 0)
+    last = path[0] if own_tile else neutral
+    assert (s.owner[last] == capital) == own_tile
     for t in path:
-        s.road[t] = t != last
+        s.road[t] = t not in (last, neutral)
         s.explored[builder * s.b.n + t] = 1
     s.techs[builder] |= 1 << ROADS
     s.stars[builder] = 10
     s.player = builder
     s._legal = s._legal_set = None
     check(game, s)
+    if own_tile:  # the neutral road first: it joins nothing yet
+        s.apply_legal((BUILD_ROAD, neutral))
+        s.stars[builder] = 10
+        check(game, s)
     pop, cap_pop, score = s.c_pop[village], s.c_pop[capital], s.score[0]
     assert not s.connected[0]
     s.apply_legal((BUILD_ROAD, last))
@@ -398,6 +410,7 @@ def trade_network_by_road(check=_check, builder=0):
 def test_a_road_connecting_a_city_to_the_capital_adds_population():
     trade_network_by_road(builder=0)
     trade_network_by_road(builder=1)
+    trade_network_by_road(builder=0, own_tile=True)
 
 
 def test_ports_within_four_water_steps_join_the_trade_network():
@@ -463,3 +476,36 @@ def test_a_capture_hands_units_to_cities_as_the_framework_does():
     assert (s.u_city[b], s.u_city[a]) == (enemy_capital, -1), "last joined goes first"
     assert s.c_nunits[enemy_capital] == 2
     assert s.u_city[first] == lost and s.c_nunits[capital] == 0, "the capital's last unit"
+
+
+def test_a_mind_bender_heals_its_wounded_neighbours_and_converts_an_enemy():
+    from games.tribes.constants import CONVERT, HEAL_OTHERS, MIND_BENDER
+
+    s = _blank(0)
+    size = s.b.size
+    a, b, c = _row(s, 3)
+    above = b - size
+    _clear(s, [above])
+    bender = s._new_unit(MIND_BENDER, b, 0, -1, FRESH)
+    friend = s._new_unit(WARRIOR, a, 0, -1, FINISHED)
+    nearly = s._new_unit(WARRIOR, above, 0, -1, FINISHED)
+    enemy_capital = s.b.capital_city[1]
+    enemy = s._new_unit(WARRIOR, c, 1, enemy_capital, FINISHED)
+    s.u_hp[enemy] = 3
+    s._legal = s._legal_set = None
+    assert (HEAL_OTHERS, bender) not in s.legal_actions()  # its tribe's neighbours are whole
+    s.u_hp[friend], s.u_hp[nearly] = 3, 8
+    s.u_status[bender] = FINISHED
+    s._legal = s._legal_set = None
+    assert (HEAL_OTHERS, bender) not in s.legal_actions()  # not once finished
+    s.u_status[bender] = FRESH
+    s._legal = s._legal_set = None
+    s.apply_legal((HEAL_OTHERS, bender))
+    assert (s.u_hp[friend], s.u_hp[nearly], s.u_hp[enemy]) == (7, 10, 3)  # 4, up to 10
+    assert s.u_status[bender] == FINISHED
+    s.u_status[bender] = FRESH
+    units = s.c_nunits[enemy_capital]
+    s._legal = s._legal_set = None
+    s.apply_legal((CONVERT, bender, enemy))
+    assert (s.u_tribe[enemy], s.u_city[enemy], s.u_status[enemy]) == (0, -1, FINISHED)
+    assert s.c_nunits[enemy_capital] == units - 1
