@@ -109,9 +109,9 @@ def test_same_seed_same_game():
 
 # ---- hand-worked positions ----------------------------------------------------------------
 
-def _blank(level=0):
+def _blank(level=0, rules=3):
     """A start state with all units removed and open plain land around the capitals."""
-    s = Tribes(level=level).new_initial_state(random.Random(0))
+    s = Tribes(level=level, rules=rules).new_initial_state(random.Random(0))
     for u in range(len(s.u_type)):
         s._kill(u)
     s._legal = s._legal_set = None
@@ -432,3 +432,56 @@ def test_terrain_defence_needs_the_defenders_technology_for_that_terrain():
             s.techs[1] = 1 << researched
             assert s.defence_multiplier(v) == (1.5 if researched == tech else 1.0), \
                 (ter, researched)
+
+
+@pytest.mark.parametrize("rules", [3, 4])
+def test_legal_groups_are_the_legal_actions_by_type_and_actor(rules):
+    from games.tribes.constants import BUILD_ROAD, DECLARE_WAR, SEND_STARS
+    from games.tribes.rules import group_actions
+
+    no_actor = (END_TURN, RESEARCH, BUILD_ROAD, DECLARE_WAR, SEND_STARS)
+    s = Tribes(level=0, rules=rules).new_initial_state(random.Random(1))
+    rng = random.Random(rules)
+    for _ in range(120):
+        legal = s.legal_actions()
+        groups = s.legal_groups()
+        assert groups == group_actions(legal)  # in the order of the legal list
+        for kind, actor, acts in groups:
+            assert all(a[0] == kind for a in acts)
+            assert actor == (-1 if kind in no_actor else acts[0][1])
+            assert all(actor == -1 or a[1] == actor for a in acts)
+        units = [a[1] for a in legal if a[0] == MOVE]
+        if units:
+            memo = s.unit_memo(units[0])
+            memo["seen"] = True
+            assert s.unit_memo(units[0]) is memo
+        s.apply_action(legal[rng.randrange(len(legal))])
+        if s.is_terminal():
+            break
+
+
+def test_a_clone_and_its_original_change_their_tiles_apart():
+    from games.tribes.constants import BUILD_ROAD, ROADS
+
+    s = _blank(0)
+    s.techs[0] |= 1 << ROADS
+    s.stars[0] = 20
+    s._legal = s._legal_set = None
+    first, second = [a for a in s.legal_actions() if a[0] == BUILD_ROAD][:2]
+    before = s.to_dict()
+    c = s.clone()
+    c.apply_action(first)
+    assert c.road[first[1]] and not s.road[first[1]] and s.to_dict() == before
+    s.apply_action(second)
+    assert s.road[second[1]] and not c.road[second[1]]
+
+
+def test_a_technology_is_researchable_once_its_parent_is_and_only_once():
+    from games.tribes.constants import NUM_TECHS, TECH_PARENT
+    from games.tribes.rules import researchable
+
+    for t in range(NUM_TECHS):
+        assert researchable(0, t) == (t not in TECH_PARENT), t
+        assert not researchable(1 << t, t)
+        if t in TECH_PARENT:
+            assert researchable(1 << TECH_PARENT[t], t)

@@ -354,14 +354,14 @@ def _road_between(s, a, b):
         path.append(y * size + x)
 
 
-def trade_network_by_road(check=_check, builder=0, own_tile=False):
+def trade_network_by_road(check=_check, builder=0, own_tile=False, rules=3):
     """A road joining a city to the capital gives both one population (TradeNetwork,
     Tribe.updateNetwork); roads on neutral tiles serve both tribes, and a connection
     made in the other tribe's turn gives only the capital its population. The road
     that joins them is on a neutral tile, or (``own_tile``) on the capital's territory,
     beside it."""
-    game = Tribes(level=0)
-    s = _blank(0)
+    game = Tribes(level=0, rules=rules)
+    s = _blank(0, rules)
     capital = s.b.capital_city[0]
     cpos = s.b.city_pos[capital]
 
@@ -411,6 +411,33 @@ def test_a_road_connecting_a_city_to_the_capital_adds_population():
     trade_network_by_road(builder=0)
     trade_network_by_road(builder=1)
     trade_network_by_road(builder=0, own_tile=True)
+
+
+@pytest.mark.parametrize("rules", [3, 4])
+def test_a_city_lost_from_the_network_takes_a_population_from_it_and_the_capital(rules):
+    """Rules version 4 (Tribe.updateNetwork): a connected city the tribe no longer holds
+    drops out of its network at once, with a population from itself and one from the
+    capital; a tribe without its capital has no network. Version 3 keeps a city that
+    changed hands in its old tribe's network until that is rebuilt."""
+    s = trade_network_by_road(builder=0, rules=rules)
+    capital = s.b.capital_city[0]
+    village = s.connected[0].bit_length() - 1
+    pop, cap_pop = s.c_pop[village], s.c_pop[capital]
+    enemy = s._new_unit(WARRIOR, s.b.city_pos[village], 1, -1, FRESH)
+    s.player = 1
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, enemy))
+    assert s.c_tribe[village] == 1
+    if rules == 3:
+        assert s.connected[0] == 1 << village
+        assert (s.c_pop[village], s.c_pop[capital]) == (pop, cap_pop)
+        return
+    assert s.connected[0] == 0
+    assert (s.c_pop[village], s.c_pop[capital]) == (pop - 1, cap_pop - 1)
+    s.connected[0] = 1 << village  # as if still connected, then the capital lost
+    s.c_tribe[capital] = 1
+    s._update_network_framework(0)
+    assert s.connected[0] == 0
 
 
 def test_ports_within_four_water_steps_join_the_trade_network():
@@ -509,3 +536,38 @@ def test_a_mind_bender_heals_its_wounded_neighbours_and_converts_an_enemy():
     s.apply_legal((CONVERT, bender, enemy))
     assert (s.u_tribe[enemy], s.u_city[enemy], s.u_status[enemy]) == (0, -1, FINISHED)
     assert s.c_nunits[enemy_capital] == units - 1
+
+
+def test_units_handed_to_a_city_join_the_end_of_its_list():
+    """Board.moveAllFromCity appends a lost city's units to the capital's list (after
+    the units already there), and only while the lost city has units left; a captured
+    village then takes the capital's last unit, one that came from the lost city;
+    without units in the capital it takes one from another of the tribe's cities."""
+    s = _blank(0)
+    capital = s.b.capital_city[0]
+    first, second, third = [c for c in range(len(s.c_tribe)) if s.c_tribe[c] < 0][:3]
+    for c in (first, third):
+        s.c_tribe[c], s.terrain[s.b.city_pos[c]] = 0, CITY
+        s._claim(c)
+    s.c_level[capital] = 2  # room for 3 units
+    row = _row(s, 3)
+    moved = s._new_unit(WARRIOR, row[0], 0, first, FINISHED)
+    taker = s._new_unit(WARRIOR, s.b.city_pos[second], 0, -1, FRESH)
+    enemy = s._new_unit(WARRIOR, s.b.city_pos[first], 1, -1, FRESH)
+    home = s._new_unit(WARRIOR, row[1], 0, capital, FINISHED)  # the last to join any city
+    s.player = 1
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, enemy))
+    assert (s.u_city[moved], s.c_nunits[capital], s.c_nunits[first]) == (capital, 2, 0)
+    assert s.u_city[enemy] == s.u_city[taker] == -1
+    s.player = 0
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, taker))
+    assert (s.u_city[moved], s.u_city[home]) == (second, capital)  # the last to join
+    s._kill(home)  # the capital has no unit left: the next village takes third's
+    spare = s._new_unit(WARRIOR, row[2], 0, third, FINISHED)
+    fourth = next(c for c in range(len(s.c_tribe)) if s.c_tribe[c] < 0)
+    taker = s._new_unit(WARRIOR, s.b.city_pos[fourth], 0, -1, FRESH)
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, taker))
+    assert s.u_city[spare] == fourth or s.u_city[moved] == fourth

@@ -366,6 +366,23 @@ def test_half_steps_add_up_rounded_down():
     assert _moves(s[4], 2) == sorted(around + [3, 12, 21])
 
 
+def test_a_step_onto_a_road_from_off_it_costs_a_whole_step():
+    def warrior_beside_a_road(s):
+        _unit(s, WARRIOR, 10)
+        s.road[11] = s.road[12] = 1
+
+    s = _both(warrior_beside_a_road)
+    assert _moves(s[3], 2) == _moves(s[4], 2) == [0, 1, 2, 9, 11, 18, 19, 20]
+
+    def rider_beside_a_road(s):
+        _unit(s, RIDER, 10)
+        s.road[11] = s.road[12] = 1
+
+    s = _both(rider_beside_a_road)[4]
+    # 1 onto the road, ½ along it, ½ into the capital (a road): 2, its whole movement
+    assert 13 in _moves(s, 2) and 14 not in _moves(s, 2)
+
+
 def test_water_takes_sailing_or_navigation_and_any_port_embarks():
     def ports(s):
         _unit(s, WARRIOR, 22)
@@ -723,3 +740,96 @@ def test_a_tribe_sends_at_most_30_stars_a_turn():
     assert _of(s, SEND_STARS)  # 28 sent: fewer than 30
     s.apply_action((SEND_STARS, 2))
     assert _of(s, SEND_STARS) == [] and s.stars[p] == 70
+
+
+def test_researching_navigation_opens_deep_water_to_a_battleship_at_once():
+    from games.tribes.constants import BATTLESHIP, NAVIGATION
+
+    def battleship(s):  # as ruins give one on water, to a tribe without Navigation
+        s.techs[0] |= 1 << FISHING | 1 << SAILING
+        s.stars[0] = 50
+        s.terrain[0], s.terrain[1] = SHALLOW, DEEP
+        _unit(s, BATTLESHIP, 0)
+        s.u_base[2] = WARRIOR
+
+    s = _both(battleship)[4]
+    assert 1 not in _moves(s, 2)
+    s.apply_action((RESEARCH, NAVIGATION))  # its moves are worked out again, not carried
+    assert 1 in _moves(s, 2)
+
+
+def test_a_road_on_the_corner_tile_extends_a_nearby_units_moves_at_once():
+    def roads_towards_the_corner(s):
+        s.techs[0] |= 1 << RIDING | 1 << ROADS
+        s.stars[0] = 20
+        for t in (0, 10, 20):
+            s.terrain[t], s.resource[t] = PLAIN, NO_RES
+        s.explored[0] = 1
+        s.road[10] = s.road[20] = 1
+        _unit(s, WARRIOR, 20)
+
+    s = _both(roads_towards_the_corner)[3]  # (version 4 reaches 0 already: half-steps)
+    assert 0 not in _moves(s, 2)  # 20 -> 10 along the road, then a full step: too far
+    s.apply_action((BUILD_ROAD, 0))  # on tile 0: the warrior's moves are worked out again
+    assert 0 in _moves(s, 2)
+
+
+def test_a_tile_freed_by_retaliation_opens_to_a_neighbour_at_once():
+    from games.tribes.constants import ARCHER
+
+    def archers(s):
+        for t in (19, 20, 21, 22):
+            s.terrain[t], s.resource[t] = PLAIN, NO_RES
+        _unit(s, ARCHER, 20)  # unit 2, nearly dead
+        s.u_hp[2] = 1
+        s._new_unit(ARCHER, 22, 1, -1, FINISHED)  # unit 3, two tiles east: it shoots back
+        s._new_unit(WARRIOR, 19, 0, -1, FRESH)  # unit 4, west of the archer
+
+    for rules, s in _both(archers).items():
+        assert 20 not in _moves(s, 4)
+        s.apply_action((ATTACK, 2, 3))
+        assert s.u_type[2] == -1 and s.u_type[3] == ARCHER  # killed by the retaliation
+        assert 20 in _moves(s, 4), rules
+
+
+def test_a_kill_takes_the_target_from_every_unit_in_range_at_once():
+    from games.tribes.constants import ARCHER
+
+    def target(s):
+        for t in (18, 19, 20, 21):
+            s.terrain[t], s.resource[t] = PLAIN, NO_RES
+        _unit(s, ARCHER, 18)  # unit 2, two tiles west of the target
+        s._new_unit(WARRIOR, 20, 1, -1, FINISHED)  # unit 3, nearly dead
+        s.u_hp[3] = 1
+        s._new_unit(WARRIOR, 21, 0, -1, FRESH)  # unit 4 kills it
+
+    for rules, s in _both(target).items():
+        assert (ATTACK, 2, 3) in s.legal_actions()
+        s.apply_action((ATTACK, 4, 3))
+        assert s.u_type[3] == -1
+        assert not [a for a in s.legal_actions() if a[0] == ATTACK and a[1] == 2], rules
+
+
+def test_the_frameworks_single_step_onto_a_mountain_needs_climbing():
+    for climbing in (False, True):
+        s, centre = _open_ground(4)
+        s.techs[0] = 1 << CLIMBING if climbing else 1 << RIDING
+        s.terrain[centre + 1] = MOUNTAIN
+        s.terrain[centre - 1] = FOREST
+        u = s._new_unit(WARRIOR, centre, 0, -1, FRESH)
+        s._legal = s._legal_set = None
+        steps = sorted(a[2] for a in s.legal_actions() if a[0] == MOVE and a[1] == u)
+        around = sorted(s.b.nbr[centre])
+        assert steps == (around if climbing else [t for t in around if t != centre + 1])
+
+
+def test_a_rider_enters_water_only_at_a_port_in_the_framework():
+    s, centre = _open_ground(4)
+    s.techs[0] |= 1 << FISHING | 1 << SAILING
+    port, sea = centre + 1, centre - 1
+    s.terrain[port], s.building[port] = SHALLOW, PORT  # no tribe's
+    s.terrain[sea] = SHALLOW
+    u = s._new_unit(RIDER, centre, 0, -1, FRESH)
+    s._legal = s._legal_set = None
+    steps = [a[2] for a in s.legal_actions() if a[0] == MOVE and a[1] == u]
+    assert port in steps and sea not in steps
