@@ -571,3 +571,17 @@ def test_units_handed_to_a_city_join_the_end_of_its_list():
     s._legal = s._legal_set = None
     s.apply_action((CAPTURE, taker))
     assert s.u_city[spare] == fourth or s.u_city[moved] == fourth
+
+
+def test_an_enemy_citys_roads_are_not_part_of_a_tribes_network():
+    s = _blank(0)
+    c0, c1 = (s.b.city_pos[c] for c in s.b.capital_city)
+    path = _road_between(s, c1, c0)
+    for t in path:
+        s.road[t] = 1
+    reach = s._network_reach(1)
+    enemy = [t for t in path if s.owner[t] >= 0 and s.c_tribe[s.owner[t]] == 0]
+    assert enemy and not any(reach[t] for t in enemy)  # tribe 0's capital's tiles
+    first = path[0]  # next to tribe 1's capital: its own, or neutral
+    assert s.owner[first] < 0 or s.c_tribe[s.owner[first]] == 1
+    assert reach[first] and reach[c1] and not reach[c0]

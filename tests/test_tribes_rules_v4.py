@@ -833,3 +833,16 @@ def test_a_rider_enters_water_only_at_a_port_in_the_framework():
     s._legal = s._legal_set = None
     steps = [a[2] for a in s.legal_actions() if a[0] == MOVE and a[1] == u]
     assert port in steps and sea not in steps
+
+
+def test_the_framework_runs_along_roads_only_on_the_tribes_own_or_neutral_tiles():
+    def enemy_rider_on_tribe_0s_roads(s):
+        for t in (21, 22, 23, 24):  # row 2, x = 3..6: tribe 0's capital's tiles, then neutral
+            s.road[t], s.resource[t] = 1, NO_RES
+        _unit(s, RIDER, 21, p=1)
+        s.player = 1
+
+    s = _both(enemy_rider_on_tribe_0s_roads)[4]
+    assert s.owner[21] == s.owner[23] == 0 and s.owner[24] < 0
+    # full steps on tribe 0's tiles: 21 -> 22 -> 23 spends the rider's 2
+    assert 23 in _moves(s, 2) and 24 not in _moves(s, 2)
