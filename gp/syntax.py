@@ -212,9 +212,9 @@ class ProgramText:
         for prim in candidates:
             syn = self.syntax[prim.name]
             subs = _match(syn, node)
-            if subs is None:
-                continue
             args = getattr(prim, "args", [])
+            if subs is None or len(subs) != len(args):  # a call with operands too few or many
+                continue
             out = [prim]
             for sub, arg_type in zip(subs, args):
                 resolved = self._resolve(sub, arg_type)
