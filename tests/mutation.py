@@ -78,7 +78,14 @@ TARGETS: dict[str, list[str]] = {
                      "tests/test_cantstop_dsl.py::test_malformed_programs_say_where"],
     "gp/evaluator.py": ["tests/test_evaluator.py", "tests/test_evaluator_names.py",
                         "tests/test_sa.py"],
-    "gp/fitness.py": ["tests/test_sa.py", "tests/test_paired.py", "tests/test_psi_one_start.py"],
+    "gp/fitness.py": ["tests/test_fitness.py",
+                      "tests/test_paired.py::test_a_copy_of_the_target_scores_one_half_paired_only",
+                      "tests/test_paired.py::test_margin_breaks_ties_below_the_step",
+                      "tests/test_paired.py::test_odd_match_counts_are_refused",
+                      "tests/test_psi_one_start.py",
+                      "tests/test_sa.py::test_fitness_cache_and_seed_from_program",
+                      "tests/test_sa_remeasure.py::"
+                      "test_each_re_measurement_plays_matches_not_played_before"],
     # quality diversity and self-play
     "qd/archive.py": ["tests/test_qd_cells.py",
                       "tests/test_qd.py::test_archive_round_trip_keeps_programs",
