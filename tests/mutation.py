@@ -254,6 +254,14 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "43:core/NumberReplacer:14": _BATCHED,
         "43:core/NumberReplacer:15": _BATCHED,
     },
+    "gp/fitness.py": {
+        "75:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "208:core/NumberReplacer:46": "every part of a pool's batch comes from one "
+        "play_many call, which gives each the batch's time: the max over any non-empty "
+        "run of them is the same",
+        "257:core/NumberReplacer:65": _ONE_ELEMENT,
+        "281:core/NumberReplacer:71": _ONE_ELEMENT,
+    },
     "gp/variation.py": {
         "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
         "26:core/NumberReplacer:1": _SHORTCUT,
