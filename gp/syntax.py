@@ -124,6 +124,9 @@ class ProgramText:
             return f"syntax '{kind}' prints {wanted} operand(s) but the primitive takes {arity}"
         if kind == "lines" and ret is not self.root_type:
             return "'lines' (one 'label: ...' line per operand) is read only as the whole program"
+        if kind == "lines" and any(s.kind == "lines" for s in self.syntax.values()):
+            return ("the language already has a 'lines' form, and programs are read as that "
+                    "one: programs of a second would not load")
         holes = [f"_{i}" for i in range(arity)]
         text = _render(syntax, holes)
         try:

@@ -249,6 +249,8 @@ def test_a_program_too_long_or_too_deep_is_refused_at_its_bounds():
                                  r"\(at most 100\)$"):
             check_size(opening * (MAX_NESTING + 1), "p")
     check_size("(" * MAX_NESTING + ")" + "(", "p")  # closing one and opening one: still 100
+    with pytest.raises(ProgramSyntaxError, match="nested 101 deep"):
+        check_size("(" * MAX_NESTING + ")" + "((", "p")  # a bracket closed counts once
     check_size("()" * (MAX_NESTING + 5), "p")
     assert (MAX_PROGRAM_CHARS, MAX_NESTING) == (200_000, 100)
 
@@ -335,3 +337,14 @@ def test_declarations_that_would_not_read_back_say_why():
         "prints as 'a:b: _0', which does not parse back: line 1: expected one of a:b:")
     assert probe.syntax_problem(Syntax("lines", labels=("a", "a")), 2, Turn) == (
         "prints as 'a: _0\na: _1', which does not parse back: line 2: 'a' given twice")
+
+
+def test_a_language_has_at_most_one_form_of_lines():
+    dsl = _turns()
+    with pytest.raises(ValueError, match="^DSL turns: primitive 'other_rule': the language "
+                                         "already has a 'lines' form, and programs are read "
+                                         "as that one: programs of a second would not load$"):
+        dsl.primitive("other_rule", [Num], Turn, Syntax("lines", labels=("value",)),
+                      _const(None))
+    assert "other_rule" not in dsl.syntax
+    assert dsl.parse(f"score: 1\ncolumn: {BEST}") == TURNS.parse(f"score: 1\ncolumn: {BEST}")
