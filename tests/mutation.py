@@ -254,6 +254,14 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "43:core/NumberReplacer:14": _BATCHED,
         "43:core/NumberReplacer:15": _BATCHED,
     },
+    "gp/dsl.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((108, 1), (109, 2), (130, 3), (140, 4))},
+        "79:core/ReplaceBinaryOperator_BitOr_BitAnd:0": "DEAP's typed primitive set "
+        "enters every type it sees (a return or an operand type) in both its primitive "
+        "and its terminal tables, so the two key sets are the same",
+        "173:core/NumberReplacer:17": _ONE_ELEMENT,
+    },
     "gp/fitness.py": {
         "75:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
         "208:core/NumberReplacer:46": "every part of a pool's batch comes from one "
