@@ -90,7 +90,8 @@ TARGETS: dict[str, list[str]] = {
     "qd/archive.py": ["tests/test_qd_cells.py",
                       "tests/test_qd.py::test_archive_round_trip_keeps_programs",
                       "tests/test_qd.py::test_bad_archive_files_are_named"],
-    "qd/map_elites.py": ["tests/test_qd_emitter.py", "tests/test_qd_cells.py", "tests/test_qd.py"],
+    "qd/map_elites.py": ["tests/test_qd_emitter.py", "tests/test_map_elites_run.py",
+                         "tests/test_qd_cells.py", "tests/test_qd.py"],
     "qd/naive_sampling.py": ["tests/test_naive_sampling.py", "tests/test_hss.py",
                              "tests/test_hss_parts.py"],
     "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
@@ -211,6 +212,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "107:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
         "128:core/ReplaceComparisonOperator_Lt_LtE:5": _EPSILON_DRAW,
         "140:core/ReplaceComparisonOperator_Lt_LtE:6": _EPSILON_DRAW,
+    },
+    "qd/map_elites.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((66, 0), (66, 1), (68, 2), (69, 3))},
+        "56:core/ReplaceComparisonOperator_Lt_LtE:0": "random() <= rate and random() < rate "
+        "differ only when the draw equals the crossover rate exactly: the same crossover "
+        "probability",
+        "118:core/ReplaceTrueWithFalse:3": "a policy's re-evaluation raises BudgetSpent only "
+        "once the budget is spent; not cut there, the next pass asks a batch and stops "
+        "before evaluating any of it (nothing is left): the same log, stats and archive",
     },
     "gp/sa.py": {
         "101:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
