@@ -38,7 +38,8 @@ TARGETS: dict[str, list[str]] = {
     "games/cantstop/players.py": ["tests/test_cantstop_players.py"],
     "games/cantstop/rules.py": ["tests/test_cantstop_rules.py"],
     "games/match.py": ["tests/test_match.py"],
-    "games/tribes/rules.py": ["tests/test_tribes.py"],
+    "games/tribes/rules.py": ["tests/test_tribes.py", "tests/test_tribes_rules_v4.py",
+                              "tests/test_tribes_framework_rules.py"],
     # the report's statistics
     "experiments/report.py": ["tests/test_report_statistics.py"],
     # the searches
@@ -157,6 +158,14 @@ _EPSILON_DRAW = ("random() <= ε and random() < ε differ only when the draw equ
                  "exactly: the same exploring probability")
 _DOUBLE = "a double's two columns are the same: action[1] and action[-1] are action[0]"
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "games/match.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((103, 1), (219, 4), (220, 5), (241, 10))},
+        "234:core/NumberReplacer:91": _ONE_ELEMENT,
+        "308:core/NumberReplacer:125": "a chunk takes at least ceil(left / (2 * workers)) "
+        "matches, which is 1 or more while any are left: a smallest chunk of 0 or 1 is "
+        "the same",
+    },
     "games/cantstop/rules.py": {
         **{f"34:core/NumberReplacer:{i}": _PADDING for i in (4, 5, 6, 7)},
         **{f"356:core/NumberReplacer:{i}": _PADDING
