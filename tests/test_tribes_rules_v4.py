@@ -38,6 +38,7 @@ from games.tribes.constants import (
     FORESTRY,
     FREE_SPIRIT,
     FRESH,
+    FRUIT,
     GROW_FOREST,
     HUNTING,
     LEVEL_UP,
@@ -469,3 +470,128 @@ def test_the_altar_of_peace_counts_from_meditation_and_comes_back_after_it_was_b
             s.apply_action((END_TURN,))  # tribe 0's next turn: its fifth without attacking
             assert s.monuments[altar] == expected[rules], (setup.__name__, rules)
             assert s.pacifist[0] == (4 if setup is peaceful and rules == 4 else 5)
+
+
+# ---- actions the framework's game executes without offering them (its RHEA plays them) --
+
+def test_a_building_outside_the_city_counts_for_the_city_that_built_it():
+    def forest_outside(s):
+        _city_tiles(s)
+        s.techs[1] |= 1 << CONSTRUCTION
+        s.c_level[0] = 5  # no level-up due
+
+    s = _both(forest_outside)
+    hut = (BUILD, 0, 31, LUMBER_HUT)  # tile 31: forest outside both tribes' borders
+    assert hut not in s[4].legal_actions() and not s[3].is_feasible(hut)
+    assert s[4].is_feasible(hut)
+    assert not s[4].is_feasible((BUILD, 1, 31, LUMBER_HUT))  # not the tribe to move's city
+    s = s[4]
+    score = s.score[0]
+    s.apply_feasible(hut)
+    assert (s.building[31], s.terrain[31], s.owner[31]) == (LUMBER_HUT, PLAIN, -1)
+    assert s.c_pop[0] == 1 and s.score[0] == score + 5 and s.stars[0] == 50 - 2
+    # a temple on tribe 1's tile 58 is city 0's: its points, growth and population are
+    # tribe 0's, and tribe 1's city cannot destroy it (``Destroy.isFeasible`` looks in
+    # the city's building list)
+    s.apply_feasible((BUILD, 0, 58, TEMPLE))
+    assert s.owner[58] == 1 and s.c_pop == [2, 0] and s.score[0] == score + 5 + 105
+    assert Tribes().state_from_dict(s.to_dict()) == s  # the listing city is kept
+    worth = list(s.c_worth)
+    for _ in range(3):  # three more turns of tribe 0: the temple's second level
+        s.apply_action((END_TURN,))
+        assert (DESTROY, 1, 58) not in s.legal_actions()
+        s.apply_action((END_TURN,))
+    assert s.c_worth == [worth[0] + 50, worth[1]]
+
+
+def test_a_building_over_a_building_keeps_both_effects():
+    def temple_ready(s):
+        _city_tiles(s)
+        s.c_level[0] = 5  # no level-up due
+
+    s = _both(temple_ready)[4]
+    s.apply_action((BUILD, 0, 4, TEMPLE))
+    assert (BUILD, 0, 4, TEMPLE) not in s.legal_actions()
+    score, pop = s.score[0], s.c_pop[0]
+    s.apply_feasible((BUILD, 0, 4, TEMPLE))  # the first temple stays in the city's list
+    assert s.building[4] == TEMPLE and s.c_pop[0] == pop + 1
+    assert s.score[0] == score + 100 + 5 and s.stars[0] == 50 - 2 * 20
+    worth = s.c_worth[0]
+    for _ in range(3):
+        s.apply_action((END_TURN,))
+        s.apply_action((END_TURN,))
+    assert s.c_worth[0] == worth + 2 * 50  # both temples grow
+
+
+def test_resources_can_be_gathered_outside_the_city():
+    def fruit_outside(s):
+        _city_tiles(s)
+        s.terrain[31], s.resource[31] = PLAIN, FRUIT
+
+    s = _both(fruit_outside)
+    gather = (RESOURCE, 0, 31)
+    assert gather not in s[4].legal_actions() and not s[3].is_feasible(gather)
+    assert not s[4].is_feasible((RESOURCE, 0, 30))  # no resource there
+    s = s[4]
+    s.apply_feasible(gather)
+    assert (s.resource[31], s.c_pop[0], s.stars[0]) == (NO_RES, 1, 50 - 2)
+    with pytest.raises(ValueError, match="infeasible"):
+        s.apply_feasible(gather)
+
+
+def test_the_other_tribe_may_declare_war_in_the_turn_of_the_tribe_to_move():
+    s = _both(_nothing)
+    war = (DECLARE_WAR, 1)  # tribe 1 declares war on tribe 0, in tribe 0's turn
+    assert war not in s[4].legal_actions() and not s[3].is_feasible(war)
+    assert s[4].is_feasible(war) and s[4].is_feasible((DECLARE_WAR, 0))  # (0: its own)
+    s = s[4]
+    s.apply_feasible(war)
+    # allegiances 1 -> 0 and 0 -> 1 at -30, tribe 1 has declared a war (and this turn)
+    assert s.diplo == [0, -30, -30, 0, 0, 1, 0, 0, 0, 1]
+    assert not s.is_feasible(war)
+    assert _of(s, DECLARE_WAR) == []  # at war: tribe 0 may no longer declare
+    s.apply_action((END_TURN,))
+    assert _of(s, DECLARE_WAR) == [] and s.diplo[5] == 0  # nor tribe 1, next turn
+
+
+def test_a_capture_counts_the_buildings_its_city_listed_not_those_on_its_tiles():
+    def facing(s):  # tribe 0's warrior on tribe 1's capital (67), tribe 1's on tribe 0's
+        _city_tiles(s)
+        s.c_level[0] = 5
+        s.unit_at[13], s.unit_at[67] = 1, 0
+        s.u_pos[0], s.u_pos[1] = 67, 13
+
+    def capture_gain(temple: bool, captor: int) -> int:
+        s = _both(facing)[4]
+        if temple:  # city 0 builds a temple on city 1's tile 58
+            s.apply_feasible((BUILD, 0, 58, TEMPLE))
+        if captor == 1:
+            s.apply_action((END_TURN,))
+        before = s.score[captor]
+        s.apply_action((CAPTURE, captor))
+        assert s.is_terminal() and s.winner() == captor
+        return s.score[captor] - before
+
+    # tribe 0 takes city 1: the temple is city 0's, nothing more; tribe 1 takes city 0:
+    # the temple comes with city 0's list and scores 100 again for its new owner, with
+    # the 5 of its population point in city 0's worth
+    assert capture_gain(True, 0) == capture_gain(False, 0)
+    assert capture_gain(True, 1) == capture_gain(False, 1) + 100 + 5
+
+
+def test_fifteen_stars_may_be_sent_and_the_other_tribe_may_send_its_own():
+    def rich(s):
+        s.stars = [20, 16]
+
+    s = _both(rich)
+    assert max(a[1] for a in _of(s[4], SEND_STARS)) == 14  # SendStarsFactory: below 15
+    assert s[4].is_feasible((SEND_STARS, 15)) and not s[3].is_feasible((SEND_STARS, 15))
+    assert not s[4].is_feasible((SEND_STARS, 16)) and not s[4].is_feasible((SEND_STARS, 0))
+    s = s[4]
+    s.apply_feasible((SEND_STARS, 15, 1))  # tribe 1's 15 stars to tribe 0, in 0's turn
+    assert s.stars == [35, 1] and s.score == [390, 405] and s.diplo[7] == 15
+    s.apply_feasible((SEND_STARS, 15))
+    assert s.stars == [20, 16] and s.score == [405, 405] and s.diplo[6:8] == [15, 15]
+    assert s.is_feasible((SEND_STARS, 15, 1))  # 15 sent: below 30, so 15 more (to 30)
+    s.diplo[7] = 30
+    assert not s.is_feasible((SEND_STARS, 1, 1))  # 30 sent: no more this turn
