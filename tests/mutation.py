@@ -263,12 +263,35 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "173:core/NumberReplacer:17": _ONE_ELEMENT,
     },
     "gp/fitness.py": {
+        "72:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
+        "72:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
         "75:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "103:core/ReplaceBinaryOperator_BitOr_BitAnd:3": _HINT,
+        "126:core/NumberReplacer:25": _ONE_ELEMENT,
         "208:core/NumberReplacer:46": "every part of a pool's batch comes from one "
         "play_many call, which gives each the batch's time: the max over any non-empty "
         "run of them is the same",
         "257:core/NumberReplacer:65": _ONE_ELEMENT,
         "281:core/NumberReplacer:71": _ONE_ELEMENT,
+    },
+    "gp/syntax.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((108, 0), (211, 1), (232, 2), (267, 3), (327, 4))},
+        "161:core/NumberReplacer:19": "a language has at most one 'lines' form (a second "
+        "is refused at declaration): the first is the last",
+        "259:core/NumberReplacer:47": "an argmax_map prints one operand: the first is the "
+        "last",
+        **{f"{line}:core/NumberReplacer:{i}": "a callv or index node has one child (the "
+           "parser's index holds one expression; callv checks one): the first is the last"
+           for line, i in ((278, 59), (278, 61), (282, 63), (282, 65))},
+        **{f"{line}:core/NumberReplacer:{i}": "a lambda node has one child, its body: the "
+           "first is the last" for line, i in ((288, 69), (297, 77))},
+        "292:core/NumberReplacer:73": "argmax's operands are checked to be one: the first "
+        "is the last",
+        "307:core/NumberReplacer:78": "the text before the first '#' is the same however "
+        "many times the rest is split",
+        **{f"73:core/NumberReplacer:{i}": "a node's position is read only for a line of a "
+           "multi-line program, which always sets it (to its line number)" for i in (10, 11)},
     },
     "gp/variation.py": {
         "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,

@@ -5,6 +5,7 @@ refused with the reason. Fast: small made-up languages, no games played."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -348,3 +349,11 @@ def test_a_language_has_at_most_one_form_of_lines():
                       _const(None))
     assert "other_rule" not in dsl.syntax
     assert dsl.parse(f"score: 1\ncolumn: {BEST}") == TURNS.parse(f"score: 1\ncolumn: {BEST}")
+
+
+def test_a_declared_syntax_cannot_be_changed_after_its_check():
+    plus = CALC.syntax["plus"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plus.text = ">="  # would print text the parser cannot read
+    assert CALC.to_text(CALC.parse("1 + turn")) == "1 + turn"
+    assert {Syntax("binop", "+"): "plus"}[plus] == "plus"  # a value: equal and hashable
