@@ -206,7 +206,7 @@ class SynthesisRun:
                                           present=partial(simplified_text, self.dsl))
                     self.method(language=self.dsl, evaluator=evaluator,
                                 rng=random.Random(c.seed), settings=c.settings,
-                                initial=self.initial).run()
+                                initial=self.initial, game=self.game).run()
                     evaluator.close()
                 except BaseException as err:
                     if not self.resume:

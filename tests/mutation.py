@@ -38,7 +38,8 @@ TARGETS: dict[str, list[str]] = {
     "games/cantstop/players.py": ["tests/test_cantstop_players.py"],
     "games/cantstop/rules.py": ["tests/test_cantstop_rules.py"],
     "games/match.py": ["tests/test_match.py"],
-    "games/tribes/rules.py": ["tests/test_tribes.py"],
+    "games/tribes/rules.py": ["tests/test_tribes.py", "tests/test_tribes_rules_v4.py",
+                              "tests/test_tribes_framework_rules.py"],
     # the report's statistics
     "experiments/report.py": ["tests/test_report_statistics.py"],
     # the searches
@@ -90,7 +91,8 @@ TARGETS: dict[str, list[str]] = {
     "qd/archive.py": ["tests/test_qd_cells.py",
                       "tests/test_qd.py::test_archive_round_trip_keeps_programs",
                       "tests/test_qd.py::test_bad_archive_files_are_named"],
-    "qd/map_elites.py": ["tests/test_qd_emitter.py", "tests/test_qd_cells.py", "tests/test_qd.py"],
+    "qd/map_elites.py": ["tests/test_qd_emitter.py", "tests/test_map_elites_run.py",
+                         "tests/test_qd_cells.py", "tests/test_qd.py"],
     "qd/naive_sampling.py": ["tests/test_naive_sampling.py", "tests/test_hss.py",
                              "tests/test_hss_parts.py"],
     "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
@@ -156,6 +158,14 @@ _EPSILON_DRAW = ("random() <= ε and random() < ε differ only when the draw equ
                  "exactly: the same exploring probability")
 _DOUBLE = "a double's two columns are the same: action[1] and action[-1] are action[0]"
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "games/match.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((103, 1), (219, 4), (220, 5), (241, 10))},
+        "234:core/NumberReplacer:91": _ONE_ELEMENT,
+        "308:core/NumberReplacer:125": "a chunk takes at least ceil(left / (2 * workers)) "
+        "matches, which is 1 or more while any are left: a smallest chunk of 0 or 1 is "
+        "the same",
+    },
     "games/cantstop/rules.py": {
         **{f"34:core/NumberReplacer:{i}": _PADDING for i in (4, 5, 6, 7)},
         **{f"356:core/NumberReplacer:{i}": _PADDING
@@ -211,6 +221,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "107:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
         "128:core/ReplaceComparisonOperator_Lt_LtE:5": _EPSILON_DRAW,
         "140:core/ReplaceComparisonOperator_Lt_LtE:6": _EPSILON_DRAW,
+    },
+    "qd/map_elites.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((66, 0), (66, 1), (68, 2), (69, 3))},
+        "56:core/ReplaceComparisonOperator_Lt_LtE:0": "random() <= rate and random() < rate "
+        "differ only when the draw equals the crossover rate exactly: the same crossover "
+        "probability",
+        "118:core/ReplaceTrueWithFalse:3": "a policy's re-evaluation raises BudgetSpent only "
+        "once the budget is spent; not cut there, the next pass asks a batch and stops "
+        "before evaluating any of it (nothing is left): the same log, stats and archive",
     },
     "gp/sa.py": {
         "101:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
