@@ -12,7 +12,6 @@ import pytest
 
 from gp.dsl import DSL
 from gp.syntax import (
-    BINARY_OPERATORS,
     MAX_NESTING,
     MAX_PROGRAM_CHARS,
     ProgramSyntaxError,
@@ -145,10 +144,6 @@ def test_operators_bind_as_documented_and_print_with_the_brackets_they_need(
     assert _names(tree) == names
     assert CALC.to_text(tree) == printed
     assert CALC.parse(printed) == tree
-
-
-def test_the_binary_operators_are_the_documented_ones():
-    assert BINARY_OPERATORS == ("+", "-", "*", "and", "or")
 
 
 def test_a_program_of_lines_reads_its_labels_in_any_order_with_comments_and_blanks():
