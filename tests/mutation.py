@@ -162,6 +162,8 @@ _CARRY_LESS = ("carrying a parent's legal actions over is a shortcut: carrying f
 EQUIVALENT: dict[str, dict[str, str]] = {
     "games/tribes/rules.py": {
         "2633:core/ReplaceBinaryOperator_BitOr_BitAnd:23": _HINT,
+        "809:core/NumberReplacer:383": "a dead unit's tribe is -1: a unit of tribe p is "
+        "alive, whatever its type is compared with",
         "1297:core/ReplaceOrWithAnd:25": _CARRY_LESS,
         "1322:core/AddNot:150": _CARRY_LESS + " (with no parent segments the only action "
         "is a level-up, which carries nothing either way)",
