@@ -164,6 +164,10 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "2633:core/ReplaceBinaryOperator_BitOr_BitAnd:23": _HINT,
         "809:core/NumberReplacer:383": "a dead unit's tribe is -1: a unit of tribe p is "
         "alive, whatever its type is compared with",
+        "2414:core/NumberReplacer:1229": "a reach left marked as kept once the tribe holds "
+        "no city but its capital is never acted on: a road then changes no network, and "
+        "the tribe's next city comes by a capture, which recomputes the reach in full (an "
+        "enemy city) or drops every kept reach (a village's new tiles)",
         "1297:core/ReplaceOrWithAnd:25": _CARRY_LESS,
         "1322:core/AddNot:150": _CARRY_LESS + " (with no parent segments the only action "
         "is a level-up, which carries nothing either way)",
