@@ -157,7 +157,49 @@ _ONE_ELEMENT = "the first and the last of a one-element list are the same elemen
 _EPSILON_DRAW = ("random() <= ε and random() < ε differ only when the draw equals ε "
                  "exactly: the same exploring probability")
 _DOUBLE = "a double's two columns are the same: action[1] and action[-1] are action[0]"
+_CARRY_LESS = ("carrying a parent's legal actions over is a shortcut: carrying fewer makes "
+               "the next state work them out afresh, the same list")
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "games/tribes/rules.py": {
+        "2633:core/ReplaceBinaryOperator_BitOr_BitAnd:23": _HINT,
+        "809:core/NumberReplacer:383": "a dead unit's tribe is -1: a unit of tribe p is "
+        "alive, whatever its type is compared with",
+        "2414:core/NumberReplacer:1229": "a reach left marked as kept once the tribe holds "
+        "no city but its capital is never acted on: a road then changes no network, and "
+        "the tribe's next city comes by a capture, which recomputes the reach in full (an "
+        "enemy city) or drops every kept reach (a village's new tiles)",
+        "1297:core/ReplaceOrWithAnd:25": _CARRY_LESS,
+        "1322:core/AddNot:150": _CARRY_LESS + " (with no parent segments the only action "
+        "is a level-up, which carries nothing either way)",
+        "1363:core/ReplaceContinueWithBreak:6": _CARRY_LESS,
+        "2355:core/ReplaceBinaryOperator_LShift_RShift:24": "a tribe whose trade-network "
+        "reach is never marked as kept has it recomputed in full: the same network",
+        "1571:core/ReplaceComparisonOperator_Gt_GtE:7": "sign is +1 or -1, never 0",
+        "1930:core/NumberReplacer:961": "the two tribes' allegiance entries are always equal "
+        "(every update writes both), so d[1] and d[2] read the same",
+        "1702:core/ReplaceComparisonOperator_Lt_LtE:36": "expanding a tile again with the "
+        "same movement left reaches nothing new",
+        "1811:core/ReplaceComparisonOperator_Lt_LtE:41": "lowering a cost to the value it "
+        "has changes nothing",
+        "2324:core/NumberReplacer:1191": "an unowned tile taken as the tribe's own matters "
+        "only for a port (the reach is then recomputed in full: the same) or a city tile "
+        "(never unowned); a road on it is followed either way",
+        "1116:core/NumberReplacer:530": "the technologies take fewer than 32 bits: a shift "
+        "by 33 keeps the cache key unique",
+        "580:core/NumberReplacer:278": "econ only versions the tile caches, which start "
+        "empty: any starting count works",
+        "425:core/NumberReplacer:168": "with no candidate tile actions nothing is "
+        "affordable, whatever the dearest cost is taken to be",
+        "425:core/NumberReplacer:169": "with no candidate tile actions nothing is "
+        "affordable, whatever the dearest cost is taken to be",
+        "332:core/NumberReplacer:84": "only a needed neighbour building >= 0 is read: -1 "
+        "and -2 both mean none",
+        "367:core/ReplaceUnaryOperator_Delete_Not:3": "deep water never holds a port, so "
+        "'barred' and 'only onto a port' bar it alike",
+        "1226:core/NumberReplacer:595": "the one-step shortcut gives what the general search "
+        "gives a one-move land unit off roads (each step costs its whole movement): the "
+        "same tiles in tile order and radius 1",
+    },
     "games/match.py": {
         **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
            for line, i in ((103, 1), (219, 4), (220, 5), (241, 10))},
