@@ -162,6 +162,12 @@ _CARRY_LESS = ("carrying a parent's legal actions over is a shortcut: carrying f
 EQUIVALENT: dict[str, dict[str, str]] = {
     "games/tribes/rules.py": {
         "2633:core/ReplaceBinaryOperator_BitOr_BitAnd:23": _HINT,
+        "809:core/NumberReplacer:383": "a dead unit's tribe is -1: a unit of tribe p is "
+        "alive, whatever its type is compared with",
+        "2414:core/NumberReplacer:1229": "a reach left marked as kept once the tribe holds "
+        "no city but its capital is never acted on: a road then changes no network, and "
+        "the tribe's next city comes by a capture, which recomputes the reach in full (an "
+        "enemy city) or drops every kept reach (a village's new tiles)",
         "1297:core/ReplaceOrWithAnd:25": _CARRY_LESS,
         "1322:core/AddNot:150": _CARRY_LESS + " (with no parent segments the only action "
         "is a level-up, which carries nothing either way)",
@@ -319,12 +325,35 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "173:core/NumberReplacer:17": _ONE_ELEMENT,
     },
     "gp/fitness.py": {
+        "72:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
+        "72:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
         "75:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "103:core/ReplaceBinaryOperator_BitOr_BitAnd:3": _HINT,
+        "126:core/NumberReplacer:25": _ONE_ELEMENT,
         "208:core/NumberReplacer:46": "every part of a pool's batch comes from one "
         "play_many call, which gives each the batch's time: the max over any non-empty "
         "run of them is the same",
         "257:core/NumberReplacer:65": _ONE_ELEMENT,
         "281:core/NumberReplacer:71": _ONE_ELEMENT,
+    },
+    "gp/syntax.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((108, 0), (211, 1), (232, 2), (267, 3), (327, 4))},
+        "161:core/NumberReplacer:19": "a language has at most one 'lines' form (a second "
+        "is refused at declaration): the first is the last",
+        "259:core/NumberReplacer:47": "an argmax_map prints one operand: the first is the "
+        "last",
+        **{f"{line}:core/NumberReplacer:{i}": "a callv or index node has one child (the "
+           "parser's index holds one expression; callv checks one): the first is the last"
+           for line, i in ((278, 59), (278, 61), (282, 63), (282, 65))},
+        **{f"{line}:core/NumberReplacer:{i}": "a lambda node has one child, its body: the "
+           "first is the last" for line, i in ((288, 69), (297, 77))},
+        "292:core/NumberReplacer:73": "argmax's operands are checked to be one: the first "
+        "is the last",
+        "307:core/NumberReplacer:78": "the text before the first '#' is the same however "
+        "many times the rest is split",
+        **{f"73:core/NumberReplacer:{i}": "a node's position is read only for a line of a "
+           "multi-line program, which always sets it (to its line number)" for i in (10, 11)},
     },
     "gp/variation.py": {
         "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,

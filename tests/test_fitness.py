@@ -212,7 +212,7 @@ def test_a_failing_program_scores_zero_and_is_logged_once_where_its_language_say
     assert lenient.failures == 0 and not (tmp_path / "none.log").exists()
 
 
-def test_a_failure_is_logged_with_the_programs_lines_joined():
+def test_only_the_programs_own_forfeits_count_as_its_failures():
     strict = WinRate(NOUGHTS, Scripted("first"), Strict, matches=2, seed=2)
     summary = MatchSummary(matches=2, forfeits=[2, 0], first_error=[None, None])
     strict.note_failure("a\nb", summary, "psi")

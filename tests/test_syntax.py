@@ -5,13 +5,13 @@ refused with the reason. Fast: small made-up languages, no games played."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from gp.dsl import DSL
 from gp.syntax import (
-    BINARY_OPERATORS,
     MAX_NESTING,
     MAX_PROGRAM_CHARS,
     ProgramSyntaxError,
@@ -144,10 +144,6 @@ def test_operators_bind_as_documented_and_print_with_the_brackets_they_need(
     assert _names(tree) == names
     assert CALC.to_text(tree) == printed
     assert CALC.parse(printed) == tree
-
-
-def test_the_binary_operators_are_the_documented_ones():
-    assert BINARY_OPERATORS == ("+", "-", "*", "and", "or")
 
 
 def test_a_program_of_lines_reads_its_labels_in_any_order_with_comments_and_blanks():
@@ -348,3 +344,11 @@ def test_a_language_has_at_most_one_form_of_lines():
                       _const(None))
     assert "other_rule" not in dsl.syntax
     assert dsl.parse(f"score: 1\ncolumn: {BEST}") == TURNS.parse(f"score: 1\ncolumn: {BEST}")
+
+
+def test_a_declared_syntax_cannot_be_changed_after_its_check():
+    plus = CALC.syntax["plus"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plus.text = ">="  # would print text the parser cannot read
+    assert CALC.to_text(CALC.parse("1 + turn")) == "1 + turn"
+    assert {Syntax("binop", "+"): "plus"}[plus] == "plus"  # a value: equal and hashable

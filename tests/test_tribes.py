@@ -197,6 +197,25 @@ def test_moved_unit_cannot_capture_the_same_turn():
     assert (CAPTURE, u) not in s.legal_actions()
 
 
+def test_a_farm_beside_a_windmill_gives_its_population_and_the_windmills():
+    s = _blank(0)
+    c = 0
+    pos = s.b.city_pos[c]
+    s.stars[0] = 50
+    s.techs[0] |= (1 << FARMING) | (1 << CONSTRUCTION)
+    size = s.b.size
+    first = pos + 1 if pos % size < size - 1 else pos - 1
+    second = first + size if first // size < size - 1 else first - size
+    for t in (first, second):
+        s.terrain[t], s.resource[t] = PLAIN, NO_RES
+    s.resource[first] = CROPS
+    s.building[second] = WINDMILL  # already standing
+    s.c_level[c] = 3  # no level-up due
+    s._legal = s._legal_set = None
+    s.apply_action((BUILD, c, first, FARM))
+    assert s.c_pop[c] == 2 + 1 and type(s.c_pop[c]) is int  # snapshots stay integral
+
+
 def test_tech_prerequisites_and_cost():
     s = _blank(0)
     s.techs[0] = 0
@@ -485,3 +504,14 @@ def test_a_technology_is_researchable_once_its_parent_is_and_only_once():
         assert not researchable(1 << t, t)
         if t in TECH_PARENT:
             assert researchable(1 << TECH_PARENT[t], t)
+
+
+def test_a_game_drawn_from_a_random_generator_is_seeded_by_its_next_63_bits():
+    from games.tribes.rules import TribesState, board_for
+
+    for seed in (0, 5):
+        drawn = Tribes(level=0).new_initial_state(random.Random(seed))
+        bits = random.Random(seed).getrandbits(63)
+        assert drawn == TribesState.initial(board_for(0), seed=bits)
+        assert drawn.rng == TribesState.initial(board_for(0), seed=bits).rng
+        assert drawn.rng != TribesState.initial(board_for(0), seed=bits >> 1).rng

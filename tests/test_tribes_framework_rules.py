@@ -527,7 +527,7 @@ def test_a_mind_bender_heals_its_wounded_neighbours_and_converts_an_enemy():
     assert (HEAL_OTHERS, bender) not in s.legal_actions()  # not once finished
     s.u_status[bender] = FRESH
     s._legal = s._legal_set = None
-    s.apply_legal((HEAL_OTHERS, bender))
+    s.apply_action((HEAL_OTHERS, bender))
     assert (s.u_hp[friend], s.u_hp[nearly], s.u_hp[enemy]) == (7, 10, 3)  # 4, up to 10
     assert s.u_status[bender] == FINISHED
     s.u_status[bender] = FRESH

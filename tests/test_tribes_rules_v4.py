@@ -21,6 +21,7 @@ from games.tribes.constants import (
     CAPTURE,
     CATAPULT,
     CHIVALRY,
+    CITY,
     CLEAR_FOREST,
     CLIMBING,
     CONSTRUCTION,
@@ -972,3 +973,35 @@ def test_fifteen_stars_may_be_sent_and_the_other_tribe_may_send_its_own():
     assert s.is_feasible((SEND_STARS, 15, 1))  # 15 sent: below 30, so 15 more (to 30)
     s.diplo[7] = 30
     assert not s.is_feasible((SEND_STARS, 1, 1))  # 30 sent: no more this turn
+
+
+def test_the_frameworks_move_search_pops_equal_costs_in_its_queues_order():
+    """A knight (3 moves, every technology) at (row 7, column 4) of java:1 among roads,
+    forests, a mountain, deep water and three enemy warriors. The queue (a binary heap
+    that lets a newcomer rise only past dearer parents, as Java's ``PriorityQueue``)
+    pops the forest road (5, 2), at 2¼, before (4, 2), queued at 3; (5, 2) lowers
+    (4, 2) to 2¾, so (4, 2) is expanded and row 3 reached. Were (4, 2) popped first,
+    at 3 (the whole movement), it would not be expanded."""
+    from games.tribes.constants import ALL_TECHS, KNIGHT
+
+    s = Tribes(level="java:1", rules=4).new_initial_state(random.Random(1))
+    for u in range(len(s.u_type)):
+        s._kill(u)
+    size = s.b.size
+    for t in range(s.b.n):
+        if s.terrain[t] != CITY:
+            s.terrain[t], s.road[t], s.building[t], s.owner[t] = PLAIN, 0, 0, -1
+    for (row, col), ter in {(4, 3): DEEP, (4, 4): DEEP, (7, 0): DEEP, (7, 6): DEEP,
+                            (10, 4): DEEP, (5, 2): FOREST, (7, 3): MOUNTAIN, (9, 3): MOUNTAIN,
+                            (9, 4): SHALLOW}.items():
+        s.terrain[row * size + col] = ter
+    for row, col in ((4, 2), (5, 2), (6, 1), (6, 2), (7, 2), (7, 3), (7, 4), (8, 3), (8, 4),
+                     (9, 4), (10, 4)):
+        s.road[row * size + col] = 1
+    s.techs[0], s.player = ALL_TECHS, 0
+    u = s._new_unit(KNIGHT, 7 * size + 4, 0, -1, FRESH)
+    for row, col in ((9, 1), (6, 6), (9, 7)):  # their neighbours cost all that is left
+        s._new_unit(WARRIOR, row * size + col, 1, -1, FINISHED)
+    s._legal = s._legal_set = None
+    reached = {divmod(a[2], size) for a in s.legal_actions() if a[0] == MOVE and a[1] == u}
+    assert {(4, 2), (3, 1), (3, 2), (3, 3)} <= reached
