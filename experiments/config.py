@@ -61,6 +61,18 @@ def _duration_check(value: str) -> str | None:
     return None
 
 
+def _reference_cost_check(value: dict) -> str | None:
+    from .charging import check_reference_cost
+
+    return check_reference_cost(value)
+
+
+def _reference_budget_check(value: float) -> str | None:
+    from .charging import check_reference_budget
+
+    return check_reference_budget(value)
+
+
 def _specs_check(value: str) -> str | None:
     items = [item.strip() for item in value.split(",")]
     return (f"'{value}' has an empty player spec (two commas, or one at an end)"
@@ -151,6 +163,15 @@ class SynthesisConfig:
     scheduler: str | None = setting(None, "dask scheduler address (default: a LocalCluster)")
     budget: str | None = setting(None, "time budget: 90s, 30m, 2h", check=_duration_check)
     evaluations: int | None = setting(None, "evaluation budget", minimum=1)
+    reference_cost: dict | None = setting(
+        None, "cost of an evaluation by its outcome, e.g. {ran = 41.6, failed = 1.9, c = 0} "
+        "(reference CPU-seconds: a Ψ whose program ran or failed, a C); with "
+        "reference_budget, a budget charged per evaluation", check=_reference_cost_check,
+        cli=False)
+    reference_budget: float | None = setting(
+        None, "budget in reference_cost's units (e.g. 172800: 48 reference CPU-hours); the "
+        "run stops once its evaluations' charges reach it", check=_reference_budget_check,
+        cli=False)
     label: str | None = setting(None, "the name a comparison gives the method", cli=False)
     method: str = setting("sa", "synthesizer: any registered method (see the option groups below)")
     fitness: str = setting("psi", "psi, psi+c, c, or package.module:function")
@@ -190,7 +211,8 @@ class SynthesisConfig:
 
         from .metrics import check_metric_needs
 
-        if self.budget is None and self.evaluations is None:
+        self._check_reference_budget(where)
+        if self.budget is None and self.evaluations is None and self.reference_budget is None:
             raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
         if self.clock == "cpu" and not (self.workers == 1 or self.backend == "serial"):
             raise ValueError(f"{where}: clock cpu counts this process's CPU time only: "
@@ -199,6 +221,30 @@ class SynthesisConfig:
                            extra_metrics=self.synthesizer().metrics(self.settings),
                            data=self.data, score=self.score, where=where)
         check_neighbourhood(game=self.game, settings=self.settings, where=where)
+
+    def _check_reference_budget(self, where: str) -> None:
+        """A charged budget needs its costs and a fitness whose outcome can be charged,
+        and must be one that evaluations spend."""
+        from gp.metrics import BUILTIN_FITNESSES
+
+        if (self.reference_cost is None) != (self.reference_budget is None):
+            given = "reference_cost" if self.reference_budget is None else "reference_budget"
+            other = "reference_budget" if given == "reference_cost" else "reference_cost"
+            raise ValueError(f"{where}: {given} needs {other} (a budget charged per "
+                             "evaluation takes both)")
+        if self.reference_cost is None:
+            return
+        if self.fitness not in BUILTIN_FITNESSES:
+            raise ValueError(f"{where}: reference_cost charges the built-in fitnesses "
+                             f"({', '.join(BUILTIN_FITNESSES)}), not {self.fitness}")
+        on_c_alone = self.fitness == "c" or self.method == "sketch-uct" or (
+            self.method == "sketch-sa"
+            and getattr(self.settings, "sketch_schedule", "reference") != "reference")
+        if on_c_alone and not self.reference_cost.get("c") and self.evaluations is None \
+                and self.budget is None:
+            raise ValueError(f"{where}: reference_cost gives C evaluations no cost, so "
+                             f"method {self.method} (fitness {self.fitness}) would search C "
+                             "without end: give c > 0 or a number of evaluations too")
 
     def synthesizer(self) -> type:
         """The method's class (``gp.synthesis.Synthesizer``)."""

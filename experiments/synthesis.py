@@ -158,6 +158,13 @@ class SynthesisRun:
             run_dir=self.run_dir, fitness_on_failure=c.fitness_on_failure,
             fitness_time_limit=c.fitness_time_limit)
 
+    def charge(self, metrics):
+        """The cost of an evaluation under a charged budget (``reference_cost``), or None."""
+        from .charging import OutcomeCharge
+
+        cost = self.config.reference_cost
+        return None if cost is None else OutcomeCharge(metrics=metrics, cost=cost)
+
     def _backend(self):
         """The run's evaluation backend; a scheduler that cannot be reached is one line."""
         from games.backends import make_backend
@@ -191,7 +198,7 @@ class SynthesisRun:
             existed = self.run_dir.exists()
             prepare_engines(self.game, c.engine)  # compiling is not the search's time
             budget = Budget(seconds=self.seconds, evaluations=c.evaluations, clock=c.clock,
-                            stop_at=c.stop_at)
+                            stop_at=c.stop_at, cost_limit=c.reference_budget)
             # the backend and the metrics (a scheduler to reach, a fitness to import, a
             # record to read) are made before anything is written: a failure writes nothing
             with self._backend() as backend:
@@ -203,10 +210,11 @@ class SynthesisRun:
                 try:
                     evaluator = Evaluator(metrics, self.dsl.to_text, budget, self.run_dir,
                                           resume=self.resume, on_score=on_score,
-                                          present=partial(simplified_text, self.dsl))
+                                          present=partial(simplified_text, self.dsl),
+                                          charge=self.charge(metrics))
                     self.method(language=self.dsl, evaluator=evaluator,
                                 rng=random.Random(c.seed), settings=c.settings,
-                                initial=self.initial).run()
+                                initial=self.initial, game=self.game).run()
                     evaluator.close()
                 except BaseException as err:
                     if not self.resume:

@@ -11,6 +11,10 @@ It owns the budget, the run log, the best programs and resumption:
   measures are logged and replayed with it);
 * a call after the budget is spent raises ``BudgetSpent``, which the
   synthesizers let end their loops (a half-finished GP generation is dropped);
+* a charged budget (``Budget.cost_limit``): each evaluation is charged a cost that
+  depends on its outcome (``Evaluator(charge=...)``, e.g. the CPU time another
+  implementation would spend on it), logged in a ``charge`` column and replayed from
+  it, so the same seed stops at the same evaluation in any process;
 * ``resume``: the searches are deterministic given the seed and the values they
   see, so a killed run restarts from scratch and the evaluator answers the
   calls it already logged from the log (same program, same order, value from the
@@ -37,10 +41,12 @@ LOG_FIELDS = ("seconds", "evaluations", "metric", "value", "psi", "c", "best_psi
 """The columns of a built-in run's log (objective Ψ, extra column C)."""
 
 
-def log_fields(logged: tuple[str, ...]) -> tuple[str, ...]:
-    """Log columns for these logged metric names: a value column each, then a best each."""
+def log_fields(logged: tuple[str, ...], charged: bool = False) -> tuple[str, ...]:
+    """Log columns for these logged metric names: a value column each, then a best each;
+    ``charged``: a last column with each evaluation's charge."""
     return ("seconds", "evaluations", "metric", "value", *logged,
-            *(f"best_{name}" for name in logged), "measures", "program")
+            *(f"best_{name}" for name in logged), "measures", "program",
+            *(("charge",) if charged else ()))
 
 
 class BudgetSpent(Exception):
@@ -61,10 +67,13 @@ class Budget:
     """Stop after ``seconds`` of (resumable) time on ``clock`` or ``evaluations`` calls,
     or once a program's objective reaches ``stop_at`` (a search against a strong target
     can stop at the first program that wins every match instead of using all its
-    time), or when the ``parent`` budget (``child``) is spent."""
+    time), or when the ``parent`` budget (``child``) is spent; or once the evaluations'
+    charges (``count``) add up to ``cost_limit``."""
 
     seconds: float | None = None
     evaluations: int | None = None
+    cost_limit: float | None = None
+    charged: float = 0.0
     clock: str = "wall"
     used: int = 0
     offset: float = 0.0
@@ -94,13 +103,16 @@ class Budget:
             return True
         if self.seconds is not None and self.elapsed() >= self.seconds:
             return True
+        if self.cost_limit is not None and self.charged >= self.cost_limit:
+            return True
         return self.parent is not None and self.parent.spent()
 
-    def count(self, evaluations: int = 1) -> None:
-        """Count evaluations here and in every enclosing budget."""
+    def count(self, evaluations: int = 1, charge: float = 0.0) -> None:
+        """Count evaluations, and their charge, here and in every enclosing budget."""
         self.used += evaluations
+        self.charged += charge
         if self.parent is not None:
-            self.parent.count(evaluations)
+            self.parent.count(evaluations, charge)
 
     def child(self, *, evaluations: int | None = None, seconds: float | None = None) -> Budget:
         """A budget inside this one (an inner search's): it counts into this one too and
@@ -206,13 +218,19 @@ class Evaluator:
         on_score: called with every ``Scored``.
         present: how ``best.txt`` shows a program (e.g. simplified; the program as found
             then goes to ``best_raw.txt``).
+        charge: the cost of an evaluation just computed, from its metric's name and the
+            program (it may ask the metric how the evaluation went); logged, and
+            counted into ``budget.charged``. With it, evaluations are computed one at a
+            time, so a charged budget stops at the same evaluation however they are batched.
     """
 
     def __init__(self, metrics: Metrics | dict[str, Callable[[Any], Any]],
                  to_text: Callable[[Any], str], budget: Budget, run_dir: Path | None = None,
                  resume: bool = False, on_score: Callable[[Scored], None] | None = None,
-                 present: Callable[[str], str] | None = None) -> None:
+                 present: Callable[[str], str] | None = None,
+                 charge: Callable[[str, Any], float] | None = None) -> None:
         self.metrics = as_metrics(metrics)
+        self.charge = charge
         self.to_text = to_text
         self.present = present or str
         self.budget = budget
@@ -231,7 +249,7 @@ class Evaluator:
             self._csv = csv.writer(self._file, lineterminator="\n")
             if not self._replay:
                 if not resume or path.stat().st_size == 0:
-                    self._csv.writerow(log_fields(self.metrics.logged))
+                    self._csv.writerow(log_fields(self.metrics.logged, self.charged))
                     self._file.flush()
         self.best = {name: -math.inf for name in self.metrics.logged}
         self.best_programs: dict[str, str | None] = {name: None for name in self.metrics.logged}
@@ -246,15 +264,20 @@ class Evaluator:
             return
         with path.open(newline="") as file:
             header = next(csv.reader(file), None)
-        if not header or tuple(header) == log_fields(self.metrics.logged):
+        if not header or tuple(header) == log_fields(self.metrics.logged, self.charged):
             return
         logged = self.metrics.logged
-        if len(header) == len(log_fields(logged)) and tuple(header[5:4 + len(logged)]) == \
-                logged[1:]:
+        if len(header) == len(log_fields(logged, self.charged)) and \
+                tuple(header[5:4 + len(logged)]) == logged[1:]:
             self.metrics = self.metrics.renamed(header[4])
             return
         raise ResumeMismatch(f"{path}: its columns ({', '.join(header)}) are not this run's "
-                             f"({', '.join(log_fields(logged))})")
+                             f"({', '.join(log_fields(logged, self.charged))})")
+
+    @property
+    def charged(self) -> bool:
+        """Whether evaluations are charged (the log's ``charge`` column)."""
+        return self.charge is not None
 
     @property
     def objective(self) -> str:
@@ -316,6 +339,8 @@ class Evaluator:
             return values
         if self.budget.spent():  # logged calls were within budget
             raise BudgetSpent()
+        if self.charged:
+            return values + self._charged_one_by_one(left, metric)
         fresh = left
         if self.budget.evaluations is not None:
             fresh = left[: self.budget.evaluations - self.budget.used]
@@ -323,6 +348,19 @@ class Evaluator:
             values.append(self._record(tree, metric, value, self.to_text(tree), None))
         if len(fresh) < len(left):
             raise BudgetSpent()
+        return values
+
+    def _charged_one_by_one(self, trees: list, metric: str) -> list[Any]:
+        """Compute, charge and record each program in turn until the budget is spent:
+        the charge of an evaluation is known only once it is computed."""
+        values = []
+        for tree in trees:
+            if self.budget.spent():
+                raise BudgetSpent()
+            value = self._compute([tree], metric)[0]
+            text = self.to_text(tree)
+            values.append(self._record(tree, metric, value, text, None,
+                                       float(self.charge(metric, tree))))
         return values
 
     def _compute(self, trees: list, metric: str) -> list[Any]:
@@ -346,18 +384,20 @@ class Evaluator:
         remember = getattr(self.metrics[metric], "remember", None)
         if remember is not None:  # a metric that caches answers a later repeat as it did
             remember(text, value)
+        charge = float(row["charge"]) if self.charged else 0.0
         return self._record(tree, metric, value, text,
-                            {n: float(row[n]) if row[n] else None for n in self.metrics.logged})
+                            {n: float(row[n]) if row[n] else None for n in self.metrics.logged},
+                            charge)
 
     def _record(self, tree: Any, metric: str, result: Any, text: str,
-                logged: dict[str, float | None] | None) -> Any:
+                logged: dict[str, float | None] | None, charge: float = 0.0) -> Any:
         """Count, track the best, log (unless replayed) and report one evaluation."""
         value, measures = (result[0], list(result[1])) if isinstance(result, tuple) \
             else (result, None)
         value = float(value)
         values = logged if logged is not None else \
             {n: (value if n == metric else None) for n in self.metrics.logged}
-        self.budget.count()
+        self.budget.count(charge=charge)
         objective = values[self.objective]
         if objective is not None and self.budget.stop_at is not None and \
                 objective >= self.budget.stop_at:
@@ -378,7 +418,7 @@ class Evaluator:
                                 repr(value), *(_fmt(values[n]) for n in self.metrics.logged),
                                 *(_fmt(self.best[n]) for n in self.metrics.logged),
                                 "" if measures is None else json.dumps(measures),
-                                encode_program(text)))
+                                encode_program(text), *((repr(charge),) if self.charged else ())))
             self._file.flush()
         if self.on_score is not None:
             self.on_score(scored)

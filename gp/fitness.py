@@ -142,6 +142,12 @@ class WinRate:
     def failure_scores_zero(self) -> bool:
         return failure_scores_zero(self.strategy_class)
 
+    def forfeit_share(self, program: Any) -> float:
+        """Share of the matches of the program's last evaluation that it forfeited by
+        failing (what a cost per evaluation outcome reads)."""
+        summary = self.cache[self.strategy_class(program).text]
+        return summary.forfeits[0] / summary.matches
+
     def value(self, summary: MatchSummary) -> float:
         """Ψ of a program's matches: 0 if it failed in any (where its language says so)."""
         if summary.forfeits[0] and self.failure_scores_zero:
@@ -246,6 +252,7 @@ class FreshWinRate:
     def __init__(self, psi: WinRate) -> None:
         self.psi = psi
         self.calls: dict[str, int] = {}
+        self.forfeits: dict[str, float] = {}
 
     def seed_for(self, text: str, call: int) -> int:
         return program_seed(self.psi.seed, f"{text}\n# fresh matches {call}")
@@ -256,7 +263,12 @@ class FreshWinRate:
         self.calls[player.text] = call
         summary = self.psi.play_seeded([player], [self.seed_for(player.text, call)])[0]
         self.psi.note_failure(player.text, summary, self.name)
+        self.forfeits[player.text] = summary.forfeits[0] / summary.matches
         return self.psi.value(summary)
+
+    def forfeit_share(self, program: Any) -> float:
+        """Share of the matches of the program's last call that it forfeited."""
+        return self.forfeits[self.psi.strategy_class(program).text]
 
     def remember(self, text: str, value: Any) -> None:
         self.calls[text] = self.calls.get(text, 0) + 1
@@ -279,6 +291,9 @@ class WithTieBreak:
 
     def __call__(self, program: Any) -> float:
         return self.many([program])[0]
+
+    def forfeit_share(self, program: Any) -> float:
+        return self.psi.forfeit_share(program)
 
     def many(self, programs: list) -> list[float]:
         return [psi + self.cloning(program) * self.resolution / (1 + self.resolution)

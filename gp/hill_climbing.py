@@ -35,7 +35,7 @@ class HillClimbing(Synthesizer):
     def run(self) -> None:
         language, evaluator, rng = self.language, self.evaluator, self.rng
         neighbourhood = make_neighbourhood(self.settings.neighbourhood, language=language,
-                                           settings=self.settings)
+                                           settings=self.settings, game=self.game)
         current = self.initial if self.initial is not None else language.random_program(rng)
         neighbourhood.start(current, rng)
         try:

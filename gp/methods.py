@@ -83,7 +83,8 @@ class SA(Synthesizer):
         restart = sa_restart(self.language, remeasure=self.settings.remeasure_restarts,
                              random_while_zero=self.settings.restart_random)
         neighbourhood = make_neighbourhood(self.settings.neighbourhood,
-                                           language=self.language, settings=self.settings)
+                                           language=self.language, settings=self.settings,
+                                           game=self.game)
         neighbourhood.start(start, self.rng)
         SimulatedAnnealing(self.evaluator, self.rng,
                            restart=NotifyingRestart(restart, neighbourhood)).run(

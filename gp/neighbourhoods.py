@@ -2,7 +2,7 @@
 the next program to try.
 
 A neighbourhood is built once per run by ``make_neighbourhood(name, language=...,
-settings=...)`` and then:
+settings=..., game=...)`` and then:
 
 * ``start(program, rng)``: told the program the search starts from;
 * ``__call__(program, rng)``: a neighbour of ``program``;
@@ -12,12 +12,15 @@ settings=...)`` and then:
 ``syntactic`` (the default) regrows a random subtree (``DSL.neighbour``) and ignores
 the notices. Others are found by name: the built-ins, then the
 ``stratsynth.neighbourhoods`` entry-point group (value ``package.module:factory``,
-``factory(*, language, settings) -> neighbourhood``). Every random choice comes from
-the ``rng`` the search passes, so a run stays reproducible and resumable.
+``factory(*, language, settings) -> neighbourhood``; a factory with a ``game``
+parameter is also given the run's game object, so that what it records is played with
+the run's own parameters). Every random choice comes from the ``rng`` the search
+passes, so a run stays reproducible and resumable.
 """
 
 from __future__ import annotations
 
+import inspect
 import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -80,10 +83,15 @@ def neighbourhood_factory(name: str):
     return NEIGHBOURHOODS.get(name)
 
 
-def make_neighbourhood(name: str, *, language, settings: Any) -> Neighbourhood:
-    """The neighbourhood ``name`` for a search over ``language`` with ``settings``;
-    ``ValueError`` naming the known ones, or why it cannot serve this language."""
-    return neighbourhood_factory(name)(language=language, settings=settings)
+def make_neighbourhood(name: str, *, language, settings: Any, game: Any = None) -> Neighbourhood:
+    """The neighbourhood ``name`` for a search over ``language`` with ``settings``, on the
+    run's ``game`` object (passed to a factory that has a ``game`` parameter; None: the
+    caller has none); ``ValueError`` naming the known ones, or why it cannot serve this
+    language."""
+    factory = neighbourhood_factory(name)
+    if game is not None and "game" in inspect.signature(factory).parameters:
+        return factory(language=language, settings=settings, game=game)
+    return factory(language=language, settings=settings)
 
 
 def check_neighbourhood(*, game: str, settings: Any, where: str) -> None:

@@ -13,7 +13,9 @@ evaluation on a program already scored); with probability
 syntactic neighbour instead.
 
 Behaviour is what the game declares (``games.behaviour``, ``SynthesisSpec.behaviour``):
-a program's actions on states recorded from matches against the declared opponent.
+a program's actions on states recorded from matches against the declared opponent,
+played on the run's own game object (its parameters: the map a microRTS run plays)
+when the search passes it, else on the game at its default parameters.
 The states are recorded from the start program, and again from the program each
 new schedule starts from; the library then keeps one program per behaviour under
 the new states. Programs enter the library when the search starts from them and
@@ -144,14 +146,18 @@ class SemanticNeighbourhood:
     Args:
         language: the run's DSL.
         settings: the search's settings (``semantic_epsilon``).
+        game: the run's game object, whose parameters the recording matches are played
+            with; None: the game that declares ``language``, at its default parameters.
         behaviour: what tells programs apart; by default the one the game that
-            declares ``language`` records (``behaviour_for``).
+            declares ``language`` records on ``game`` (``behaviour_for``).
     """
 
-    def __init__(self, *, language, settings, behaviour: Behaviour | None = None) -> None:
+    def __init__(self, *, language, settings, game=None,
+                 behaviour: Behaviour | None = None) -> None:
         self.language = language
         self.epsilon = settings.semantic_epsilon
-        self.behaviour = behaviour if behaviour is not None else behaviour_for(language)
+        self.behaviour = behaviour if behaviour is not None else \
+            behaviour_for(language, game=game)
         self.library = Library(self.behaviour)
         self._offered: set[tuple[str, ...]] = set()
 
@@ -208,9 +214,10 @@ class SemanticNeighbourhood:
         return None
 
 
-def behaviour_for(language) -> Behaviour:
+def behaviour_for(language, *, game=None) -> Behaviour:
     """The behaviour of the first game (by name) whose language ``language`` is and that
-    declares how to record it (``SynthesisSpec.behaviour``); its default parameters.
+    declares how to record it (``SynthesisSpec.behaviour``), recorded on ``game`` (that
+    game's object with a run's parameters; None: the game at its default parameters).
     ``ValueError`` if no game does."""
     for name in game_names():
         try:
@@ -224,7 +231,8 @@ def behaviour_for(language) -> Behaviour:
             if strategy_class.default_dsl() is language:
                 recorder = resolve(spec.synthesis.behaviour)
                 opponent = game_players(name)[recorder.opponent]()
-                return Behaviour(game=load_game(name), strategy_class=strategy_class,
+                return Behaviour(game=load_game(name) if game is None else game,
+                                 strategy_class=strategy_class,
                                  recorder=recorder, opponent=opponent)
     raise ValueError(f"the semantic neighbourhood needs a game that records behaviour "
                      f"for language {language.name}; none declares it "

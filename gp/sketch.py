@@ -43,11 +43,14 @@ SHARE_HELP = ("sketch methods: share of the budget for the sketch search on C "
 
 def sketch_deadline(evaluator: Evaluator, share: float) -> Callable[[], bool]:
     """True once ``share`` of the budget is used: of its seconds (as the log holds
-    them, so a resumed run decides the same) or of its evaluations."""
+    them, so a resumed run decides the same), of its evaluations, or of its charge."""
     budget = evaluator.budget
     if budget.seconds is not None:
         limit = share * budget.seconds
         return lambda: evaluator.logged_seconds() >= limit
+    if budget.evaluations is None and budget.cost_limit is not None:
+        limit_charge = share * budget.cost_limit
+        return lambda: budget.charged >= limit_charge
     limit_evals = int(share * budget.evaluations)
     return lambda: budget.used >= limit_evals
 

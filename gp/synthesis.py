@@ -1,7 +1,7 @@
 """The synthesizer protocol: a method is a class with ``Settings`` and ``run()``.
 
 A run builds one method as ``cls(language=..., evaluator=..., rng=..., settings=...,
-initial=...)`` and calls ``run()``. The evaluator owns the budget, the log and the
+initial=..., game=...)`` and calls ``run()``. The evaluator owns the budget, the log and the
 best programs, so a method only asks it for values (``evaluator.score``) until it
 raises ``BudgetSpent``. Methods are found by name: the built-ins, then the
 ``stratsynth.synthesizers`` entry-point group of installed packages (entry name =
@@ -65,6 +65,8 @@ class Synthesizer(abc.ABC):
         rng: the method's only source of randomness (same seed, same run).
         settings: an instance of the class's ``Settings``.
         initial: a program to start from, or None.
+        game: the run's game object (with the run's parameters), for a method whose
+            moves depend on the game (a semantic neighbourhood records on it), or None.
     """
 
     name: ClassVar[str]
@@ -72,7 +74,8 @@ class Synthesizer(abc.ABC):
     Settings: ClassVar[type[SynthesizerSettings]] = SynthesizerSettings
 
     def __init__(self, *, language, evaluator, rng: random.Random,
-                 settings: SynthesizerSettings | None = None, initial: Any = None) -> None:
+                 settings: SynthesizerSettings | None = None, initial: Any = None,
+                 game: Any = None) -> None:
         settings = self.Settings() if settings is None else settings
         if not isinstance(settings, self.Settings):
             raise TypeError(f"method {self.name} takes {self.Settings.__name__}, "
@@ -82,6 +85,7 @@ class Synthesizer(abc.ABC):
         self.rng = rng
         self.settings = settings
         self.initial = initial
+        self.game = game
 
     @classmethod
     def metrics(cls, settings: SynthesizerSettings) -> frozenset[str]:

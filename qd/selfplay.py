@@ -198,11 +198,12 @@ class FictitiousPlay(IteratedBestResponse):
 
 
 def started_neighbourhood(dsl, settings: NeighbourhoodSettings | None, initial,
-                          rng: random.Random) -> Neighbourhood:
-    """A fresh neighbourhood for one oracle call (``settings`` None: syntactic), told
-    where the search starts."""
+                          rng: random.Random, game=None) -> Neighbourhood:
+    """A fresh neighbourhood for one oracle call (``settings`` None: syntactic) on the
+    run's ``game`` object, told where the search starts."""
     settings = settings if settings is not None else NeighbourhoodSettings()
-    neighbourhood = make_neighbourhood(settings.neighbourhood, language=dsl, settings=settings)
+    neighbourhood = make_neighbourhood(settings.neighbourhood, language=dsl, settings=settings,
+                                       game=game)
     neighbourhood.start(initial, rng)
     return neighbourhood
 
@@ -221,7 +222,7 @@ def _local_search(game, strategy_class, target, seed: int, start: str | None,
     ev = Evaluator({PSI: fitness}, dsl.to_text, Budget(evaluations=evaluations))
     rng = random.Random(seed)
     initial = dsl.parse(start) if start is not None else dsl.random_program(rng)
-    return ev, rng, initial, started_neighbourhood(dsl, neighbourhood, initial, rng)
+    return ev, rng, initial, started_neighbourhood(dsl, neighbourhood, initial, rng, game)
 
 
 def sa_oracle(game, strategy_class, matches: int, evaluations: int, map=None,

@@ -43,6 +43,24 @@ def _recordings() -> dict:
     return out
 
 
+def _recorded_on(map_name: str, seed: int) -> list[tuple]:
+    """What the semantic neighbourhood of a run on ``map_name`` records from COAC's
+    16×16 program with ``seed``: each snapshot's seat, map size and unit rows."""
+    from games import load_game
+    from gp.neighbourhoods import NeighbourhoodSettings, make_neighbourhood
+
+    neighbourhood = make_neighbourhood(
+        "semantic", language=MICRORTS_DSL, settings=NeighbourhoodSettings(
+            neighbourhood="semantic"), game=load_game("microrts", map=map_name))
+    neighbourhood.start(COAC_16, random.Random(seed))
+    return [(s.me, s.width, s.height, s.rows) for s in neighbourhood.behaviour.states]
+
+
+def _in_a_new_process(function, *args):
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(function, *args).result()
+
+
 @pytest.fixture(scope="module")
 def recordings():
     need_microrts()
@@ -105,3 +123,13 @@ def test_a_semantic_microrts_run_replays_in_another_process(tmp_path):
         runs.append([(r["evaluations"], r["value"], r["program"])
                      for r in read_log(out / "log.csv")])
     assert len(runs[0]) == 8 and runs[0] == runs[1]
+
+
+def test_a_run_on_24x24_records_its_own_map_the_same_in_any_process():
+    need_microrts()
+    on_24 = _in_a_new_process(_recorded_on, "24x24", 5)
+    assert {(width, height) for _, width, height, _ in on_24} == {(24, 24)}
+    assert _in_a_new_process(_recorded_on, "24x24", 5) == on_24
+    on_16 = _in_a_new_process(_recorded_on, "16x16", 5)
+    assert {(width, height) for _, width, height, _ in on_16} == {(16, 16)}
+    assert {rows for *_, rows in on_24}.isdisjoint(rows for *_, rows in on_16)

@@ -139,6 +139,70 @@ def test_the_neighbourhood_setting_is_checked_and_the_default_is_syntactic():
     assert plain(GA, random.Random(9)) == CANTSTOP_DSL.neighbour(GA, random.Random(9))
 
 
+def test_the_semantic_neighbourhood_records_on_the_game_object_it_is_given():
+    from games import load_game
+
+    capped = load_game("cantstop", max_moves=12)
+    semantic = NeighbourhoodSettings(neighbourhood="semantic")
+    recorded = {}
+    for name, game in (("default", None), ("capped", capped)):
+        neighbourhood = make_neighbourhood("semantic", language=CANTSTOP_DSL,
+                                           settings=semantic, game=game)
+        neighbourhood.start(GA, random.Random(5))
+        recorded[name] = neighbourhood.behaviour
+    assert recorded["capped"].game is capped and recorded["default"].game.max_moves == 300
+    assert len(recorded["default"].states) == 200
+    assert 0 < len(recorded["capped"].states) < 200  # 4 matches of at most 12 moves
+
+
+class GameSeen(Exception):
+    """Raised by ``spy_factory`` with the game it was given."""
+
+
+def spy_factory(*, language, settings, game=None):
+    raise GameSeen(game)
+
+
+@pytest.fixture
+def spy():
+    from gp.neighbourhoods import NEIGHBOURHOODS
+
+    NEIGHBOURHOODS.entries["test-game-spy"] = spy_factory
+    try:
+        yield NeighbourhoodSettings(neighbourhood="test-game-spy")
+    finally:
+        NEIGHBOURHOODS.entries.pop("test-game-spy")
+
+
+def test_sa_hill_climbing_and_the_self_play_oracles_pass_the_runs_game_to_the_neighbourhood(
+        spy):
+    from games import load_game
+    from gp.hill_climbing import HillClimbing, HillClimbingSettings
+    from gp.methods import SA, SASettings
+    from qd.selfplay import started_neighbourhood
+
+    game = load_game("cantstop", max_moves=12)
+    for cls, settings_class in ((SA, SASettings), (HillClimbing, HillClimbingSettings)):
+        method = cls(language=CANTSTOP_DSL, evaluator=None, rng=random.Random(1),
+                     settings=settings_class(neighbourhood="test-game-spy"), game=game)
+        with pytest.raises(GameSeen) as seen:
+            method.run()
+        assert seen.value.args[0] is game
+    with pytest.raises(GameSeen) as seen:
+        started_neighbourhood(CANTSTOP_DSL, spy, GA, random.Random(1), game)
+    assert seen.value.args[0] is game
+    plain = make_neighbourhood("syntactic", language=CANTSTOP_DSL, settings=None, game=game)
+    assert plain(GA, random.Random(9)) == CANTSTOP_DSL.neighbour(GA, random.Random(9))
+
+
+def test_a_synthesis_run_gives_its_method_the_game_with_its_own_parameters(spy, tmp_path):
+    with pytest.raises(GameSeen) as seen:
+        main(["synth", "cantstop", "--game-param", "max_moves=12", "--method", "sa",
+              "--neighbourhood", "test-game-spy", "--evaluations", "3", "--quiet",
+              "--out", str(tmp_path / "run")])
+    assert seen.value.args[0].max_moves == 12
+
+
 def test_a_game_without_behaviour_is_refused_before_anything_is_written(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(["synth", "tictactoe", "--method", "sa", "--neighbourhood", "semantic",

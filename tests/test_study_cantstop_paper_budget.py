@@ -15,7 +15,8 @@ HEADER = ("seconds", "evaluations", "metric", "value", "program")
 
 
 def _run(root: Path, label: str, seed: int, rows, *, done: bool = True,
-         failures: tuple[str, ...] = (), **config) -> Path:
+         failures: tuple[str, ...] = (), header: tuple[str, ...] = HEADER,
+         failure_lines: str = "", **config) -> Path:
     run_dir = root / "runs" / label.replace("(", "_").replace(")", "") / f"seed{seed}"
     run_dir.mkdir(parents=True)
     settings = {"label": label, "seed": seed, "method": "sa", "fitness": "psi", "score": None,
@@ -23,10 +24,11 @@ def _run(root: Path, label: str, seed: int, rows, *, done: bool = True,
     (run_dir / "config.json").write_text(json.dumps(settings))
     with (run_dir / "log.csv").open("w", newline="") as fh:
         writer = csv.writer(fh)
-        writer.writerow(HEADER)
+        writer.writerow(header)
         writer.writerows(rows)
-    if failures:
-        (run_dir / "failures.log").write_text("".join(f"{m}\tprogram\terror\n" for m in failures))
+    if failures or failure_lines:
+        (run_dir / "failures.log").write_text(
+            "".join(f"{m}\tprogram\terror\n" for m in failures) + failure_lines)
     if done:
         (run_dir / "done").write_text("")
     return run_dir
@@ -54,7 +56,8 @@ def test_condense_counts_psi_and_c_evaluations_and_keeps_strict_improvements(tmp
     assert json.loads((run_dir / study.SUMMARY_FILE).read_text()) == {
         "psi_evaluations": 5, "c_evaluations": 1, "failed_psi_evaluations": 2,
         "cpu_seconds": 6.0, "best": 0.45, "best_is": "psi",
-        "last_improvement_at_evaluation": 5}
+        "last_improvement_at_evaluation": 5, "failed_share_of_psi_evaluations": 0.0,
+        "reference_cpu_seconds": 208.0}  # failures.log's lines say no share: 5 x 41.6
 
 
 def test_condense_of_a_run_on_c_counts_every_evaluation_as_c(tmp_path):
@@ -66,8 +69,44 @@ def test_condense_of_a_run_on_c_counts_every_evaluation_as_c(tmp_path):
     summary = json.loads((run_dir / study.SUMMARY_FILE).read_text())
     assert summary == {"psi_evaluations": 0, "c_evaluations": 3, "failed_psi_evaluations": 0,
                        "cpu_seconds": 3.0, "best": 0.7, "best_is": "c",
-                       "last_improvement_at_evaluation": 2}
+                       "last_improvement_at_evaluation": 2,
+                       "failed_share_of_psi_evaluations": 0.0, "reference_cpu_seconds": 0.0}
     assert [row[0] for row in _curve(run_dir)[1:]] == ["0", "0"]
+
+
+def test_condense_charges_each_psi_evaluation_its_outcomes_reference_cost(tmp_path):
+    run_dir = _run(tmp_path, "SA", 1, [
+        (1.0, 1, "psi", 0.0, "a"),
+        (2.0, 2, "psi", 0.0, "a"),  # a repeat, answered from the cache: no new failure line
+        (3.0, 3, "psi", 0.2, "b"),
+        (4.0, 4, "c", 0.5, "b"),
+        (5.0, 5, "psi-fresh", 0.1, "line1\\nline2"),
+    ], failure_lines="psi\t1000 of 1000 matches\tmatch 0: KeyError\ta\n"
+                     "psi-fresh\t250 of 1000 matches\tmatch 3: KeyError\tline1 | line2\n")
+    study.condense(run_dir)
+    summary = json.loads((run_dir / study.SUMMARY_FILE).read_text())
+    # failed shares 1 + 1 + 0 + 0.25 of 4 Ψ evaluations: 1.75 x 41.6 + 2.25 x 1.9 = 77.075
+    assert summary["failed_share_of_psi_evaluations"] == 2.25
+    assert summary["reference_cpu_seconds"] == 77.1
+    assert summary["failed_psi_evaluations"] == 2
+    assert study.reference_hours(summary) == (77.1 / 3600, True)
+    assert study.failed_evaluations(summary) == (2.25, True)
+    assert study.failed_evaluations({"failed_psi_evaluations": 2}) == (2, False)
+
+
+def test_condense_of_a_charged_run_sums_its_logged_charges(tmp_path):
+    run_dir = _run(tmp_path, "SA", 1, [(1.0, 1, "psi", 0.0, "a", 1.9),
+                                       (2.0, 2, "psi", 0.3, "b", 41.6)],
+                   header=HEADER + ("charge",))
+    study.condense(run_dir)
+    summary = json.loads((run_dir / study.SUMMARY_FILE).read_text())
+    assert summary["reference_cpu_seconds"] == 43.5
+
+
+def test_reference_hours_of_a_summary_without_them_is_an_upper_bound():
+    hours, exact = study.reference_hours({"psi_evaluations": 4400,
+                                          "failed_psi_evaluations": 4073})
+    assert hours == pytest.approx((327 * 41.6 + 4073 * 1.9) / 3600) and not exact
 
 
 def test_condense_without_a_log_keeps_the_condensed_files(tmp_path):
@@ -150,10 +189,16 @@ def test_fig2_table_quartiles_rates_and_tests(comparison):
     lines = study.fig2_lines(methods, budget=10, matches=1000)
     # checkpoints at 1, 2, 5 and 10 Ψ evaluations
     assert "| SA | 3 | 0.200 [0.150–0.250] | 0.200 [0.150–0.250] | 0.200 [0.150–0.250] | " \
-        "0.200 [0.150–0.250] | 0.200 ± 0.082 | 0.200 | 0/3 | 0/3 | 0% | 1 | 2.0 |" in lines
+        "0.200 [0.150–0.250] | 0.200 ± 0.082 | 0.200 | 0/3 | 0/3 | 0% | 1 | 2.0 | " \
+        "0.0 [0.0–0.0] |" in lines
     assert "| Sketch-SA(O) | 3 | 0.000 [0.000–0.000] | 0.000 [0.000–0.000] | " \
         "0.600 [0.550–0.650] | 0.600 [0.550–0.650] | 0.600 ± 0.082 | 0.600 | 2/3 | 0/3 | " \
-        "0% | 3 | 0.5 |" in lines
+        "0% | 3 | 0.5 | 0.0 [0.0–0.0] |" in lines
+    # 1 and 3 Ψ evaluations of running programs: 41.6 s and 124.8 s
+    assert any(line.startswith("**Budget in the reference code's CPU time:**") and
+               "each run's Ψ evaluations are 0.0–0.0 (median 0.0) reference CPU-hours in the "
+               "6 runs whose Ψ evaluations' outcomes are recorded; not the paper's 48." in line
+               for line in lines)
     # exact Mann-Whitney U, 3 against 3 fully separated: two-sided 2/20, one-sided 1/20
     assert "| SA vs Sketch-SA(O) | 3 / 3 | 0.1 | 0.1 |" in lines
     assert "- Sketch-SA(O) > SA: medians 0.600 against 0.200, p = 0.05" in lines
@@ -191,3 +236,14 @@ def test_report_without_finished_runs_says_so(tmp_path):
     _run(tmp_path / "fig2", "SA", 1, [(1.0, 1, "psi", 0.1, "p")], done=False)
     with pytest.raises(SystemExit, match="no finished runs"):
         study.report([tmp_path / "fig2"], tmp_path / "out", 10, 1000, 1)
+
+
+def test_hours_cell_and_line_mark_upper_bounds():
+    runs = [{"summary": {"reference_cpu_seconds": 3600.0 * h}} for h in (2.0, 5.0, 6.0)]
+    runs.append({"summary": {"psi_evaluations": 4400, "failed_psi_evaluations": 4400}})
+    assert study.hours_cell(runs[:3]) == "5.0 [2.0–6.0]"
+    assert study.hours_cell(runs) == "≤ 3.7 [2.0–6.0]"  # 4,400 x 1.9 s: 2.32 h
+    line = study.reference_hours_line(runs)
+    assert "are 2.0–6.0 (median 5.0) reference CPU-hours in the 3 runs whose Ψ evaluations' " \
+        "outcomes are recorded; at most 2.3–2.3 (median 2.3) in the 1 runs condensed " in line
+    assert line.endswith("; not the paper's 48.")

@@ -10,6 +10,9 @@ Reads the comparisons of ``experiments/configs/cantstop_paper_budget_{fig2,table
   hours of the reference code at ``REFERENCE_SECONDS_PER_PSI``;
 * each run's best program re-measured on 10,000 fresh matches (``experiments.report``'s
   re-measurement, cached in the run's ``remeasured.json``);
+* each run's Ψ evaluations in the reference code's CPU-hours, each charged the measured
+  cost of its outcome (``REFERENCE_SECONDS_PER_PSI`` for a program that runs,
+  ``REFERENCE_SECONDS_PER_FAILED_PSI`` for one that fails), against the paper's 48 h;
 * Mann–Whitney U tests over seeds between methods (two-sided, Holm-adjusted), and
   one-sided tests of the paper's ordering Sketch-SA(O) > Sketch-SA(A) > SA;
 * Table 1: BC (SA on C alone; its best-C program measured against GA) beside
@@ -30,6 +33,7 @@ import argparse
 import csv
 import json
 import math
+import re
 import warnings
 from itertools import combinations
 from pathlib import Path
@@ -38,8 +42,14 @@ import numpy as np
 
 from experiments.studies.runs import finished_run_dirs, value_at
 
-REFERENCE_SECONDS_PER_PSI = 39.0
-"""CPU seconds the sketch-learning paper's reference code spends on one 1,000-match Ψ against GA."""
+REFERENCE_SECONDS_PER_PSI = 41.6
+"""CPU seconds the sketch-learning paper's reference code spends on one 1,000-match Ψ against GA
+of a program that runs (measured: docs/cantstop-paper-budget.md)."""
+REFERENCE_SECONDS_PER_FAILED_PSI = 1.9
+"""... and on one of a program that fails at its first decision in every match (measured
+there too). A Ψ failing in a share of its matches is charged that share at this cost, the
+rest at ``REFERENCE_SECONDS_PER_PSI``; C evaluations are not charged."""
+FAILURE_COUNT = re.compile(r"^(\d+) of (\d+) matches$")
 PAPER_HOURS = 48
 PSI_METRICS = ("psi", "psi-fresh")
 CHECKPOINTS = (0.1, 0.25, 0.5, 1.0)
@@ -50,15 +60,43 @@ CURVE_FILE = "psi-by-evaluations.csv"
 SUMMARY_FILE = "budget-summary.json"
 
 
+def failure_shares(failures: Path) -> dict[tuple[str, str], float]:
+    """(metric, program as ``failures.log`` writes it) -> share of the matches of its
+    evaluation that the program forfeited, from the ``k of n matches`` field."""
+    shares = {}
+    if failures.exists():
+        with failures.open() as fh:
+            for line in fh:
+                fields = line.rstrip("\n").split("\t", 3)
+                count = FAILURE_COUNT.match(fields[1]) if len(fields) == 4 else None
+                if count:
+                    shares[fields[0], fields[3]] = int(count[1]) / int(count[2])
+    return shares
+
+
+def reference_seconds(psi_evaluations: float, failed: float) -> float:
+    """CPU seconds the reference code would spend on these Ψ evaluations, ``failed``
+    of them (a count, or a sum of forfeited shares) of programs that fail."""
+    return (REFERENCE_SECONDS_PER_PSI * (psi_evaluations - failed)
+            + REFERENCE_SECONDS_PER_FAILED_PSI * failed)
+
+
 def condense(run_dir: Path) -> None:
     """Write the run's best-Ψ (or, for a run on C alone, best-C) improvements by
-    Ψ evaluation and its counts, from ``log.csv``; kept if there is no log."""
+    Ψ evaluation and its counts, from ``log.csv``; kept if there is no log.
+
+    The reference CPU seconds are the charges of a run with a charged budget (the log's
+    ``charge`` column), else each Ψ evaluation at the reference code's cost of its
+    outcome: a repeated evaluation of a program (answered from Ψ's cache here, with no
+    new line in ``failures.log``) is charged as its first was."""
     log = run_dir / "log.csv"
     if not log.exists():
         return
     config = json.loads((run_dir / "config.json").read_text())
     on_c = config.get("fitness") == "c"
+    shares = failure_shares(run_dir / "failures.log")
     psi_evals = c_evals = 0
+    failed_share, charged = 0.0, None
     best, last_improvement = -math.inf, 0
     improvements = []
     seconds = 0.0
@@ -66,10 +104,13 @@ def condense(run_dir: Path) -> None:
         for row in csv.DictReader(fh):
             seconds = float(row["seconds"])
             metric, value = row["metric"], float(row["value"])
+            if row.get("charge"):
+                charged = (charged or 0.0) + float(row["charge"])
             if on_c or metric == "c":
                 c_evals += 1
             elif metric in PSI_METRICS:
                 psi_evals += 1
+                failed_share += shares.get((metric, row["program"].replace("\\n", " | ")), 0.0)
             if metric == "psi" and value > best:
                 best, last_improvement = value, int(row["evaluations"])
                 improvements.append((psi_evals, int(row["evaluations"]), seconds, value,
@@ -87,7 +128,20 @@ def condense(run_dir: Path) -> None:
         "psi_evaluations": psi_evals, "c_evaluations": c_evals,
         "failed_psi_evaluations": 0 if on_c else failed, "cpu_seconds": seconds,
         "best": best, "best_is": "c" if on_c else "psi",
-        "last_improvement_at_evaluation": last_improvement}) + "\n")
+        "last_improvement_at_evaluation": last_improvement,
+        "failed_share_of_psi_evaluations": round(failed_share, 3),
+        "reference_cpu_seconds": round(reference_seconds(psi_evals, failed_share)
+                                       if charged is None else charged, 1)}) + "\n")
+
+
+def reference_hours(summary: dict) -> tuple[float, bool]:
+    """Reference CPU-hours of a run's evaluations, and whether they are exact: a summary
+    condensed before they were recorded gives only an upper bound, from the count of
+    ``failures.log`` lines (repeated evaluations of a failing program count as running)."""
+    if "reference_cpu_seconds" in summary:
+        return summary["reference_cpu_seconds"] / 3600, True
+    return reference_seconds(summary["psi_evaluations"],
+                             summary["failed_psi_evaluations"]) / 3600, False
 
 
 def load(run_dir: Path, matches: int, workers: int) -> dict:
@@ -154,7 +208,7 @@ def draw(methods: dict[str, list[dict]], budget: int, out: Path) -> None:
         top = ax.secondary_xaxis("top", functions=(
             lambda e: e * REFERENCE_SECONDS_PER_PSI / 3600,
             lambda h: h * 3600 / REFERENCE_SECONDS_PER_PSI))
-        top.set_xlabel("hours of the reference code at 39 s per Ψ")
+        top.set_xlabel(f"hours of the reference code at {REFERENCE_SECONDS_PER_PSI:.1f} s per Ψ")
     axes[0][0].set_ylabel("best Ψ against GA so far\n(median, quartiles over seeds)")
     axes[0][0].set_ylim(0, 0.7)
     fig.tight_layout()
@@ -176,6 +230,47 @@ def seeds_text(runs: list[dict]) -> str:
     return ", ".join(map(str, seeds))
 
 
+def failed_evaluations(summary: dict) -> tuple[float, bool]:
+    """Ψ evaluations of failing programs (a forfeited share counts as that share), and
+    whether exact: an older summary gives the count of ``failures.log`` lines, a lower
+    bound (a repeated evaluation of a failing program adds no line)."""
+    if "failed_share_of_psi_evaluations" in summary:
+        return summary["failed_share_of_psi_evaluations"], True
+    return summary["failed_psi_evaluations"], False
+
+
+def hours_cell(runs: list[dict]) -> str:
+    """Median [range] of the runs' reference CPU-hours; ≤ where some are upper bounds."""
+    hours = [reference_hours(r["summary"]) for r in runs]
+    values = [h for h, _ in hours]
+    bound = "" if all(exact for _, exact in hours) else "≤ "
+    return f"{bound}{np.median(values):.1f} [{min(values):.1f}–{max(values):.1f}]"
+
+
+def reference_hours_line(runs: list[dict]) -> str:
+    """What the runs' Ψ evaluations would have cost the reference code, against 48 h."""
+    hours = [reference_hours(r["summary"]) for r in runs]
+    exact = [h for h, e in hours if e]
+    bounds = [h for h, e in hours if not e]
+
+    def span(values: list[float]) -> str:
+        return f"{min(values):.1f}–{max(values):.1f} (median {np.median(values):.1f})"
+
+    parts = []
+    if exact:
+        parts.append(f"{span(exact)} reference CPU-hours in the {len(exact)} runs whose Ψ "
+                     "evaluations' outcomes are recorded")
+    if bounds:
+        parts.append(f"at most {span(bounds)} in the {len(bounds)} runs condensed before "
+                     "they were (upper bounds: a repeated evaluation of a failing program "
+                     "counts as a running one)")
+    return (f"**Budget in the reference code's CPU time:** at its measured "
+            f"{REFERENCE_SECONDS_PER_PSI:.1f} CPU-s per Ψ of a program that runs and "
+            f"{REFERENCE_SECONDS_PER_FAILED_PSI:.1f} CPU-s per Ψ of one that fails at its "
+            "first decision (C evaluations not charged), each run's Ψ evaluations are "
+            + "; ".join(parts) + f"; not the paper's {PAPER_HOURS}.")
+
+
 def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int) -> list[str]:
     from scipy.stats import mannwhitneyu
 
@@ -184,16 +279,20 @@ def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int) -> lis
         return []
     marks = [int(share * budget) for share in CHECKPOINTS]
     lines = ["## Fig. 2: best Ψ over Ψ evaluations", "",
-             f"Budget {budget:,} Ψ evaluations per run (the paper's {PAPER_HOURS} h at "
-             f"{REFERENCE_SECONDS_PER_PSI:.0f} s per Ψ on its reference code). Median best Ψ "
+             f"Budget {budget:,} Ψ evaluations per run "
+             f"({budget * REFERENCE_SECONDS_PER_PSI / 3600:.0f} h of the paper's reference code "
+             f"if every program ran, at {REFERENCE_SECONDS_PER_PSI:.1f} CPU-s per Ψ; what the "
+             "runs' evaluations would have cost it is in the last column and below; the paper "
+             f"gives {PAPER_HOURS} h). Median best Ψ "
              "during the search [first–third quartile] after the given number of Ψ "
              f"evaluations; final rate: each run's best program re-measured on {matches:,} "
              "fresh matches, mean ± std and median over seeds.", "",
              "![best Ψ over Ψ evaluations](psi-by-evaluations.png)", "",
              "| method | seeds | " + " | ".join(f"Ψ evals {m:,}" for m in marks)
              + " | final rate mean ± std | median | runs ≥ 0.55 | never above 0 | "
-             "Ψ evaluations that failed | Ψ evaluations | CPU min/run |",
-             "|---|---|" + "---|" * len(marks) + "---|---|---|---|---|---|---|"]
+             "Ψ evaluations that failed | Ψ evaluations | CPU min/run | "
+             "reference CPU-h/run, median [range] |",
+             "|---|---|" + "---|" * len(marks) + "---|---|---|---|---|---|---|---|"]
     for label in labels:
         runs = methods[label]
         cells = []
@@ -201,15 +300,19 @@ def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int) -> lis
             q1, q2, q3 = quartiles([best_at(r, m) for r in runs])
             cells.append(f"{q2:.3f} [{q1:.3f}–{q3:.3f}]")
         rates = np.array([r["rate"] for r in runs])
-        failed = sum(r["summary"]["failed_psi_evaluations"] for r in runs)
+        failed = [failed_evaluations(r["summary"]) for r in runs]
+        at_least = "" if all(exact for _, exact in failed) else "≥ "
+        failed = sum(count for count, _ in failed)
         evals = sum(r["summary"]["psi_evaluations"] for r in runs)
         never = sum(1 for r in runs if r["summary"]["best"] <= 0)
         cpu = np.mean([r["summary"]["cpu_seconds"] for r in runs]) / 60
         lines.append(f"| {label} | {len(runs)} | " + " | ".join(cells)
                      + f" | {rates.mean():.3f} ± {rates.std():.3f} | {np.median(rates):.3f} "
                      f"| {int((rates >= 0.55).sum())}/{len(runs)} | {never}/{len(runs)} | "
-                     f"{failed / max(evals, 1):.0%} | {evals / len(runs):,.0f} | {cpu:.1f} |")
-    lines += ["", "Seeds finished: " + "; ".join(
+                     f"{at_least}{failed / max(evals, 1):.0%} | {evals / len(runs):,.0f} | "
+                     f"{cpu:.1f} | {hours_cell(runs)} |")
+    lines += ["", reference_hours_line([r for label in labels for r in methods[label]]),
+              "", "Seeds finished: " + "; ".join(
         f"{label}: {seeds_text(methods[label])}" for label in labels), ""]
     pairs = [(a, b) for a, b in combinations(labels, 2)
              if len(methods[a]) > 1 and len(methods[b]) > 1]
