@@ -231,6 +231,14 @@ def test_legacy_variant_keeps_the_earlier_short_local_searches():
     hss.run(Budget(evaluations=60))
     assert [it["evaluations"] for it in hss.iterations] == [20, 20, 20]
     assert hss.bandit.phase1 == LEGACY_PHASES[0] and hss.bandit.decay == "weights"
+    # its phase switch comes after 50 choices, whatever the budget
+    bandit = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+                 variant="legacy").bandit
+    for _ in range(49):
+        bandit.choose(0.99)
+    assert bandit.phase(0.99) == 1
+    bandit.choose(0.99)
+    assert bandit.phase(0.0) == 2
     with pytest.raises(ValueError, match="variant"):
         HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 1]] * 2, variant="nope")
 
@@ -437,3 +445,11 @@ def test_a_library_file_without_programs_is_named(tmp_path):
     path.write_text('[{"features": [1.0], "utility": 0.5}]')
     with pytest.raises(ValueError, match="lib.json: not a program library"):
         Library.load(path)
+
+
+def test_a_library_file_that_is_not_text_follows_no_checkpoint(tmp_path):
+    path = tmp_path / "lib.json"
+    path.write_bytes(b"\xff\xfe\x00")
+    assert Library.follows_of(path) is None
+    Library().save(path, follows="abc")
+    assert Library.follows_of(path) == "abc"
