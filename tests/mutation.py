@@ -295,7 +295,11 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "qd/hss.py": {
         **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
-           for line, i in ((61, 0), (79, 1), (79, 2), (87, 4), (211, 6), (214, 10))},
+           for line, i in ((61, 0), (79, 1), (79, 2), (87, 3), (87, 4), (211, 6), (211, 7),
+                           (212, 8), (214, 10), (215, 11))},
+        "311:core/NumberReplacer:37": "a best-response phase of 0 evaluations evaluates "
+        "nothing either way: SA first scores its start, which the spent budget refuses "
+        "before any draw",
     },
     "qd/map_elites.py": {
         **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT

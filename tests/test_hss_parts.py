@@ -453,3 +453,30 @@ def test_a_library_file_that_is_not_text_follows_no_checkpoint(tmp_path):
     assert Library.follows_of(path) is None
     Library().save(path, follows="abc")
     assert Library.follows_of(path) == "abc"
+
+
+def test_similarity_counts_differences_below_1_against_1():
+    assert similarity([0.5, 0.0], [0.0, 0.0]) == 0.75  # 1 − 0.5/1 and 1 − 0/1
+    assert similarity([3.0], [1.0]) == 1 - 2 / 3
+
+
+def test_the_sketch_phase_scores_the_similarity_to_v_alone(monkeypatch):
+    evaluators = []
+    real = qd.hss.Evaluator
+
+    def spy(metrics, *args, **kwargs):
+        evaluator = real(metrics, *args, **kwargs)
+        evaluators.append((next(iter(metrics)), evaluator))
+        return evaluator
+
+    def evaluate(text):
+        return 0.5, _fake_evaluate(text)[1]
+
+    monkeypatch.setattr(qd.hss, "Evaluator", spy)
+    hss = HSS(CANTSTOP_DSL, evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4, local_evaluations=8)
+    hss.run(Budget(evaluations=8))
+    (name, sketch), _ = evaluators
+    target = hss.iterations[0]["target"]
+    best = max(similarity(_fake_evaluate(scored.program)[1], target)
+               for scored in sketch.history)
+    assert name == SKETCH and sketch.best_value == best  # not U + a share of it
