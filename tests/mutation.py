@@ -96,7 +96,11 @@ TARGETS: dict[str, list[str]] = {
     "qd/naive_sampling.py": ["tests/test_naive_sampling.py", "tests/test_hss.py",
                              "tests/test_hss_parts.py"],
     "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
-    "qd/selfplay.py": ["tests/test_hss.py", "tests/test_search_behaviour.py",
+    "qd/selfplay.py": ["tests/test_selfplay_parts.py", "tests/test_hss.py",
+                       "tests/test_search_behaviour.py::"
+                       "test_ibr_answers_the_latest_program_and_cycles_on_rock_paper_scissors",
+                       "tests/test_search_behaviour.py::test_fictitious_play_answers_everything_"
+                       "so_far_and_its_mixture_nears_the_equilibrium",
                        "tests/test_psi_one_start.py"],
 }
 """Module -> the test files that are its own."""
@@ -264,6 +268,34 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "128:core/ReplaceComparisonOperator_Lt_LtE:5": _EPSILON_DRAW,
         "140:core/ReplaceComparisonOperator_Lt_LtE:6": _EPSILON_DRAW,
     },
+    "experiments/report.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((151, 0), (207, 4), (236, 5))},
+        "211:core/NumberReplacer:43": "a shortcut for seeds of equal rates: the bootstrap "
+        "of equal values gives the same interval, the mean at both ends",
+        **{f"250:core/NumberReplacer:{i}": "the adjusted p-values' initial entries: the "
+           "loop over every p-value assigns each one" for i in (52, 53)},
+        **{f"324:core/NumberReplacer:{i}": "the picture's time grid: its curves drawn at "
+           "199, 200 or 201 times" for i in (72, 73)},
+        "250:core/NumberReplacer:55": "Holm's running maximum starts below every adjusted "
+        "p-value (each is at least 0), from 0 or from -1",
+        "369:core/NumberReplacer:110": _PICTURE,
+        "303:core/NumberReplacer:68": "the default backend (0: a pool on every core) or 1 "
+        "(serial) plays the same matches from the same seeds: the same wins",
+        "325:core/NumberReplacer:75": _PICTURE,
+        "325:core/NumberReplacer:76": _PICTURE,
+        "359:core/NumberReplacer:100": "the width of the threshold's line in the picture",
+        "337:core/NumberReplacer:91": "the width of each seed's thin curve in the picture",
+    },
+    "qd/selfplay.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((76, 0), (77, 1), (79, 3), (176, 4), (200, 6), (211, 7), (288, 18))},
+        "124:core/NumberReplacer:12": "sequence.json's indentation: it loads the same",
+    },
+    "qd/hss.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((61, 0), (79, 1), (79, 2), (87, 4), (211, 6), (214, 10))},
+    },
     "qd/map_elites.py": {
         **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
            for line, i in ((66, 0), (66, 1), (68, 2), (69, 3))},
@@ -373,8 +405,17 @@ MIN_TIMEOUT = 60.0
 
 
 def _copy_tree(destination: Path) -> None:
-    ignore = shutil.ignore_patterns(".git", ".venv", "runs", "data", "__pycache__",
-                                    ".pytest_cache", ".ruff_cache", "*.egg-info", "build")
+    """The working tree without its caches, and without the top-level ``runs`` and
+    ``data`` (results, downloads); a package's own data (``experiments/data``) is kept."""
+    caches = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache",
+                                    ".ruff_cache", "*.egg-info", "build")
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        ignored = caches(directory, names)
+        if Path(directory) == ROOT:
+            ignored |= {"runs", "data"} & set(names)
+        return ignored
+
     shutil.copytree(ROOT, destination, ignore=ignore, dirs_exist_ok=True)
 
 

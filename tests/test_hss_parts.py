@@ -1,13 +1,14 @@
 """HSS's parts on hand-made bandits and libraries: the ε conventions, the two phases,
 γ decay of the arms' means, the library lookup, and level 2's cooling length."""
 
+import dataclasses
 import random
 from collections import Counter
 
 import pytest
 
 import qd.hss
-from gp.evaluator import Budget
+from gp.evaluator import CLOCKS, Budget
 from gp.languages.cantstop import CANTSTOP_DSL
 from gp.sa import SimulatedAnnealing
 from qd.hss import HSS, SKETCH, UTILITY, Library, cooling_steps, similarity
@@ -240,3 +241,199 @@ def test_same_seed_same_search():
         hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=9)
         runs.append((hss.run(Budget(evaluations=150)), [it["target"] for it in hss.iterations]))
     assert runs[0] == runs[1]
+
+
+def test_a_schedule_that_starts_below_epsilon_is_its_start_alone():
+    """One evaluation for the start, then one per temperature at or above ε."""
+    assert cooling_steps(SimulatedAnnealing(None, None, t1=0.5, epsilon=1.0)) == 1
+    # T1 = 1.5 >= 1 is tried; T(1) = 1.5 / 1.9 < 1 is not
+    assert cooling_steps(SimulatedAnnealing(None, None, t1=1.5, epsilon=1.0)) == 2
+
+
+def test_level_2_scores_u_plus_a_small_share_of_the_similarity_to_v():
+    near, far = (CANTSTOP_DSL.random_program(random.Random(s)) for s in (1, 2))
+    features = {CANTSTOP_DSL.to_text(near): [2.0, 0.0], CANTSTOP_DSL.to_text(far): [4.0, 0.0]}
+    assert len(features) == 2
+
+    def evaluate(text):
+        return 0.5, features[text]
+
+    hss = HSS(CANTSTOP_DSL, evaluate, [[0, 5]] * 2, seed=1)
+    assert hss.tie_scale == 1e-3
+    evaluated = []
+    fitness = hss._score([2.0, 0.0], evaluated)
+    assert fitness(far) == 0.5 + 1e-3 * similarity([4.0, 0.0], [2.0, 0.0])
+    assert fitness(near) == 0.5 + 1e-3  # at V: similarity 1
+    assert hss._score([2.0, 0.0], evaluated, sketch=True)(far) == 0.75
+    text = CANTSTOP_DSL.to_text(far)
+    assert evaluated == [(text, [4.0, 0.0], 0.5), (CANTSTOP_DSL.to_text(near), [2.0, 0.0], 0.5),
+                         (text, [4.0, 0.0], 0.5)]
+    assert hss.evaluations == 3
+
+
+def test_of_programs_with_equal_u_the_first_evaluated_stays_the_best():
+    seen = []
+
+    def evaluate(text):
+        seen.append(text)
+        return 0.25, _fake_evaluate(text)[1]
+
+    hss = HSS(CANTSTOP_DSL, evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              local_evaluations=6)
+    assert hss.run(Budget(evaluations=12)) == (0.25, seen[0])
+    assert len(set(seen)) > 1
+
+
+def test_a_budget_spent_while_measuring_the_library_ends_the_run_with_the_best_so_far():
+    texts = [CANTSTOP_DSL.to_text(CANTSTOP_DSL.random_program(random.Random(s)))
+             for s in range(3)]
+    library = Library()
+    for text in texts:
+        library.add_unmeasured(text)
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              library=library)
+    budget = Budget(evaluations=2)
+    assert hss.run(budget) == max((_fake_evaluate(t)[0], t) for t in texts[:2])
+    assert [e.features is None for e in library.entries.values()] == [False, False, True]
+    assert budget.used == 2 and hss.iterations == []
+
+
+def test_local_seconds_go_whole_to_sa_and_half_to_each_phase_of_sketch_sa():
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 1]] * 2, local_seconds=10.0)
+    budget = Budget(seconds=100.0)
+    for phase, seconds in (("all", 10.0), ("sketch", 5.0), ("response", 5.0)):
+        local, restart = hss._local_budget(budget, phase)
+        assert (local.seconds, local.evaluations, local.parent, restart) == \
+            (seconds, None, budget, True)
+
+
+def test_a_local_search_of_one_evaluation_spends_it_in_the_sketch_phase():
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              local_evaluations=1)
+    hss.run(Budget(evaluations=3))
+    assert [(it["evaluations"], it["sketch_evaluations"]) for it in hss.iterations] == \
+        [(1, 1)] * 3
+    # of two, one each
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              local_evaluations=2)
+    hss.run(Budget(evaluations=4))
+    assert [(it["evaluations"], it["sketch_evaluations"]) for it in hss.iterations] == \
+        [(2, 1)] * 2
+
+
+def test_one_cooling_schedule_draws_no_neighbour_it_does_not_evaluate(monkeypatch):
+    """Level 2's default length is one schedule, not restarted: 111 neighbours of the
+    start, each evaluated (a draw past the schedule would shift the seed's stream)."""
+    drawn = []
+    real = CANTSTOP_DSL.neighbour
+
+    def neighbour(tree, rng, *args, **kwargs):
+        drawn.append(1)
+        return real(tree, rng, *args, **kwargs)
+
+    monkeypatch.setattr(CANTSTOP_DSL, "neighbour", neighbour)
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              local_search="sa")
+    hss.run(Budget(evaluations=112 * 2))
+    assert len(drawn) == 111 * 2 and hss.evaluations == 112 * 2
+
+
+def test_hss_variants_are_fixed_once_made():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        qd.hss.PUBLISHED.local_search = "sa"
+
+
+def test_progress_is_the_further_of_the_evaluations_and_the_time_used(monkeypatch):
+    monkeypatch.setitem(CLOCKS, "wall", lambda: 100.0)
+    budget = Budget(seconds=10.0, evaluations=20)
+    budget.set_elapsed(4.0)
+    assert qd.hss._progress(budget) == 0.4
+    budget.count(10)
+    assert qd.hss._progress(budget) == 0.5
+    budget.set_elapsed(25.0)
+    assert qd.hss._progress(budget) == 1.0
+    assert qd.hss._progress(Budget()) == 0.0
+
+
+def test_a_step_whose_evaluation_fails_still_puts_what_it_evaluated_in_the_library():
+    """Lines 8-9 run however the local search ends; an unfinished sketch phase counts no
+    sketch evaluations."""
+    calls = []
+
+    def evaluate(text):
+        calls.append(text)
+        if len(calls) == 3:
+            raise RuntimeError("the game failed")
+        return _fake_evaluate(text)
+
+    hss = HSS(CANTSTOP_DSL, evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4)
+    with pytest.raises(RuntimeError, match="the game failed"):
+        hss.run(Budget(evaluations=50))
+    assert set(hss.library.entries) == set(calls[:2])
+    assert [(it["evaluations"], it["sketch_evaluations"]) for it in hss.iterations] == [(2, 0)]
+
+
+def test_feature_levels_are_evenly_spaced_from_each_range_low_to_its_high():
+    assert qd.hss.feature_levels([(0.0, 10.0), (2.0, 4.0)], 3) == [[0.0, 5.0, 10.0],
+                                                                 [2.0, 3.0, 4.0]]
+    assert qd.hss.feature_levels([(1.0, 2.0)]) == [[1.0, 1.25, 1.5, 1.75, 2.0]]
+
+
+def test_the_default_seed_is_0():
+    def run(**seed):
+        hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2,
+                  local_evaluations=10, **seed)
+        return hss.run(Budget(evaluations=30)), [it["target"] for it in hss.iterations]
+
+    assert run() == run(seed=0)
+    assert run() != run(seed=1)
+
+
+@pytest.mark.parametrize("variant, as_it_goes", [("published", False), ("legacy", True)])
+def test_the_published_variant_learns_after_each_local_search_the_legacy_one_as_it_goes(
+        variant, as_it_goes):
+    sizes = []
+
+    def evaluate(text):
+        sizes.append((len(hss.library), sum(ns.count for ns in hss.bandit.glob.values())))
+        return _fake_evaluate(text)
+
+    hss = HSS(CANTSTOP_DSL, evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              variant=variant, local_evaluations=10)
+    hss.run(Budget(evaluations=20))
+    library = [size for size, _ in sizes]
+    learned = [count for _, count in sizes]
+    if as_it_goes:
+        assert library[:2] == [0, 1] and all(b > a for a, b in zip(learned, learned[1:]))
+    else:  # lines 8-9: nothing learned while a local search runs
+        assert library[:10] == [0] * 10 and len(set(library[10:])) == 1 and library[10] > 0
+        assert learned == [0] * 10 + [10] * 10
+
+
+def test_the_sketch_phase_hands_on_its_best_u_with_similarity_only_breaking_ties():
+    """U 0.5 far from V against U 0.49 at V: the response phase starts from the first."""
+    seen = []
+
+    def evaluate(text):
+        seen.append(text)
+        return (0.5, [0.0, 0.0]) if len(text) % 2 == 0 else (0.49, [10.0, 10.0])
+
+    hss = HSS(CANTSTOP_DSL, evaluate, [[10.0]] * 2, seed=4, local_evaluations=20)
+    hss.run(Budget(evaluations=20))
+    sketch = seen[:10]
+    assert {len(t) % 2 for t in sketch} == {0, 1}
+    assert seen[10] == next(t for t in sketch if len(t) % 2 == 0)
+
+
+def test_a_given_local_search_length_restarts_sa_until_it_is_spent():
+    hss = HSS(CANTSTOP_DSL, _fake_evaluate, [[0, 2, 5, 10, 20, 50]] * 2, seed=4,
+              local_evaluations=300, local_search="sa")
+    hss.run(Budget(evaluations=300))
+    assert [it["evaluations"] for it in hss.iterations] == [300]  # past one schedule (112)
+
+
+def test_a_library_file_without_programs_is_named(tmp_path):
+    path = tmp_path / "lib.json"
+    path.write_text('[{"features": [1.0], "utility": 0.5}]')
+    with pytest.raises(ValueError, match="lib.json: not a program library"):
+        Library.load(path)
