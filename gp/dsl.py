@@ -86,7 +86,7 @@ class DSL(ProgramText):
             changed = False
             for t, prims in self.pset.primitives.items():
                 for prim in prims:
-                    h = 1 + max((best.get(a, inf) for a in prim.args), default=0)
+                    h = production_height(prim, best)
                     if h < best[t]:
                         best[t] = h
                         changed = True
@@ -100,7 +100,7 @@ class DSL(ProgramText):
         heights = self.min_heights()
         options = [t for t in self.pset.terminals.get(type_, [])]
         options += [p for p in self.pset.primitives.get(type_, [])
-                    if 1 + max((heights[a] for a in p.args), default=0) <= budget]
+                    if production_height(p, heights) <= budget]
         if not options:
             raise ValueError(f"no production of type {type_.__name__} fits height {budget}")
         return options
@@ -171,6 +171,13 @@ class DSL(ProgramText):
         if len(stack) != 1:
             raise ValueError("malformed program tree")
         return stack[0]
+
+def production_height(primitive: gp.Primitive, heights: Mapping[type, float]) -> float:
+    """Least height of a subtree rooted at ``primitive``, given its operand types' least
+    heights: one more than its tallest operand's; a primitive without operands is a
+    leaf, of height 0 like a terminal."""
+    return max((1 + heights.get(a, float("inf")) for a in primitive.args), default=0)
+
 
 def subtree_end(nodes: Sequence, begin: int) -> int:
     """End (exclusive) of the subtree rooted at ``begin`` in a prefix list."""

@@ -124,6 +124,9 @@ class ProgramText:
             return f"syntax '{kind}' prints {wanted} operand(s) but the primitive takes {arity}"
         if kind == "lines" and ret is not self.root_type:
             return "'lines' (one 'label: ...' line per operand) is read only as the whole program"
+        if kind == "lines" and any(s.kind == "lines" for s in self.syntax.values()):
+            return ("the language already has a 'lines' form, and programs are read as that "
+                    "one: programs of a second would not load")
         holes = [f"_{i}" for i in range(arity)]
         text = _render(syntax, holes)
         try:
@@ -212,9 +215,9 @@ class ProgramText:
         for prim in candidates:
             syn = self.syntax[prim.name]
             subs = _match(syn, node)
-            if subs is None:
-                continue
             args = getattr(prim, "args", [])
+            if subs is None or len(subs) != len(args):  # a call with operands too few or many
+                continue
             out = [prim]
             for sub, arg_type in zip(subs, args):
                 resolved = self._resolve(sub, arg_type)

@@ -38,7 +38,8 @@ TARGETS: dict[str, list[str]] = {
     "games/cantstop/players.py": ["tests/test_cantstop_players.py"],
     "games/cantstop/rules.py": ["tests/test_cantstop_rules.py"],
     "games/match.py": ["tests/test_match.py"],
-    "games/tribes/rules.py": ["tests/test_tribes.py"],
+    "games/tribes/rules.py": ["tests/test_tribes.py", "tests/test_tribes_rules_v4.py",
+                              "tests/test_tribes_framework_rules.py"],
     # the report's statistics
     "experiments/report.py": ["tests/test_report_statistics.py"],
     # the searches
@@ -74,15 +75,24 @@ TARGETS: dict[str, list[str]] = {
     "gp/variation.py": ["tests/test_variation.py"],
     "gp/dsl.py": ["tests/test_dsl.py", "tests/test_dsl_declaration.py",
                   "tests/test_search_behaviour.py"],
-    "gp/syntax.py": ["tests/test_dsl_declaration.py", "tests/test_cantstop_dsl.py"],
+    "gp/syntax.py": ["tests/test_syntax.py", "tests/test_dsl_declaration.py",
+                     "tests/test_cantstop_dsl.py::test_malformed_programs_say_where"],
     "gp/evaluator.py": ["tests/test_evaluator.py", "tests/test_evaluator_names.py",
                         "tests/test_sa.py"],
-    "gp/fitness.py": ["tests/test_sa.py", "tests/test_paired.py", "tests/test_psi_one_start.py"],
+    "gp/fitness.py": ["tests/test_fitness.py",
+                      "tests/test_paired.py::test_a_copy_of_the_target_scores_one_half_paired_only",
+                      "tests/test_paired.py::test_margin_breaks_ties_below_the_step",
+                      "tests/test_paired.py::test_odd_match_counts_are_refused",
+                      "tests/test_psi_one_start.py",
+                      "tests/test_sa.py::test_fitness_cache_and_seed_from_program",
+                      "tests/test_sa_remeasure.py::"
+                      "test_each_re_measurement_plays_matches_not_played_before"],
     # quality diversity and self-play
     "qd/archive.py": ["tests/test_qd_cells.py",
                       "tests/test_qd.py::test_archive_round_trip_keeps_programs",
                       "tests/test_qd.py::test_bad_archive_files_are_named"],
-    "qd/map_elites.py": ["tests/test_qd_emitter.py", "tests/test_qd_cells.py", "tests/test_qd.py"],
+    "qd/map_elites.py": ["tests/test_qd_emitter.py", "tests/test_map_elites_run.py",
+                         "tests/test_qd_cells.py", "tests/test_qd.py"],
     "qd/naive_sampling.py": ["tests/test_naive_sampling.py", "tests/test_hss.py",
                              "tests/test_hss_parts.py"],
     "qd/hss.py": ["tests/test_hss.py", "tests/test_hss_parts.py"],
@@ -147,7 +157,57 @@ _ONE_ELEMENT = "the first and the last of a one-element list are the same elemen
 _EPSILON_DRAW = ("random() <= ε and random() < ε differ only when the draw equals ε "
                  "exactly: the same exploring probability")
 _DOUBLE = "a double's two columns are the same: action[1] and action[-1] are action[0]"
+_CARRY_LESS = ("carrying a parent's legal actions over is a shortcut: carrying fewer makes "
+               "the next state work them out afresh, the same list")
 EQUIVALENT: dict[str, dict[str, str]] = {
+    "games/tribes/rules.py": {
+        "2633:core/ReplaceBinaryOperator_BitOr_BitAnd:23": _HINT,
+        "809:core/NumberReplacer:383": "a dead unit's tribe is -1: a unit of tribe p is "
+        "alive, whatever its type is compared with",
+        "2414:core/NumberReplacer:1229": "a reach left marked as kept once the tribe holds "
+        "no city but its capital is never acted on: a road then changes no network, and "
+        "the tribe's next city comes by a capture, which recomputes the reach in full (an "
+        "enemy city) or drops every kept reach (a village's new tiles)",
+        "1297:core/ReplaceOrWithAnd:25": _CARRY_LESS,
+        "1322:core/AddNot:150": _CARRY_LESS + " (with no parent segments the only action "
+        "is a level-up, which carries nothing either way)",
+        "1363:core/ReplaceContinueWithBreak:6": _CARRY_LESS,
+        "2355:core/ReplaceBinaryOperator_LShift_RShift:24": "a tribe whose trade-network "
+        "reach is never marked as kept has it recomputed in full: the same network",
+        "1571:core/ReplaceComparisonOperator_Gt_GtE:7": "sign is +1 or -1, never 0",
+        "1930:core/NumberReplacer:961": "the two tribes' allegiance entries are always equal "
+        "(every update writes both), so d[1] and d[2] read the same",
+        "1702:core/ReplaceComparisonOperator_Lt_LtE:36": "expanding a tile again with the "
+        "same movement left reaches nothing new",
+        "1811:core/ReplaceComparisonOperator_Lt_LtE:41": "lowering a cost to the value it "
+        "has changes nothing",
+        "2324:core/NumberReplacer:1191": "an unowned tile taken as the tribe's own matters "
+        "only for a port (the reach is then recomputed in full: the same) or a city tile "
+        "(never unowned); a road on it is followed either way",
+        "1116:core/NumberReplacer:530": "the technologies take fewer than 32 bits: a shift "
+        "by 33 keeps the cache key unique",
+        "580:core/NumberReplacer:278": "econ only versions the tile caches, which start "
+        "empty: any starting count works",
+        "425:core/NumberReplacer:168": "with no candidate tile actions nothing is "
+        "affordable, whatever the dearest cost is taken to be",
+        "425:core/NumberReplacer:169": "with no candidate tile actions nothing is "
+        "affordable, whatever the dearest cost is taken to be",
+        "332:core/NumberReplacer:84": "only a needed neighbour building >= 0 is read: -1 "
+        "and -2 both mean none",
+        "367:core/ReplaceUnaryOperator_Delete_Not:3": "deep water never holds a port, so "
+        "'barred' and 'only onto a port' bar it alike",
+        "1226:core/NumberReplacer:595": "the one-step shortcut gives what the general search "
+        "gives a one-move land unit off roads (each step costs its whole movement): the "
+        "same tiles in tile order and radius 1",
+    },
+    "games/match.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((103, 1), (219, 4), (220, 5), (241, 10))},
+        "234:core/NumberReplacer:91": _ONE_ELEMENT,
+        "308:core/NumberReplacer:125": "a chunk takes at least ceil(left / (2 * workers)) "
+        "matches, which is 1 or more while any are left: a smallest chunk of 0 or 1 is "
+        "the same",
+    },
     "games/cantstop/rules.py": {
         **{f"34:core/NumberReplacer:{i}": _PADDING for i in (4, 5, 6, 7)},
         **{f"356:core/NumberReplacer:{i}": _PADDING
@@ -204,6 +264,16 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "128:core/ReplaceComparisonOperator_Lt_LtE:5": _EPSILON_DRAW,
         "140:core/ReplaceComparisonOperator_Lt_LtE:6": _EPSILON_DRAW,
     },
+    "qd/map_elites.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((66, 0), (66, 1), (68, 2), (69, 3))},
+        "56:core/ReplaceComparisonOperator_Lt_LtE:0": "random() <= rate and random() < rate "
+        "differ only when the draw equals the crossover rate exactly: the same crossover "
+        "probability",
+        "118:core/ReplaceTrueWithFalse:3": "a policy's re-evaluation raises BudgetSpent only "
+        "once the budget is spent; not cut there, the next pass asks a batch and stops "
+        "before evaluating any of it (nothing is left): the same log, stats and archive",
+    },
     "gp/sa.py": {
         "101:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,
         "101:core/ReplaceBinaryOperator_BitOr_BitAnd:1": _HINT,
@@ -245,6 +315,22 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "first, the only one read",
         "43:core/NumberReplacer:14": _BATCHED,
         "43:core/NumberReplacer:15": _BATCHED,
+    },
+    "gp/dsl.py": {
+        **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
+           for line, i in ((108, 1), (109, 2), (130, 3), (140, 4))},
+        "79:core/ReplaceBinaryOperator_BitOr_BitAnd:0": "DEAP's typed primitive set "
+        "enters every type it sees (a return or an operand type) in both its primitive "
+        "and its terminal tables, so the two key sets are the same",
+        "173:core/NumberReplacer:17": _ONE_ELEMENT,
+    },
+    "gp/fitness.py": {
+        "75:core/ReplaceBinaryOperator_BitOr_BitAnd:2": _HINT,
+        "208:core/NumberReplacer:46": "every part of a pool's batch comes from one "
+        "play_many call, which gives each the batch's time: the max over any non-empty "
+        "run of them is the same",
+        "257:core/NumberReplacer:65": _ONE_ELEMENT,
+        "281:core/NumberReplacer:71": _ONE_ELEMENT,
     },
     "gp/variation.py": {
         "19:core/ReplaceBinaryOperator_BitOr_BitAnd:0": _HINT,

@@ -3,6 +3,7 @@ the compiler and prefix-list helpers, on ORDER and on small made-up grammars."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -178,3 +179,78 @@ def test_a_player_lowers_only_through_its_own_class_declarations():
     assert _Heir("pos(v1)").lowering("demo") is None
     assert str(player) == "pos(v1)" and _Player.default_dsl() is ORDER
     assert str(_Player.parse_program("pos(v1)")) == str(ORDER.parse("pos(v1)"))
+
+
+def test_a_primitive_without_operands_is_a_leaf_of_height_0():
+    dsl = DSL("leaves", A, max_height=3, max_size=10)
+    dsl.primitive("k", [], C, Syntax("lit", "k"), lambda: (lambda: "k"))
+    dsl.primitive("b", [C], B, Syntax("call", "b"), lambda x: (lambda: f"b({x()})"))
+    dsl.primitive("a", [B], A, Syntax("call", "a"), lambda x: (lambda: f"a({x()})"))
+    assert dsl.min_heights() == {A: 2, B: 1, C: 0}
+    assert [p.name for p in dsl._choices(C, 0)] == ["k"]
+    assert [p.name for p in dsl._choices(A, 2)] == ["a"]
+    with pytest.raises(ValueError, match="no production of type A fits height 1"):
+        dsl._choices(A, 1)
+    tree = gp.PrimitiveTree(dsl.generate(random.Random(0), A, 0))
+    assert [n.name for n in tree] == ["a", "b", "k"] and tree.height == 2
+    assert dsl.compile(tree)() == "a(b(k))"
+
+
+def _pairs(max_size: int) -> DSL:
+    """Programs pos(v) (2 nodes) or pair(v, v) (3 nodes)."""
+    dsl = DSL("pairs", Seq, max_height=2, max_size=max_size)
+    for i in range(2):
+        dsl.terminal(f"v{i}", Var, Syntax("lit", f"v{i}"), lambda: (lambda: 0))
+    dsl.primitive("pos", [Var], Seq, Syntax("call", "pos"), lambda v: v)
+    dsl.primitive("pair", [Var, Var], Seq, Syntax("call", "pair"), lambda a, b: a)
+    return dsl
+
+
+def test_a_program_or_neighbour_of_exactly_the_size_limit_is_kept():
+    dsl, rng = _pairs(3), random.Random(4)
+    assert {len(dsl.random_program(rng)) for _ in range(60)} == {2, 3}
+    start = dsl.parse("pos(v0)")
+    assert {len(dsl.neighbour(start, rng)) for _ in range(60)} == {2, 3}
+    smaller = _pairs(2)
+    assert {len(smaller.random_program(rng)) for _ in range(60)} == {2}
+    assert {len(smaller.neighbour(start, rng)) for _ in range(60)} == {2}
+
+
+def test_a_program_and_a_neighbour_are_drawn_100_times_before_giving_up():
+    dsl = _pairs(1)  # every program has 2 or 3 nodes: nothing ever fits
+    start = dsl.parse("pos(v0)")
+
+    def state_after(draw, **tries) -> object:
+        rng = random.Random(9)
+        draw(rng, **tries)
+        return rng.getstate()
+
+    for draw in (dsl.random_program, functools.partial(dsl.neighbour, start)):
+        assert state_after(draw) == state_after(draw, tries=100)
+        assert state_after(draw) != state_after(draw, tries=101)
+        assert state_after(draw) != state_after(draw, tries=99)
+    assert dsl.neighbour(start, random.Random(1)) == start
+    assert len(dsl.random_program(random.Random(1))) == 2  # the fallback: least height
+
+
+def test_a_language_is_typed_and_limited_to_height_12_and_80_nodes_unless_told():
+    from gp.simplify import simplify
+
+    dsl = DSL("sums", Seq)
+    assert (dsl.max_height, dsl.max_size) == (12, 80)
+    dsl.terminal("x", Seq, Syntax("lit", "x"), lambda: (lambda: 1))
+    dsl.terminal("zero", Seq, Syntax("lit", "0"), lambda: (lambda: 0))
+    dsl.primitive("plus", [Seq, Seq], Seq, Syntax("binop", "+"), lambda a, b: a)
+    # typed values never fail, so a subtree that adds nothing may go
+    assert dsl.to_text(simplify(dsl, dsl.parse("x + 0"))) == "x"
+
+    class Untyped(DSL):
+        programs_may_fail = True
+
+    untyped = Untyped("sums", Seq)
+    for name in ("x", "zero", "plus"):
+        if name == "plus":
+            untyped.primitive(name, [Seq, Seq], Seq, dsl.syntax[name], dsl.builders[name])
+        else:
+            untyped.terminal(name, Seq, dsl.syntax[name], dsl.builders[name])
+    assert untyped.to_text(simplify(untyped, untyped.parse("x + 0"))) == "x + 0"

@@ -294,7 +294,7 @@ def test_behaviour_features_are_read_per_seat_off_the_final_state():
 
 def test_a_summary_counts_means_and_rates_per_player():
     empty = MatchSummary()
-    assert empty.mean_moves == 0.0 and empty.win_rate(0) == 0.0
+    assert empty.mean_moves == 0.0 and empty.win_rate(0) == 0.0 and empty.seconds == 0.0
     s = MatchSummary(matches=4, total_moves=10, feature_sums=[{"x": 2.0}, {}])
     s.record_win((1, 0), 0)  # player 1 won from seat 0
     s.record_win((0, 1), 1)  # player 1 won from seat 1
@@ -316,6 +316,8 @@ def test_a_summary_counts_means_and_rates_per_player():
 def test_a_job_counts_wins_caps_and_forfeits_for_the_players_not_the_seats():
     job = MatchJob(GAME, (First(), CrashesInSecondSeat()), seed=3, start=2, stop=6)
     assert job.size == 4
+    with pytest.raises(AttributeError):  # frozen: a job shipped to a worker stays as sent
+        job.start = 0
     s = play_job(job)
     # matches 2, 4: the crasher sits second and forfeits; 3, 5: it plays first
     assert s.matches == 4 and s.forfeits == [0, 2] and s.wins_by_seat[0][0] == 2
@@ -352,6 +354,8 @@ def test_guided_chunks_are_a_quarter_of_what_is_left_per_two_workers_down_to_the
     # at least 100 // (4 * 2) = 12 matches a chunk
     assert guided_bounds(100, 2, 4) == [0, 13, 25, 37, 49, 61, 73, 85, 97, 100]
     assert guided_bounds(0, 4, 2) == [0] and guided_bounds(3, 0, 1) == [0, 2, 3]
+    # one chunk asked for: at least 40 // 4 = 10 matches a chunk, not a quarter of 40 / 2
+    assert guided_bounds(40, 1, 4) == [0, 10, 20, 30, 40]
 
 
 def test_the_wilson_interval_is_clipped_to_0_and_1_and_empty_without_matches():
@@ -360,3 +364,105 @@ def test_the_wilson_interval_is_clipped_to_0_and_1_and_empty_without_matches():
     assert low == pytest.approx(0.0, abs=1e-12) and 0.2 < high < 0.35
     low, high = wilson_interval(10, 10)
     assert high == pytest.approx(1.0) and 0.65 < low < 0.8
+    # the closed form rounds to -5.6e-17 at 0 of 2 and to 1 + 2.2e-16 at 9 of 9
+    assert wilson_interval(0, 2)[0] == 0.0 and wilson_interval(9, 9)[1] == 1.0
+
+
+# ---- draws, the log level of a forfeit, the batch's cutting into jobs, its clock -------
+
+TICTACTOE = load_game("tictactoe")
+
+
+class Prefers:
+    """Plays the first square of ``order`` that is free."""
+
+    def __init__(self, order):
+        self.order = order
+
+    def __call__(self, state):
+        legal = state.legal_actions()
+        return next(square for square in self.order if square in legal)
+
+
+DRAWN = (0, 4, 8, 1, 7, 6, 2, 5, 3)
+"""Both players preferring these squares fill the board with no line: X O X / X O O / O X X."""
+
+
+def test_a_drawn_match_counts_as_a_draw_not_a_win_or_a_cap():
+    result = play_match(TICTACTOE, (Prefers(DRAWN), Prefers(DRAWN)), seed=0)
+    assert (result.winner, result.capped, result.moves) == (None, False, 9)
+    s = play_job(MatchJob(TICTACTOE, (Prefers(DRAWN), Prefers(DRAWN)), 0, 0, 3))
+    assert (s.draws, s.capped, s.wins, s.forfeits, s.total_moves) == (3, 0, [0, 0], [0, 0], 27)
+
+
+class ScoresZeroAndCrashes:
+    """A program whose language scores its failures 0: its forfeit is logged quietly."""
+
+    failure_scores_zero = True
+
+    def __call__(self, state):
+        raise RuntimeError("broken program")
+
+
+def test_a_forfeit_is_a_warning_unless_the_players_failures_score_zero(caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="stratsynth.match")
+    play_match(GAME, (ScoresZeroAndCrashes(), First()), seed=1)
+    play_match(GAME, (Crasher(), First()), seed=1)
+    assert [(r.levelno, "forfeits" in r.getMessage()) for r in caplog.records] == \
+        [(logging.DEBUG, True), (logging.WARNING, True)]
+
+
+class RecordingMap:
+    """A ``map`` backend that plays in process and records each batch's match spans."""
+
+    def __init__(self, workers, chunks_per_worker):
+        self.workers, self.chunks_per_worker, self.spans = workers, chunks_per_worker, []
+
+    def __call__(self, func, jobs):
+        self.spans.append([(job.start, job.stop) for job in jobs])
+        return [func(job) for job in jobs]
+
+
+def _spans(bounds):
+    return list(zip(bounds, bounds[1:]))
+
+
+@pytest.mark.parametrize("workers, pairings, n, chunks, spans", [
+    # one pairing on several workers: guided chunks from 3 per worker, at least 100 // 24
+    (2, 1, 100, None, _spans([0, 25, 44, 58, 69, 77, 83, 88, 92, 96, 100])),
+    # one worker: 3 equal chunks
+    (1, 1, 20, None, _spans([0, 6, 13, 20])),
+    # two pairings share the 2 * 3 chunks: 3 each
+    (2, 2, 20, None, 2 * _spans([0, 6, 13, 20])),
+    # chunks given: that many equal chunks, even for one pairing on several workers
+    (2, 1, 20, 4, _spans([0, 5, 10, 15, 20])),
+    # 5 chunks for two pairings: ceil(5 / 2) = 3 each
+    (1, 2, 20, 5, 2 * _spans([0, 6, 13, 20])),
+    # more chunks than matches: no empty job
+    (1, 1, 2, 5, [(0, 1), (1, 2)]),
+    (1, 1, 0, None, []),
+])
+def test_a_batch_is_cut_into_the_jobs_its_backend_is_sent(workers, pairings, n, chunks, spans):
+    recorder = RecordingMap(workers, chunks_per_worker=3)
+    summaries = play_many(TICTACTOE, [(First(), First())] * pairings, n, [1] * pairings,
+                          map=recorder, chunks=chunks)
+    assert recorder.spans == [spans]
+    assert [s.matches for s in summaries] == [n] * pairings
+
+
+def test_one_seat_sends_one_job_per_match_of_that_seat():
+    recorder = RecordingMap(workers=2, chunks_per_worker=3)
+    (s,) = play_many(TICTACTOE, [(First(), First())], 3, [1], map=recorder, seat=1)
+    assert recorder.spans == [[(1, 2), (3, 4), (5, 6)]] and s.matches == 3
+
+
+def test_a_batchs_seconds_are_its_own_wall_time():
+    import time
+
+    before = time.perf_counter()
+    summaries = play_many(GAME, [(First(), First())] * 2, 6, [1, 2])
+    elapsed = time.perf_counter() - before
+    assert all(0.0 < s.seconds <= elapsed for s in summaries)
+    assert summaries[0].seconds == summaries[1].seconds

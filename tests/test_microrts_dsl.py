@@ -316,3 +316,57 @@ def test_reference_criteria_compare_maximum_hit_points_and_farthest_is_the_first
     ours, reference = _cycle(hurt), _reference(_cycle(hurt))
     assert ours.choose(ours.own[0], ours.enemies, "LessHealthy").id == 9  # 1 hit point left
     assert reference.choose(reference.own[0], reference.enemies, "LessHealthy").id == 10
+
+
+# ---- interpreter=reference: a direction's cell is free as GameState.free says ---------------
+# The reference's Direction.converte asks the engine's GameState.free: a cell some unit
+# action under way will take is refused, this run's builds reserve nothing, and off the map
+# the engine reads the terrain at index x + y * width (no bounds check).
+def test_build_direction_reference_refuses_a_cell_a_unit_action_will_take():
+    barracks = BY_NAME["Barracks"].id
+    free = [u for u in BUILD_POSITION if u[0] != 3]  # (3, 2) empty
+    busy = _reference(_cycle(free))
+    busy.busy_cells = {3 + 2 * 16}  # a unit is moving into (3, 2)
+    assert _run(BUILD_PROGRAM, busy) == [(rt.BUILD, 2, barracks, 2, 2)]
+    ours = _cycle(free)
+    ours.busy_cells = {3 + 2 * 16}  # read only with interpreter=reference
+    assert _run(BUILD_PROGRAM, ours) == [(rt.BUILD, 2, barracks, 3, 2)]
+
+
+def test_builds_reserve_no_cell_for_later_commands_in_the_reference():
+    # worker 2 at (3, 3) builds Up, on (3, 2); worker 3 at (4, 3) finds (4, 2) taken, and
+    # the engine's building-position search around it starts at (3, 2)
+    barracks = BY_NAME["Barracks"].id
+    units = [(1, 0, "Base", 0, 0, 10), (2, 0, "Worker", 3, 3, 1), (3, 0, "Worker", 4, 3, 1),
+             (4, 0, "Heavy", 4, 2, 8), (9, 1, "Worker", 12, 12, 1)]
+    program = "for u in s:\n    u.build(Barracks, Up, 2)"
+    assert _run(program, _reference(_cycle(units))) == [
+        (rt.BUILD, 2, barracks, 3, 2), (rt.BUILD, 3, barracks, 3, 2)]
+    assert _run(program, _cycle(units)) == [
+        (rt.BUILD, 2, barracks, 3, 2), (rt.BUILD, 3, barracks, 4, 4)]  # nearest free cell
+
+
+def test_build_direction_off_the_map_reads_the_wrapped_terrain_in_the_reference():
+    barracks = BY_NAME["Barracks"].id
+    units = [(1, 0, "Base", 5, 5, 10), (2, 0, "Worker", 0, 3, 1), (9, 1, "Worker", 12, 12, 1)]
+    program = "for u in s:\n    u.build(Barracks, Left, 1)"
+    # (-1, 3) is index 47, the cell (15, 2): no wall there, so the reference builds at (-1, 3)
+    assert _run(program, _reference(_cycle(units))) == [(rt.BUILD, 2, barracks, -1, 3)]
+    assert _run(program, _cycle(units)) == [(rt.BUILD, 2, barracks, 0, 2)]
+    walled = _reference(_cycle(units))
+    walled.walls = [1 if i == 47 else 0 for i in range(256)]
+    assert _run(program, walled) == [(rt.BUILD, 2, barracks, 0, 2)]  # building position
+    # (5, -1) is index -11, outside the map: the reference throws; here it is not free
+    top = [(1, 0, "Base", 9, 9, 10), (2, 0, "Worker", 5, 0, 1), (9, 1, "Worker", 12, 12, 1)]
+    up = "for u in s:\n    u.build(Barracks, Up, 1)"
+    assert _run(up, _reference(_cycle(top))) == [(rt.BUILD, 2, barracks, 6, 0)]
+
+
+def test_enemy_direction_reference_skips_a_cell_a_unit_action_will_take():
+    units = [(1, 0, "Base", 2, 2, 10), (9, 1, "Worker", 2, 10, 1)]
+    program = "for u in s:\n    u.train(Worker, EnemyDir, 5)"
+    worker = BY_NAME["Worker"].id
+    assert _run(program, _reference(_cycle(units))) == [(rt.TRAIN, 1, worker, 2, 0)]  # Down
+    busy = _reference(_cycle(units))
+    busy.busy_cells = {2 + 3 * 16}  # (2, 3), below the base
+    assert _run(program, busy)[0][3] != 2

@@ -109,9 +109,9 @@ def test_same_seed_same_game():
 
 # ---- hand-worked positions ----------------------------------------------------------------
 
-def _blank(level=0):
+def _blank(level=0, rules=3):
     """A start state with all units removed and open plain land around the capitals."""
-    s = Tribes(level=level).new_initial_state(random.Random(0))
+    s = Tribes(level=level, rules=rules).new_initial_state(random.Random(0))
     for u in range(len(s.u_type)):
         s._kill(u)
     s._legal = s._legal_set = None
@@ -197,6 +197,25 @@ def test_moved_unit_cannot_capture_the_same_turn():
     assert (CAPTURE, u) not in s.legal_actions()
 
 
+def test_a_farm_beside_a_windmill_gives_its_population_and_the_windmills():
+    s = _blank(0)
+    c = 0
+    pos = s.b.city_pos[c]
+    s.stars[0] = 50
+    s.techs[0] |= (1 << FARMING) | (1 << CONSTRUCTION)
+    size = s.b.size
+    first = pos + 1 if pos % size < size - 1 else pos - 1
+    second = first + size if first // size < size - 1 else first - size
+    for t in (first, second):
+        s.terrain[t], s.resource[t] = PLAIN, NO_RES
+    s.resource[first] = CROPS
+    s.building[second] = WINDMILL  # already standing
+    s.c_level[c] = 3  # no level-up due
+    s._legal = s._legal_set = None
+    s.apply_action((BUILD, c, first, FARM))
+    assert s.c_pop[c] == 2 + 1 and type(s.c_pop[c]) is int  # snapshots stay integral
+
+
 def test_tech_prerequisites_and_cost():
     s = _blank(0)
     s.techs[0] = 0
@@ -270,6 +289,7 @@ def test_city_growth_level_up_and_windmill_bonus():
     assert (END_TURN,) in s.legal_actions()
     s.apply_action((BUILD, c, tiles[1], WINDMILL))
     assert s.c_pop[c] == 1, "windmill: +1 per neighbouring farm of the city"
+    assert type(s.c_pop[c]) is int, "snapshots stay integral"
     assert not any(a[0] == BUILD and a[3] == WINDMILL for a in s.legal_actions()), "one a city"
 
 
@@ -299,3 +319,199 @@ def test_movement_terrain_rules():
     s.terrain[b] = FOREST
     s._legal = s._legal_set = None
     assert (MOVE, u, b) in s.legal_actions()
+
+
+def test_combat_scales_each_side_by_its_fraction_of_health():
+    # a warrior at 7/10 on a full one: forces 1.4 v 2 -> round(1.4/3.4·9) = 4, round(2/3.4·9) = 5
+    assert combat(2, 7, 10, 2, 10, 10, 1.0) == (4, 5)
+    assert combat(2, 10, 10, 2, 7, 10, 1.0) == (5, 4)  # and the other way round
+
+
+def test_units_of_a_tribe_are_its_living_units_and_a_dead_unit_has_no_city():
+    s = _blank(0)
+    assert s.units_of(0) == s.units_of(1) == []  # every unit killed
+    assert s.num_tiles(0) == s.num_tiles(1) == 9  # each capital's (cities 0 and 1)
+    a, b = _free_pair(s)
+    u = s._new_unit(WARRIOR, a, 0, 0, FRESH)
+    v = s._new_unit(WARRIOR, b, 1, -1, FRESH)
+    assert (s.units_of(0), s.units_of(1)) == ([u], [v])
+    s._kill(u)
+    assert s.units_of(0) == [] and s.u_city[u] == -1 and s.unit_at[a] == -1
+
+
+def test_a_unit_with_three_kills_may_become_a_veteran_with_five_more_hp():
+    from games.tribes.constants import MAKE_VETERAN
+
+    s = _blank(0)
+    a, _ = _free_pair(s)
+    u = s._new_unit(WARRIOR, a, 0, -1, FRESH)
+    s.u_kills[u], s.u_hp[u] = 2, 4
+    s._legal = s._legal_set = None
+    assert (MAKE_VETERAN, u) not in s.legal_actions()
+    s.u_kills[u] = 3
+    s._legal = s._legal_set = None
+    s.apply_action((MAKE_VETERAN, u))
+    assert (s.u_vet[u], s.max_hp(u), s.u_hp[u]) == (1, 15, 15)
+    assert (MAKE_VETERAN, u) not in s.legal_actions()  # once
+
+
+def test_spiritualism_grows_a_forest_on_a_plain_without_a_resource():
+    from games.tribes.constants import GROW_FOREST, SPIRITUALISM
+
+    s = _blank(0)
+    pos = s.b.city_pos[0]
+    t = next(t for t in s.b.nbr[pos] if s.owner[t] == 0)
+    s.terrain[t], s.resource[t], s.stars[0] = PLAIN, NO_RES, 20
+    s._legal = s._legal_set = None
+    assert (GROW_FOREST, 0, t) not in s.legal_actions()
+    s.techs[0] |= 1 << SPIRITUALISM
+    s._legal = s._legal_set = None
+    assert (GROW_FOREST, 0, t) in s.legal_actions()
+
+
+def test_the_board_text_and_action_names():
+    from games.tribes.constants import (
+        ACTION_NAMES,
+        BORDER_GROWTH,
+        BUILDING_NAMES,
+        LEVEL_UP_NAMES,
+        RECOVER,
+    )
+
+    s = _blank(0)
+    size = s.b.size
+    x, y = 5, 2
+    t = y * size + x
+    s.terrain[t] = PLAIN
+    s._new_unit(WARRIOR, t, 1, -1, FRESH)
+    rows = str(s).splitlines()
+    assert rows[y][4 * x + 1:4 * x + 3] == "w1"  # each cell: terrain, unit, tribe; spaced
+    assert sum(row.count("w1") for row in rows[:size]) == 1
+    assert "units 0" in rows[size] and "units 1" in rows[size + 1]
+    assert rows[-1] == f"round {s.turn}, tribe {s.player} to act"
+    s.over, s.won_by = True, 1
+    assert str(s).splitlines()[-1] == f"game over in round {s.turn}: tribe 1 wins"
+    assert s.action_to_string((LEVEL_UP, 3, BORDER_GROWTH)) == \
+        f"city 3 level up ({LEVEL_UP_NAMES[BORDER_GROWTH]})"
+    assert s.action_to_string((BUILD, 2, t, FARM)) == \
+        f"city 2 build {BUILDING_NAMES[FARM]} at (5,2)"
+    assert s.action_to_string((RECOVER, 7)) == f"unit 7 {ACTION_NAMES[RECOVER]}"
+    assert s.action_to_string((END_TURN,)) == "end turn"
+
+
+def test_research_offers_each_tier_exactly_when_the_stars_cover_its_cost():
+    from games.tribes.constants import NUM_TECHS, TECH_PARENT, TECH_TIER
+    from games.tribes.rules import _research_actions
+
+    tier1 = [t for t in range(NUM_TECHS) if TECH_TIER[t] == 1]
+    tier2 = [t for t in range(NUM_TECHS) if TECH_TIER[t] == 2]
+    # every technology of tiers 1 and 2 but one of each: one of each tier is open
+    techs = sum(1 << t for t in tier1[1:] + tier2[1:]) | 1 << TECH_PARENT[tier2[0]]
+    costs = {tier: tech_cost(tier, 1, techs) for tier in (1, 2, 3)}
+    assert costs == {1: 5, 2: 6, 3: 7}
+    for stars in [*range(9), *range(8, -1, -1)]:  # up, then down again (memoised)
+        tiers = {TECH_TIER[a[1]] for a in _research_actions(techs, stars, 1)}
+        assert tiers == {tier for tier, cost in costs.items() if cost <= stars}, stars
+
+
+def test_emperors_tomb_comes_at_100_stars_and_the_park_of_fortune_at_level_5():
+    from games.tribes.constants import EMPERORS_TOMB, MONUMENTS, PARK, PARK_OF_FORTUNE
+    from games.tribes.rules import AVAILABLE, MONUMENT_INDEX, UNAVAILABLE
+
+    s = _blank(0)
+
+    def monument(m):
+        return s.monuments[MONUMENT_INDEX[m]]  # tribe 0's
+
+    s.stars[0] = 95
+    s._add_stars(0, 4)
+    assert monument(EMPERORS_TOMB) == UNAVAILABLE
+    s._add_stars(0, 1)
+    assert monument(EMPERORS_TOMB) == AVAILABLE and len(MONUMENTS) > 1
+    s.c_level[0], s.c_pop[0] = 3, 4
+    s._legal = s._legal_set = None
+    s.apply_action(next(a for a in s.legal_actions() if a[0] == LEVEL_UP))
+    assert s.c_level[0] == 4 and monument(PARK_OF_FORTUNE) == UNAVAILABLE
+    s.c_pop[0] = 5
+    s._legal = s._legal_set = None
+    s.apply_action((LEVEL_UP, 0, PARK))
+    assert s.c_level[0] == 5 and monument(PARK_OF_FORTUNE) == AVAILABLE
+
+
+def test_terrain_defence_needs_the_defenders_technology_for_that_terrain():
+    from games.tribes.constants import AQUATISM, ARCHERY, MEDITATION, SHALLOW
+
+    for ter, tech in ((MOUNTAIN, MEDITATION), (SHALLOW, AQUATISM), (FOREST, ARCHERY),
+                      (PLAIN, None)):
+        for researched in (AQUATISM, MEDITATION, ARCHERY):
+            s = _blank(0)
+            a, _ = _free_pair(s)
+            s.terrain[a] = ter
+            v = s._new_unit(WARRIOR, a, 1, -1, FRESH)
+            s.techs[1] = 1 << researched
+            assert s.defence_multiplier(v) == (1.5 if researched == tech else 1.0), \
+                (ter, researched)
+
+
+@pytest.mark.parametrize("rules", [3, 4])
+def test_legal_groups_are_the_legal_actions_by_type_and_actor(rules):
+    from games.tribes.constants import BUILD_ROAD, DECLARE_WAR, SEND_STARS
+    from games.tribes.rules import group_actions
+
+    no_actor = (END_TURN, RESEARCH, BUILD_ROAD, DECLARE_WAR, SEND_STARS)
+    s = Tribes(level=0, rules=rules).new_initial_state(random.Random(1))
+    rng = random.Random(rules)
+    for _ in range(120):
+        legal = s.legal_actions()
+        groups = s.legal_groups()
+        assert groups == group_actions(legal)  # in the order of the legal list
+        for kind, actor, acts in groups:
+            assert all(a[0] == kind for a in acts)
+            assert actor == (-1 if kind in no_actor else acts[0][1])
+            assert all(actor == -1 or a[1] == actor for a in acts)
+        units = [a[1] for a in legal if a[0] == MOVE]
+        if units:
+            memo = s.unit_memo(units[0])
+            memo["seen"] = True
+            assert s.unit_memo(units[0]) is memo
+        s.apply_action(legal[rng.randrange(len(legal))])
+        if s.is_terminal():
+            break
+
+
+def test_a_clone_and_its_original_change_their_tiles_apart():
+    from games.tribes.constants import BUILD_ROAD, ROADS
+
+    s = _blank(0)
+    s.techs[0] |= 1 << ROADS
+    s.stars[0] = 20
+    s._legal = s._legal_set = None
+    first, second = [a for a in s.legal_actions() if a[0] == BUILD_ROAD][:2]
+    before = s.to_dict()
+    c = s.clone()
+    c.apply_action(first)
+    assert c.road[first[1]] and not s.road[first[1]] and s.to_dict() == before
+    s.apply_action(second)
+    assert s.road[second[1]] and not c.road[second[1]]
+
+
+def test_a_technology_is_researchable_once_its_parent_is_and_only_once():
+    from games.tribes.constants import NUM_TECHS, TECH_PARENT
+    from games.tribes.rules import researchable
+
+    for t in range(NUM_TECHS):
+        assert researchable(0, t) == (t not in TECH_PARENT), t
+        assert not researchable(1 << t, t)
+        if t in TECH_PARENT:
+            assert researchable(1 << TECH_PARENT[t], t)
+
+
+def test_a_game_drawn_from_a_random_generator_is_seeded_by_its_next_63_bits():
+    from games.tribes.rules import TribesState, board_for
+
+    for seed in (0, 5):
+        drawn = Tribes(level=0).new_initial_state(random.Random(seed))
+        bits = random.Random(seed).getrandbits(63)
+        assert drawn == TribesState.initial(board_for(0), seed=bits)
+        assert drawn.rng == TribesState.initial(board_for(0), seed=bits).rng
+        assert drawn.rng != TribesState.initial(board_for(0), seed=bits >> 1).rng

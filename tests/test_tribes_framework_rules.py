@@ -90,11 +90,15 @@ def test_idle_units_recover_at_the_end_of_their_turn():
     enemy = s._new_unit(WARRIOR, third, 1, -1, FINISHED)
     for u, hp in ((home, 3), (away, 3), (moved, 3), (enemy, 3)):
         s.u_hp[u] = hp
-    s.u_hp[home] = 8  # 8 + 4 would pass the warrior's 10
+    s.u_hp[home] = 5
+    _clear(s, [a - s.b.size])
+    nearly = s._new_unit(WARRIOR, a - s.b.size, 0, -1, FRESH)
+    s.u_hp[nearly] = 9  # 9 + 2 would pass the warrior's 10
     s._legal = s._legal_set = None
     s.apply_action((END_TURN,))
-    assert s.u_hp[home] == 10, "inside own borders: +2 +2, capped at max hp"
+    assert s.u_hp[home] == 9, "inside own borders: +2 +2"
     assert s.u_hp[away] == 5, "outside: +2"
+    assert s.u_hp[nearly] == 10, "capped at max hp"
     assert s.u_hp[moved] == 3, "a unit that acted does not recover"
     assert s.u_hp[enemy] == 3, "only the tribe whose turn ends"
 
@@ -350,12 +354,14 @@ def _road_between(s, a, b):
         path.append(y * size + x)
 
 
-def trade_network_by_road(check=_check, builder=0):
+def trade_network_by_road(check=_check, builder=0, own_tile=False, rules=3):
     """A road joining a city to the capital gives both one population (TradeNetwork,
     Tribe.updateNetwork); roads on neutral tiles serve both tribes, and a connection
-    made in the other tribe's turn gives only the capital its population."""
-    game = Tribes(level=0)
-    s = _blank(0)
+    made in the other tribe's turn gives only the capital its population. The road
+    that joins them is on a neutral tile, or (``own_tile``) on the capital's territory,
+    beside it."""
+    game = Tribes(level=0, rules=rules)
+    s = _blank(0, rules)
     capital = s.b.capital_city[0]
     cpos = s.b.city_pos[capital]
 
@@ -375,15 +381,21 @@ def trade_network_by_road(check=_check, builder=0):
         if s.terrain[t] not in (CITY, VILLAGE):
             s.terrain[t], s.resource[t], s.building[t] = PLAIN, NO_RES, 0
         s.explored[t] = 1
-    last = next(t for t in path if s.owner[t] < 0)
+    neutral = next(t for t in path if s.owner[t] < 0)
+    last = path[0] if own_tile else neutral
+    assert (s.owner[last] == capital) == own_tile
     for t in path:
-        s.road[t] = t != last
+        s.road[t] = t not in (last, neutral)
         s.explored[builder * s.b.n + t] = 1
     s.techs[builder] |= 1 << ROADS
     s.stars[builder] = 10
     s.player = builder
     s._legal = s._legal_set = None
     check(game, s)
+    if own_tile:  # the neutral road first: it joins nothing yet
+        s.apply_legal((BUILD_ROAD, neutral))
+        s.stars[builder] = 10
+        check(game, s)
     pop, cap_pop, score = s.c_pop[village], s.c_pop[capital], s.score[0]
     assert not s.connected[0]
     s.apply_legal((BUILD_ROAD, last))
@@ -398,6 +410,34 @@ def trade_network_by_road(check=_check, builder=0):
 def test_a_road_connecting_a_city_to_the_capital_adds_population():
     trade_network_by_road(builder=0)
     trade_network_by_road(builder=1)
+    trade_network_by_road(builder=0, own_tile=True)
+
+
+@pytest.mark.parametrize("rules", [3, 4])
+def test_a_city_lost_from_the_network_takes_a_population_from_it_and_the_capital(rules):
+    """Rules version 4 (Tribe.updateNetwork): a connected city the tribe no longer holds
+    drops out of its network at once, with a population from itself and one from the
+    capital; a tribe without its capital has no network. Version 3 keeps a city that
+    changed hands in its old tribe's network until that is rebuilt."""
+    s = trade_network_by_road(builder=0, rules=rules)
+    capital = s.b.capital_city[0]
+    village = s.connected[0].bit_length() - 1
+    pop, cap_pop = s.c_pop[village], s.c_pop[capital]
+    enemy = s._new_unit(WARRIOR, s.b.city_pos[village], 1, -1, FRESH)
+    s.player = 1
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, enemy))
+    assert s.c_tribe[village] == 1
+    if rules == 3:
+        assert s.connected[0] == 1 << village
+        assert (s.c_pop[village], s.c_pop[capital]) == (pop, cap_pop)
+        return
+    assert s.connected[0] == 0
+    assert (s.c_pop[village], s.c_pop[capital]) == (pop - 1, cap_pop - 1)
+    s.connected[0] = 1 << village  # as if still connected, then the capital lost
+    s.c_tribe[capital] = 1
+    s._update_network_framework(0)
+    assert s.connected[0] == 0
 
 
 def test_ports_within_four_water_steps_join_the_trade_network():
@@ -463,3 +503,85 @@ def test_a_capture_hands_units_to_cities_as_the_framework_does():
     assert (s.u_city[b], s.u_city[a]) == (enemy_capital, -1), "last joined goes first"
     assert s.c_nunits[enemy_capital] == 2
     assert s.u_city[first] == lost and s.c_nunits[capital] == 0, "the capital's last unit"
+
+
+def test_a_mind_bender_heals_its_wounded_neighbours_and_converts_an_enemy():
+    from games.tribes.constants import CONVERT, HEAL_OTHERS, MIND_BENDER
+
+    s = _blank(0)
+    size = s.b.size
+    a, b, c = _row(s, 3)
+    above = b - size
+    _clear(s, [above])
+    bender = s._new_unit(MIND_BENDER, b, 0, -1, FRESH)
+    friend = s._new_unit(WARRIOR, a, 0, -1, FINISHED)
+    nearly = s._new_unit(WARRIOR, above, 0, -1, FINISHED)
+    enemy_capital = s.b.capital_city[1]
+    enemy = s._new_unit(WARRIOR, c, 1, enemy_capital, FINISHED)
+    s.u_hp[enemy] = 3
+    s._legal = s._legal_set = None
+    assert (HEAL_OTHERS, bender) not in s.legal_actions()  # its tribe's neighbours are whole
+    s.u_hp[friend], s.u_hp[nearly] = 3, 8
+    s.u_status[bender] = FINISHED
+    s._legal = s._legal_set = None
+    assert (HEAL_OTHERS, bender) not in s.legal_actions()  # not once finished
+    s.u_status[bender] = FRESH
+    s._legal = s._legal_set = None
+    s.apply_action((HEAL_OTHERS, bender))
+    assert (s.u_hp[friend], s.u_hp[nearly], s.u_hp[enemy]) == (7, 10, 3)  # 4, up to 10
+    assert s.u_status[bender] == FINISHED
+    s.u_status[bender] = FRESH
+    units = s.c_nunits[enemy_capital]
+    s._legal = s._legal_set = None
+    s.apply_legal((CONVERT, bender, enemy))
+    assert (s.u_tribe[enemy], s.u_city[enemy], s.u_status[enemy]) == (0, -1, FINISHED)
+    assert s.c_nunits[enemy_capital] == units - 1
+
+
+def test_units_handed_to_a_city_join_the_end_of_its_list():
+    """Board.moveAllFromCity appends a lost city's units to the capital's list (after
+    the units already there), and only while the lost city has units left; a captured
+    village then takes the capital's last unit, one that came from the lost city;
+    without units in the capital it takes one from another of the tribe's cities."""
+    s = _blank(0)
+    capital = s.b.capital_city[0]
+    first, second, third = [c for c in range(len(s.c_tribe)) if s.c_tribe[c] < 0][:3]
+    for c in (first, third):
+        s.c_tribe[c], s.terrain[s.b.city_pos[c]] = 0, CITY
+        s._claim(c)
+    s.c_level[capital] = 2  # room for 3 units
+    row = _row(s, 3)
+    moved = s._new_unit(WARRIOR, row[0], 0, first, FINISHED)
+    taker = s._new_unit(WARRIOR, s.b.city_pos[second], 0, -1, FRESH)
+    enemy = s._new_unit(WARRIOR, s.b.city_pos[first], 1, -1, FRESH)
+    home = s._new_unit(WARRIOR, row[1], 0, capital, FINISHED)  # the last to join any city
+    s.player = 1
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, enemy))
+    assert (s.u_city[moved], s.c_nunits[capital], s.c_nunits[first]) == (capital, 2, 0)
+    assert s.u_city[enemy] == s.u_city[taker] == -1
+    s.player = 0
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, taker))
+    assert (s.u_city[moved], s.u_city[home]) == (second, capital)  # the last to join
+    s._kill(home)  # the capital has no unit left: the next village takes third's
+    spare = s._new_unit(WARRIOR, row[2], 0, third, FINISHED)
+    fourth = next(c for c in range(len(s.c_tribe)) if s.c_tribe[c] < 0)
+    taker = s._new_unit(WARRIOR, s.b.city_pos[fourth], 0, -1, FRESH)
+    s._legal = s._legal_set = None
+    s.apply_action((CAPTURE, taker))
+    assert s.u_city[spare] == fourth or s.u_city[moved] == fourth
+
+
+def test_an_enemy_citys_roads_are_not_part_of_a_tribes_network():
+    s = _blank(0)
+    c0, c1 = (s.b.city_pos[c] for c in s.b.capital_city)
+    path = _road_between(s, c1, c0)
+    for t in path:
+        s.road[t] = 1
+    reach = s._network_reach(1)
+    enemy = [t for t in path if s.owner[t] >= 0 and s.c_tribe[s.owner[t]] == 0]
+    assert enemy and not any(reach[t] for t in enemy)  # tribe 0's capital's tiles
+    first = path[0]  # next to tribe 1's capital: its own, or neutral
+    assert s.owner[first] < 0 or s.c_tribe[s.owner[first]] == 1
+    assert reach[first] and reach[c1] and not reach[c0]

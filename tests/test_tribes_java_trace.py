@@ -106,14 +106,13 @@ def test_replay_takes_an_unlisted_action_only_where_the_framework_could_play_it(
 def test_unoffered_actions_allowed_are_those_a_pending_level_up_bars():
     from games.tribes import Tribes
     from games.tribes.constants import BORDER_GROWTH, END_TURN, LEVEL_UP, MOVE, WORKSHOP
-    from games.tribes.framework_trace import _allowed_unlisted
 
     state = Tribes(level="java:MovementPlayground", rules=4).new_initial_state()
     state.c_pop[0] = 2  # tribe 0's capital (level 1) is due
     state._legal = state._legal_set = None
     assert {a[0] for a in state.legal_actions()} == {LEVEL_UP}
     for action in ((END_TURN,), (MOVE, 0, 22), (LEVEL_UP, 0, WORKSHOP)):
-        assert _allowed_unlisted(state, action), action
+        assert state.is_feasible(action), action
     for action in ((MOVE, 0, 40), (LEVEL_UP, 0, BORDER_GROWTH), (LEVEL_UP, 1, WORKSHOP)):
-        assert not _allowed_unlisted(state, action), action  # too far; level 1's; not due
+        assert not state.is_feasible(action), action  # too far; level 1's; not due
     assert state.c_pop[0] == 2 and state.legal_actions()[0][0] == LEVEL_UP  # untouched

@@ -38,8 +38,9 @@ import numpy as np
 
 from experiments.studies.runs import finished_run_dirs, value_at
 
-REFERENCE_SECONDS_PER_PSI = 39.0
-"""CPU seconds the sketch-learning paper's reference code spends on one 1,000-match Ψ against GA."""
+REFERENCE_SECONDS_PER_PSI = 41.6
+"""CPU seconds the sketch-learning paper's reference code spends on one 1,000-match Ψ against GA
+of a program that runs (measured: docs/cantstop-paper-budget.md; one that fails costs 1.9 s)."""
 PAPER_HOURS = 48
 PSI_METRICS = ("psi", "psi-fresh")
 CHECKPOINTS = (0.1, 0.25, 0.5, 1.0)
@@ -154,7 +155,7 @@ def draw(methods: dict[str, list[dict]], budget: int, out: Path) -> None:
         top = ax.secondary_xaxis("top", functions=(
             lambda e: e * REFERENCE_SECONDS_PER_PSI / 3600,
             lambda h: h * 3600 / REFERENCE_SECONDS_PER_PSI))
-        top.set_xlabel("hours of the reference code at 39 s per Ψ")
+        top.set_xlabel(f"hours of the reference code at {REFERENCE_SECONDS_PER_PSI:.1f} s per Ψ")
     axes[0][0].set_ylabel("best Ψ against GA so far\n(median, quartiles over seeds)")
     axes[0][0].set_ylim(0, 0.7)
     fig.tight_layout()
@@ -184,8 +185,10 @@ def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int) -> lis
         return []
     marks = [int(share * budget) for share in CHECKPOINTS]
     lines = ["## Fig. 2: best Ψ over Ψ evaluations", "",
-             f"Budget {budget:,} Ψ evaluations per run (the paper's {PAPER_HOURS} h at "
-             f"{REFERENCE_SECONDS_PER_PSI:.0f} s per Ψ on its reference code). Median best Ψ "
+             f"Budget {budget:,} Ψ evaluations per run "
+             f"({budget * REFERENCE_SECONDS_PER_PSI / 3600:.0f} h of the paper's reference code "
+             f"at {REFERENCE_SECONDS_PER_PSI:.1f} CPU-s per Ψ of a program that runs; the paper "
+             f"gives {PAPER_HOURS} h). Median best Ψ "
              "during the search [first–third quartile] after the given number of Ψ "
              f"evaluations; final rate: each run's best program re-measured on {matches:,} "
              "fresh matches, mean ± std and median over seeds.", "",

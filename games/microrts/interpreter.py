@@ -117,7 +117,11 @@ free neighbour cell nearest the unit, a blocked ``build`` takes the free cell ne
 the worker (Manhattan rings). ``reference``: as the reference interpreter, the cell
 where the engine's A* from the unit first reaches a cell next to the target
 (``path_end_next_to``), and the engine's building-position search
-(``building_position``); and ``REFERENCE_CRITERIA``. Everything else is the same."""
+(``building_position``, which sees walls and units only: with ``reference`` a build
+reserves no cell for later commands); a direction's cell (build's, ``EnemyDir``) free
+as the engine's ``GameState.free`` says (``direction_free``); ``REFERENCE_CRITERIA``; and
+the abstraction layer's Train with a preferred direction (``ProgramAI.TrainToward``).
+Everything else is the same."""
 
 
 class Cycle:
@@ -218,6 +222,20 @@ class Cycle:
         return (0 <= x < self.width and 0 <= y < self.height
                 and not self.walls[x + y * self.width] and (x, y) not in self.occupied)
 
+    def direction_free(self, x: int, y: int) -> bool:
+        """A cell for a direction (build's cell, ``EnemyDir``): with ``reference``, free as
+        the engine's ``GameState.free`` says (the reference's ``Direction.converte``: no
+        wall, no unit, not in ``busy_cells``); else ``free_cell``. The reference checks no
+        bounds: off the map the engine reads the terrain at index x + y * width (a cell at
+        the other edge) and calls the cell free unless that one is a wall; where the index
+        is outside the map the reference throws, and here the cell is not free."""
+        if not self.reference:
+            return self.free_cell(x, y)
+        if 0 <= x < self.width and 0 <= y < self.height:
+            return self.free_cell(x, y) and x + y * self.width not in self.busy_cells
+        index = x + y * self.width
+        return 0 <= index < self.width * self.height and not self.walls[index]
+
     def nearest_free_cell(self, x: int, y: int, radius: int | None = None):
         """The free cell nearest (Manhattan rings) to (x, y), or None."""
         limit = radius if radius is not None else self.width + self.height
@@ -293,7 +311,7 @@ class Cycle:
         best, best_d = -1, None
         for code, (dx, dy) in enumerate(OFFSETS):
             x, y = unit.x + dx, unit.y + dy
-            if not self.free_cell(x, y):
+            if not self.direction_free(x, y):
                 continue
             d = min((e.x - x) ** 2 + (e.y - y) ** 2 for e in self.enemies)
             if best_d is None or d < best_d:
@@ -409,14 +427,15 @@ def build(cycle: Cycle, u: Unit, type_name: str, direction: str, n: int,
     cell = None
     if code >= 0:
         x, y = u.x + OFFSETS[code][0], u.y + OFFSETS[code][1]
-        if cycle.free_cell(x, y):
+        if cycle.direction_free(x, y):
             cell = (x, y)
     if cell is None:
         cell = (cycle.building_position(u.x, u.y) if cycle.reference
                 else cycle.nearest_free_cell(u.x, u.y))
         if cell is None:
             return False
-    cycle.occupied.add(cell)  # reserved for this building
+    if not cycle.reference:  # the reference reserves nothing across commands
+        cycle.occupied.add(cell)
     cycle.resources -= kind.cost
     cycle.pending_build[type_name] = cycle.pending_build.get(type_name, 0) + 1
     return cycle.order(BUILD, u, kind.id, cell[0], cell[1])

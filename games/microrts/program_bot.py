@@ -47,6 +47,8 @@ class ProgramBot:
         self.nothing = jpype.JClass("rts.PlayerAction")()  # never changed by the engine
         self.runs = 0
         self.reference = interpreter == "reference"  # rt.INTERPRETERS
+        if self.reference:
+            self.ai.useInterpreter(interpreter)  # the reference's Train (ProgramAI.TrainToward)
 
     def getAction(self, player: int, gs):  # noqa: N802  (the engine's AI interface)
         if not gs.canExecuteAnyAction(player):

@@ -26,11 +26,9 @@ from .constants import (
     ALL_TECHS,
     BUILDING_NAMES,
     END_TURN,
-    LEVEL_UP,
     LEVEL_UP_NAMES,
     TECH_NAMES,
     UNIT_NAMES,
-    level_up_options,
 )
 from .levels import JAVA_LEVELS_DIR
 from .rules import Tribes, TribesState, researchable
@@ -97,12 +95,14 @@ def to_action(state: TribesState, java: dict) -> tuple:
         return (kind,)
     name = ACTION_NAMES[kind]
     other = 1 - state.player
-    if name in ("declare_war", "send_stars") and java.get("to", other) != other:
-        raise ValueError("the framework's tribe targets itself")  # (its RHEA can)
+    # a war declared on, or stars sent to, the tribe to move are the other tribe's (the
+    # framework's RHEA can return an action it planned for its opponent's turn): the
+    # replay applies them with apply_feasible
     if name == "declare_war":
-        return (kind,)
+        return (kind,) if java.get("to", other) == other else (kind, other)
     if name == "send_stars":
-        return (kind, java["stars"])
+        return (kind, java["stars"]) if java.get("to", other) == other \
+            else (kind, java["stars"], other)
     if name == "research":
         return (kind, TECH_NAMES.index(_name(java["tech"])))
     if name == "build_road":
@@ -234,27 +234,6 @@ def _steer_capture(state: TribesState, lines: list[dict], i: int) -> int | None:
     raise ValueError("capture: no generator state gives the framework's draws")  # pragma: no cover
 
 
-def _allowed_unlisted(state: TribesState, action: tuple) -> bool:
-    """Whether our rules allow ``action``, which the framework's agent returned although
-    it was not among the actions the framework offered (a trace line with ``"listed":
-    false``). The framework's ``Game`` applies any action an agent returns that its
-    command can execute (``Action.isFeasible``), listed or not; its RHEA returns its plan's
-    next action without checking the list, which bypasses the rule that a pending
-    level-up comes first and alone. So: legal here once pending level-ups are waived, or
-    the level-up of any city that has one due."""
-    if action in state.legal_actions():
-        return True
-    p = state.current_player()
-    due = [c for c in state.cities_of(p) if state.c_pop[c] >= state.c_level[c] + 1]
-    if action[0] == LEVEL_UP:
-        return action[1] in due and action[2] in level_up_options(state.c_level[action[1]])
-    waived = state.clone()
-    for c in due:
-        waived.c_pop[c] = 0
-    waived._legal = waived._legal_set = None
-    return action in waived.legal_actions()
-
-
 def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
     """Play a trace in our engine under rules version 4; the first divergence, if any."""
     header = lines[0]
@@ -289,7 +268,7 @@ def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
             listed = line.get("listed", True)
             if not listed and not line.get("feasible", True):
                 continue  # the framework's game could not execute it: nothing happened
-            if not (state.is_legal(action) if listed else _allowed_unlisted(state, action)):
+            if not (state.is_legal(action) if listed else state.is_feasible(action)):
                 return Divergence(i, state.turn, f"not legal here: {line['action']} "
                                   f"(ours {action})"), state
             if line["action"]["type"] == "EXAMINE":
@@ -301,7 +280,7 @@ def replay(lines: list[dict]) -> tuple[Divergence | None, TribesState]:
             if listed:
                 state.apply_action(action)
             else:
-                state.apply_legal(action)
+                state.apply_feasible(action)
             if after is not None and state.rng != after:
                 return Divergence(i, state.turn, "capture: our engine drew otherwise than the "
                                   "framework's " + str([d for d in lines[i + 1:i + 9]

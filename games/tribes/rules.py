@@ -535,7 +535,7 @@ _SLOTS = ("b", "turn_limit", "terrain", "resource", "building", "road", "owner",
           "moves", "over", "won_by", "rng",
           "_legal_list", "_legal_set", "stats", "econ", "_tile_cache", "_territory",
           "_tiles_shared", "_segs", "_pending", "_head", "_groups", "_tile_groups",
-          "_net_clean", "_net_reach", "diplo")
+          "_net_clean", "_net_reach", "diplo", "foreign")
 _LIST_FIELDS = ("terrain", "resource", "building", "road", "owner", "unit_at", "n_explored",
                 "u_type", "u_base", "u_pos", "u_hp", "u_tribe", "u_city", "u_kills", "u_vet",
                 "u_status", "u_join", "c_tribe", "c_level", "c_pop", "c_prod", "c_walls",
@@ -582,6 +582,7 @@ class TribesState:
         s._net_clean, s._net_reach = 0, [None, None]
         s.stats = [[0] * STAT_LEN, [0] * STAT_LEN]
         s.diplo = [0] * 10  # rules 4: allegiances 00 01 10 11, declared, sent, wars per tribe
+        s.foreign = ()  # rules 4: (tile, city) pairs, see ``_listing_city``
         framework = board.rules >= 4
         if framework:  # full observability as the framework plays: nothing left to explore
             s.explored, s.n_explored = bytearray(b"\x01" * (2 * n)), [n, n]
@@ -631,6 +632,7 @@ class TribesState:
         s.econ, s._tile_cache, s._territory = self.econ, self._tile_cache[:], self._territory
         s._net_clean, s._net_reach = self._net_clean, self._net_reach
         s.diplo = self.diplo[:]
+        s.foreign = self.foreign
         return s
 
     @property
@@ -771,6 +773,108 @@ class TribesState:
         self.moves += 1
         self._execute(action)
 
+    def is_feasible(self, action) -> bool:
+        """Whether ``action`` may be applied from outside with ``apply_feasible``: a legal
+        action, or under rules version 4 one the framework's ``Game`` executes although
+        its action lists never offer it (``Action.isFeasible``, looser than the lists):
+        any action legal once the pending level-ups are waived, the level-up of any city
+        that has one due, a building on any tile of the board, with a building or not
+        (``Build.isFeasible``: stars, technology, terrain, resource, neighbour,
+        uniqueness among the city's tiles, monument available), gathering a resource on
+        any tile (``ResourceGathering.isFeasible``), sending 15 stars (``SendStars``
+        allows up to 15, ``SendStarsFactory`` offers up to 14), and the other tribe's
+        declaration of war on the player to move or its stars sent to it, in the
+        player's turn (``(DECLARE_WAR, tribe)``, ``(SEND_STARS, n, tribe)``, tribe
+        ``tribe`` acting: a tribe action acts for the tribe it names, and the
+        framework's RHEA may return one it planned for the opponent's turn). Our players
+        are offered ``legal_actions()`` only; the framework's RHEA plays these."""
+        if self.is_legal(action):
+            return True
+        if self.over or self.b.rules < 4:
+            return False
+        try:
+            return self._feasible_unoffered(tuple(action))
+        except (TypeError, IndexError, ValueError):
+            return False
+
+    def _feasible_unoffered(self, a: tuple) -> bool:
+        p, kind = self.player, a[0]
+        n, ncities = self.b.n, len(self.c_tribe)
+        if kind == BUILD and len(a) == 4:
+            _, c, t, bt = a
+            if not (0 <= c < ncities and self.c_tribe[c] == p and 0 <= t < n):
+                return False
+            option = next((o for o in _BUILD_TABLE_FRAMEWORK[self.terrain[t]][self.resource[t]]
+                           if o[0] == bt), None)
+            if option is None:
+                return False
+            _, cost, need, unique, mon, beside = option
+            building = self.building
+            return (self.stars[p] >= cost and self.techs[p] & need == need
+                    and not (unique and any(building[m] == bt for m in self._city_tiles()[c]))
+                    and not (mon >= 0 and self.monuments[p * _NUM_MONUMENTS + mon] != AVAILABLE)
+                    and not (beside >= 0 and not any(building[m] == beside
+                                                     for m in self.b.nbr[t])))
+        if kind == RESOURCE and len(a) == 3:
+            _, c, t = a
+            if not (0 <= c < ncities and self.c_tribe[c] == p and 0 <= t < n):
+                return False
+            gather = GATHER.get(self.resource[t])
+            return gather is not None and bool(self.techs[p] >> gather[0] & 1) \
+                and self.stars[p] >= gather[1]
+        if kind == DECLARE_WAR and len(a) == 2:
+            q = a[1]
+            return q in (0, 1) and not self.diplo[4 + q] \
+                and self.diplo[2 * q + 1 - q] > -ALLEGIANCE_MAX / 2.0
+        if kind == SEND_STARS and len(a) in (2, 3):
+            q = a[2] if len(a) == 3 else p
+            return q in (0, 1) and isinstance(a[1], int) and 1 <= a[1] <= MIN_STARS_SEND \
+                and a[1] < self.stars[q] and self.diplo[6 + q] < MAX_STARS_SENT
+        due = [c for c in self.cities_of(p) if self.c_pop[c] >= self.c_level[c] + 1]
+        if not due:
+            return False
+        if kind == LEVEL_UP:
+            return len(a) == 3 and a[1] in due and a[2] in level_up_options(self.c_level[a[1]])
+        waived = self.clone()
+        for c in due:
+            waived.c_pop[c] = 0
+        waived._legal = waived._legal_set = None
+        return a in waived.legal_actions()
+
+    def apply_feasible(self, action) -> None:
+        """Apply an action given from outside that ``is_feasible`` accepts, the
+        framework's way (a replayed framework game): a building on a tile that already
+        has one replaces it on the board while the old one's effects stay (the
+        framework's city keeps it in its list; a temple keeps growing), a building
+        outside the city's tiles gives its effects to the city named, gathering gives
+        the city named its population, and the other tribe's declaration of war or
+        stars sent count for that tribe (its allegiance, its wars declared, its
+        declaration and stars sent this turn, which its next turn resets)."""
+        if self.is_legal(action):
+            self.apply_action(action)
+            return
+        if not self.is_feasible(action):
+            raise ValueError(f"infeasible action {action!r} for player {self.player}")
+        action = tuple(action)
+        self._legal = self._legal_set = None
+        self.moves += 1
+        self._execute(action)
+        if action[0] == BUILD:
+            _, c, t, _ = action
+            foreign = self.foreign
+            kept = tuple(v for i in range(0, len(foreign), 2) if foreign[i] != t
+                         for v in foreign[i:i + 2])
+            self.foreign = kept + (t, c) if self.owner[t] != c else kept
+            # a replaced building leaves its city's uniqueness bits
+            tiles_of, building = self._city_tiles(), self.building
+            for c in range(len(self.c_tribe)):
+                built = 0
+                for t in tiles_of[c]:
+                    if building[t] in UNIQUE_PER_CITY:
+                        built |= 1 << building[t]
+                self.c_built[c] = built
+        self._legal = self._legal_set = None
+
     def action_to_string(self, action) -> str:
         kind = action[0]
         name = ACTION_NAMES[kind]
@@ -793,7 +897,7 @@ class TribesState:
         if kind == END_TURN:
             return "end turn"
         if kind == DECLARE_WAR:
-            return "declare war"
+            return "declare war" if len(action) == 1 else f"tribe {action[1]} declares war"
         if kind == SEND_STARS:
             return f"send {action[1]} stars"
         return f"unit {action[1]} {name}"
@@ -1491,6 +1595,7 @@ class TribesState:
         can_clear = techs >> FORESTRY & 1
         can_burn = techs >> CHIVALRY & 1
         can_grow = techs >> SPIRITUALISM & 1
+        foreign = self.foreign
         for c in my_cities:
             built = self.c_built[c]
             for t in tiles_of[c]:
@@ -1498,7 +1603,8 @@ class TribesState:
                 if ter == CITY:
                     continue
                 bld = building[t]
-                if bld != NO_BUILDING and can_destroy:
+                if bld != NO_BUILDING and can_destroy \
+                        and (not foreign or self._listing_city(t) == c):
                     acts.append(((DESTROY, c, t), 0))
                 res = resource[t]
                 if res in GATHER:
@@ -1588,6 +1694,9 @@ class TribesState:
         p = self.c_tribe[c]
         owner, building = self.owner, self.building
         tiles = [t for t in range(self.b.n) if owner[t] == c and building[t] != NO_BUILDING]
+        if self.foreign:
+            tiles = [t for t in range(self.b.n) if building[t] != NO_BUILDING
+                     and self._listing_city(t) == c]
         for t in tiles:
             bt = building[t]
             if bt in _MATCHING:
@@ -1601,6 +1710,17 @@ class TribesState:
             bt = building[t]
             if bt in BOOSTS:
                 self._apply_bonus(c, t, bt, bt != PORT, -1, only_matching=True)
+
+    def _listing_city(self, t: int) -> int:
+        """Rules version 4: the city whose building list (the framework's
+        ``City.buildings``) holds the building on tile ``t``: the tile's city, unless a
+        framework action built it from another city (``apply_feasible``; ``foreign``
+        holds those tiles and cities)."""
+        foreign = self.foreign
+        for i in range(0, len(foreign), 2):
+            if foreign[i] == t:
+                return foreign[i + 1]
+        return self.owner[t]
 
     def _diplomacy_actions(self, p: int, stars: int) -> tuple:
         """Rules version 4: the framework's ``DeclareWarFactory`` (once a turn, while
@@ -1923,19 +2043,21 @@ class TribesState:
             if self.b.rules >= 4:  # ConvertCommand, after the unit changed tribe: the
                 # tribe's own entry moves (a framework bug)
                 self._repercussion(CONVERT_REPERCUSSION, p, p)
-        elif kind == DECLARE_WAR:  # DeclareWarCommand
+        elif kind == DECLARE_WAR:  # DeclareWarCommand (by the other tribe: apply_feasible)
             d = self.diplo
-            d[4 + p] = 1
-            d[8 + p] += 1
-            self._allegiance(int(-ALLEGIANCE_MAX / 2.0 - d[2 * p + 1 - p]), p, 1 - p)
-            self._consequences(int(-ALLEGIANCE_MAX / 2.0), p, 1 - p)
+            q = a[1] if len(a) > 1 else p
+            d[4 + q] = 1
+            d[8 + q] += 1
+            self._allegiance(int(-ALLEGIANCE_MAX / 2.0 - d[2 * q + 1 - q]), q, 1 - q)
+            self._consequences(int(-ALLEGIANCE_MAX / 2.0), q, 1 - q)
         elif kind == SEND_STARS:  # SendStarsCommand: the sender scores the stars
             n = a[1]
-            self.stars[p] -= n
-            self._add_stars(1 - p, n)
-            self.diplo[6 + p] += n
-            self.score[p] += n
-            self._repercussion(n, p, 1 - p)
+            q = a[2] if len(a) > 2 else p  # (the other tribe's: apply_feasible)
+            self.stars[q] -= n
+            self._add_stars(1 - q, n)
+            self.diplo[6 + q] += n
+            self.score[q] += n
+            self._repercussion(n, q, 1 - q)
         elif kind == DISBAND:
             u = a[1]
             self._add_stars(p, UNIT_COST[self.u_type[u]] // 2)
@@ -1997,8 +2119,9 @@ class TribesState:
         then 50, 50, 50, 150), for the tribe and the city's worth (``GameState.initTurn``,
         ``Temple.newTurn``)."""
         temples, owner, c_tribe = self.temples, self.owner, self.c_tribe
+        foreign = self.foreign
         for i in range(0, len(temples), 3):
-            city = owner[temples[i]]
+            city = self._listing_city(temples[i]) if foreign else owner[temples[i]]
             if city < 0 or c_tribe[city] != p or temples[i + 1] >= TEMPLE_MAX_LEVEL:
                 continue
             temples[i + 2] -= 1
@@ -2553,6 +2676,8 @@ class TribesState:
         if self.b.rules != 3:  # version 3 snapshots stay as they were written
             data["rules"] = self.b.rules
             data["diplomacy"] = list(self.diplo)
+            if self.foreign:  # only after a framework action built outside a city
+                data["foreign"] = list(self.foreign)
         data.update(level=self.b.level.seed, size=self.b.size, turn_limit=self.turn_limit,
                     turn=self.turn, player=self.player, moves=self.moves, over=self.over,
                     won_by=self.won_by, rng=self.rng)
@@ -2679,6 +2804,7 @@ class Tribes:
             s.won_by = None if data["won_by"] is None else int(data["won_by"])
             s.rng = int(data["rng"])
             s.diplo = [int(v) for v in data.get("diplomacy", [0] * 10)]
+            s.foreign = tuple(int(v) for v in data.get("foreign", ()))
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"bad tribes snapshot: {err!r}") from None
         if len(s.terrain) != board.n or len(s.explored) != 2 * board.n:

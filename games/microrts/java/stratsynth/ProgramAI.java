@@ -46,6 +46,9 @@ public final class ProgramAI extends AbstractionLayerAI {
     private final ProgramInterpreter program;
     private final String[] prefix;
 
+    /** The reference interpreter's Train (see {@link TrainToward}), with interpreter=reference. */
+    private boolean referenceTrain;
+
     public ProgramAI(UnitTypeTable utt) {
         this(utt, null);
     }
@@ -180,7 +183,7 @@ public final class ProgramAI extends AbstractionLayerAI {
                     build(u, utt.getUnitType(a), b, c);
                     break;
                 case TRAIN:
-                    actions.put(u, new TrainToward(u, utt.getUnitType(a), b));
+                    actions.put(u, new TrainToward(u, utt.getUnitType(a), b, referenceTrain));
                     break;
                 case IDLE:
                     idle(u);
@@ -207,18 +210,30 @@ public final class ProgramAI extends AbstractionLayerAI {
         return action;
     }
 
-    /** Train toward a direction when that cell is free, else where Train would. */
+    /**
+     * Train toward a direction when that cell is free, else where Train would.
+     *
+     * With {@code reference}, as the reference interpreter's Train with a preferred
+     * direction (the abstraction layer's {@code Train(unit, type, preference)}): the
+     * preferred cell is taken when {@code GameState.free} accepts it, even if another
+     * unit's order this cycle already claims it, and the order is given only when the
+     * engine allows it now (the player can pay). Otherwise ({@code ours}) the cell must
+     * also be unclaimed and the order is given unchecked: it still claims its cell for
+     * the orders after it, then the engine drops it when the player cannot pay.
+     */
     static final class TrainToward extends AbstractAction {
         private final UnitType type;
         private final int direction;
         private final Train fallback;
+        private final boolean reference;
         private boolean done;
 
-        TrainToward(Unit u, UnitType type, int direction) {
+        TrainToward(Unit u, UnitType type, int direction, boolean reference) {
             super(u);
             this.type = type;
             this.direction = direction;
             this.fallback = new Train(u, type);
+            this.reference = reference;
         }
 
         @Override
@@ -233,6 +248,12 @@ public final class ProgramAI extends AbstractionLayerAI {
                 int x = u.getX() + UnitAction.DIRECTION_OFFSET_X[direction];
                 int y = u.getY() + UnitAction.DIRECTION_OFFSET_Y[direction];
                 PhysicalGameState pgs = gs.getPhysicalGameState();
+                if (x >= 0 && y >= 0 && x < pgs.getWidth() && y < pgs.getHeight()
+                        && gs.free(x, y) && reference) {
+                    done = true;
+                    UnitAction produce = new UnitAction(UnitAction.TYPE_PRODUCE, direction, type);
+                    return gs.isUnitActionAllowed(u, produce) ? produce : null;
+                }
                 if (x >= 0 && y >= 0 && x < pgs.getWidth() && y < pgs.getHeight()
                         && gs.free(x, y) && !ru.getPositionsUsed().contains(x + y * pgs.getWidth())) {
                     done = true;
@@ -266,24 +287,27 @@ public final class ProgramAI extends AbstractionLayerAI {
     }
 
     /**
-     * Which interpreter's meaning of moveToUnit and a blocked build the Java program uses:
-     * "ours" (the default) or "reference" (see {@link ProgramInterpreter#useReference}).
+     * Which interpreter's meaning of moveToUnit, a blocked build and the criteria the Java
+     * program uses, and which Train the orders get ({@link TrainToward}): "ours" (the
+     * default) or "reference" (see {@link ProgramInterpreter#useReference}). A ProgramAI
+     * driven by the Python interpreter takes it for Train alone.
      */
     public void useInterpreter(String name) {
         if (!name.equals("ours") && !name.equals("reference")) {
             throw new IllegalArgumentException("unknown interpreter '" + name
                     + "' (ours or reference)");
         }
+        referenceTrain = name.equals("reference");
         if (program != null) {
-            program.useReference(name.equals("reference"));
+            program.useReference(referenceTrain);
         }
     }
 
     @Override
     public AI clone() {
         ProgramAI copy = new ProgramAI(utt, prefix);
-        if (program != null && program.usesReference()) {
-            copy.program.useReference(true);
+        if (referenceTrain) {
+            copy.useInterpreter("reference");
         }
         return copy;
     }

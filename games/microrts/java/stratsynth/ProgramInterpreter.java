@@ -30,14 +30,17 @@ public final class ProgramInterpreter {
     private final UnitTypeTable utt;
     private int runStamp;
     /**
-     * The reference interpreter's meaning of two commands (game parameter
-     * {@code interpreter=reference}, see {@code games/microrts/interpreter.py}):
-     * {@code moveToUnit} goes to the first cell the engine's A* reaches next to the target,
-     * and {@code build} on a blocked cell takes the engine's building-position search.
+     * The reference interpreter's meanings (game parameter {@code interpreter=reference},
+     * see {@code games/microrts/interpreter.py}): {@code moveToUnit} goes to the first cell
+     * the engine's A* reaches next to the target; {@code build} on a blocked cell takes the
+     * engine's building-position search, which sees walls and units only; a direction
+     * (build's cell, {@code EnemyDir}) is free as {@code GameState.free} says, so the
+     * cells unit actions under way will take are refused and this run's builds reserve
+     * nothing; and the reference's criteria.
      */
     private boolean reference;
 
-    /** Whether {@code moveToUnit} and a blocked {@code build} follow the reference. */
+    /** Whether the program follows the reference's meanings (see {@link #reference}). */
     public void useReference(boolean on) {
         reference = on;
     }
@@ -169,6 +172,27 @@ public final class ProgramInterpreter {
         }
 
         /**
+         * A cell for a direction: with {@code reference}, free as {@code GameState.free}
+         * says (the reference's {@code Direction.converte}); else {@link #freeCell}. The
+         * reference checks no bounds: off the map, {@code GameState.free} reads the terrain
+         * at index x + y * width, a cell at the other edge of the map, and calls the cell
+         * free unless that one is a wall (a build there never completes: its worker heads
+         * for that other cell). Where that index is outside the map the reference throws;
+         * here the cell is not free.
+         */
+        boolean directionFree(int x, int y) {
+            if (!reference) {
+                return freeCell(x, y);
+            }
+            if (x >= 0 && x < width && y >= 0 && y < height) {
+                return gs.free(x, y);
+            }
+            int index = x + y * width;
+            return index >= 0 && index < width * height
+                    && pgs.getTerrain(index % width, index / width) != PhysicalGameState.TERRAIN_WALL;
+        }
+
+        /**
          * The engine's building-position search
          * ({@code AbstractionLayerAI.findBuildingPosition}) around (x, y): square rings of
          * radius 1 up to max(width, height) - 1, each ring's top row (left to right), right
@@ -278,7 +302,7 @@ public final class ProgramInterpreter {
             long bestD = Long.MAX_VALUE;
             for (int code = 0; code < 4; code++) {
                 int x = unit.x + OFFSETS[code][0], y = unit.y + OFFSETS[code][1];
-                if (!freeCell(x, y)) {
+                if (!directionFree(x, y)) {
                     continue;
                 }
                 long d = Long.MAX_VALUE;
@@ -709,7 +733,7 @@ public final class ProgramInterpreter {
                     int[] cell = null;
                     if (code >= 0) {
                         int x = u.x + OFFSETS[code][0], y = u.y + OFFSETS[code][1];
-                        if (c.freeCell(x, y)) {
+                        if (c.directionFree(x, y)) {
                             cell = new int[] {x, y};
                         }
                     }
@@ -720,7 +744,9 @@ public final class ProgramInterpreter {
                             return false;
                         }
                     }
-                    c.occupied[cell[0] + cell[1] * c.width] = true;  // reserved
+                    if (!reference) {  // the reference reserves nothing across commands
+                        c.occupied[cell[0] + cell[1] * c.width] = true;
+                    }
                     c.resources -= t.cost;
                     c.pendingBuild[t.ID]++;
                     return c.order(BUILD, u, t.ID, cell[0], cell[1]);
