@@ -289,7 +289,8 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "qd/selfplay.py": {
         **{f"{line}:core/ReplaceBinaryOperator_BitOr_BitAnd:{i}": _HINT
-           for line, i in ((76, 0), (77, 1), (79, 3), (176, 4), (200, 6), (211, 7), (288, 18))},
+           for line, i in ((76, 0), (77, 1), (79, 3), (176, 4), (200, 6), (211, 7), (229, 10),
+                           (236, 12), (249, 13), (288, 18))},
         "124:core/NumberReplacer:12": "sequence.json's indentation: it loads the same",
     },
     "qd/hss.py": {

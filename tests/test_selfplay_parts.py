@@ -183,6 +183,37 @@ def test_an_oracle_reports_the_evaluations_of_its_last_call():
         assert oracle.used == 0  # no call yet
         oracle(glenn_aloi_player(), 5, start=start)
         assert oracle.used == 3
+    from games.cantstop.features import FEATURES
+    from qd.hss import feature_levels
+    from qd.selfplay import hss_oracle
+
+    names = ["markers_per_stop", "bust_rate"]
+    oracle = hss_oracle(game, SketchStrategy, FEATURES, names,
+                        feature_levels([FEATURES[n][1] for n in names], 3), 2, 3,
+                        local_evaluations=2)
+    assert oracle.used == 0
+    oracle(glenn_aloi_player(), 5)
+    assert oracle.used == 3
     with pytest.raises(ValueError, match="oracle.used"):
         self_play(lambda target, seed: "R", Hand, "R", iterations=2, seed=1,
                   budget=SelfPlayBudget(2, matches=10), matches=5)
+
+
+def test_hill_climbing_samples_1000_neighbours_a_step_by_default(monkeypatch):
+    import qd.selfplay
+    from games import load_game
+    from games.cantstop import glenn_aloi_player
+    from gp.languages.cantstop import SketchStrategy
+
+    seen = []
+
+    def climb(ev, initial, moves, rng, neighbours, good_enough, on_move):
+        seen.append(neighbours)
+        ev.score(initial)
+
+    monkeypatch.setattr(qd.selfplay, "sampled_hill_climbing", climb)
+    qd.selfplay.hc_oracle(load_game("cantstop"), SketchStrategy, matches=2,
+                          evaluations=3)(glenn_aloi_player(), 5)
+    qd.selfplay.hc_oracle(load_game("cantstop"), SketchStrategy, matches=2, evaluations=3,
+                          neighbours=7)(glenn_aloi_player(), 5)
+    assert seen == [1000, 7]
