@@ -174,9 +174,15 @@ class DSL(ProgramText):
 
 def production_height(primitive: gp.Primitive, heights: Mapping[type, float]) -> float:
     """Least height of a subtree rooted at ``primitive``, given its operand types' least
-    heights: one more than its tallest operand's; a primitive without operands is a
-    leaf, of height 0 like a terminal."""
-    return max((1 + heights.get(a, float("inf")) for a in primitive.args), default=0)
+    heights: one more than its tallest operand's.
+
+    A primitive without operands counts as height 1, one more than a terminal (DEAP's
+    tree height would say 0), so a production over it is refused one level before the
+    height limit strictly requires. The microRTS language's conditions and ``MoveAway``
+    are such primitives, and every microRTS run made so far drew its programs under
+    this count: counting 0 would change which programs a seed draws, and the runs would
+    no longer resume or replay."""
+    return 1 + max((heights.get(a, float("inf")) for a in primitive.args), default=0)
 
 
 def subtree_end(nodes: Sequence, begin: int) -> int:

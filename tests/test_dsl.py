@@ -181,16 +181,19 @@ def test_a_player_lowers_only_through_its_own_class_declarations():
     assert str(_Player.parse_program("pos(v1)")) == str(ORDER.parse("pos(v1)"))
 
 
-def test_a_primitive_without_operands_is_a_leaf_of_height_0():
+def test_a_primitive_without_operands_counts_one_level_above_a_terminal():
+    """Kept so that the microRTS runs (whose language has such primitives) replay."""
     dsl = DSL("leaves", A, max_height=3, max_size=10)
     dsl.primitive("k", [], C, Syntax("lit", "k"), lambda: (lambda: "k"))
     dsl.primitive("b", [C], B, Syntax("call", "b"), lambda x: (lambda: f"b({x()})"))
     dsl.primitive("a", [B], A, Syntax("call", "a"), lambda x: (lambda: f"a({x()})"))
-    assert dsl.min_heights() == {A: 2, B: 1, C: 0}
-    assert [p.name for p in dsl._choices(C, 0)] == ["k"]
-    assert [p.name for p in dsl._choices(A, 2)] == ["a"]
-    with pytest.raises(ValueError, match="no production of type A fits height 1"):
-        dsl._choices(A, 1)
+    assert dsl.min_heights() == {A: 3, B: 2, C: 1}
+    assert [p.name for p in dsl._choices(C, 1)] == ["k"]
+    assert [p.name for p in dsl._choices(A, 3)] == ["a"]
+    with pytest.raises(ValueError, match="no production of type C fits height 0"):
+        dsl._choices(C, 0)
+    with pytest.raises(ValueError, match="no production of type A fits height 2"):
+        dsl._choices(A, 2)
     tree = gp.PrimitiveTree(dsl.generate(random.Random(0), A, 0))
     assert [n.name for n in tree] == ["a", "b", "k"] and tree.height == 2
     assert dsl.compile(tree)() == "a(b(k))"
