@@ -69,6 +69,15 @@ def test_best_by_is_the_best_psi_logged_so_far(comparison):
     assert [study.best_by(run, s) for s in (2.5, 3.0, 100.0)] == [0.0, 0.25, 0.5]
 
 
+def test_best_after_counts_psi_evaluations_not_c_ones(comparison):
+    run = study.read_run(comparison / "runs" / "SA" / "seed1")
+    assert math.isnan(study.best_after(run, 0))
+    assert [study.best_after(run, k) for k in (1, 2, 3, 4, 5, 99)] == \
+        [0.0, 0.0, 0.25, 0.25, 0.5, 0.5]
+    sketch = study.read_run(comparison / "runs" / "Sketch-SA(O)" / "seed1")
+    assert sketch["improvements_by_evaluation"] == [(1, 0.0), (2, 1.0)]
+
+
 def test_psi_plus_c_runs_are_split_and_c_metric_rows_kept(comparison):
     tie = study.read_run(comparison / "runs" / "SA_psi+c" / "seed1")
     assert [t for t, _ in tie["improvements"]] == [1.0, 2.0]

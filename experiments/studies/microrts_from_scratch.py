@@ -5,7 +5,9 @@ Reads the runs of a comparison (``stratsynth run``, e.g.
 finished runs only) and writes ``from-scratch-report.md`` and ``best-psi-over-time.png``
 beside them: per method, best Ψ over the search (median and quartiles over seeds), how
 many runs ever scored above 0 or reached 1, when Ψ first left 0, the share of Ψ
-evaluations at 0 (the plateau), and the best C_O the runs reached. With ``--fitness
+evaluations at 0 (the plateau), and the best C_O the runs reached; the figure shows
+best Ψ over CPU time and over Ψ evaluations, as a neighbourhood that costs more per
+evaluation may still need fewer of them. With ``--fitness
 psi+c`` the logged Ψ carries C as a tie-break below Ψ's step; it is split back into the
 two here (``split_tie_break``). Each run's log is condensed to ``from-scratch-run.json``
 beside it, from which the report can be made again without the (uncommitted) logs.
@@ -62,7 +64,7 @@ def _facts(points: list[tuple[float, float]]) -> dict:
 
 
 def _improvements(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """The (CPU seconds, Ψ) points where the best Ψ so far rose."""
+    """The (x, Ψ) points, x CPU seconds or Ψ evaluations, where the best Ψ so far rose."""
     best, out = -math.inf, []
     for seconds, psi in points:
         if psi > best:
@@ -79,7 +81,8 @@ def read_run(run_dir: Path) -> dict:
     log = run_dir / "log.csv"
     if not log.exists():
         summary = json.loads((run_dir / SUMMARY_FILE).read_text())
-        summary["improvements"] = [tuple(point) for point in summary["improvements"]]
+        for key in ("improvements", "improvements_by_evaluation"):
+            summary[key] = [tuple(point) for point in summary[key]]
         return {"label": config["label"], "seed": config["seed"], "config": config, **summary}
     tie_break = config.get("fitness") == "psi+c"
     step = resolution(config)
@@ -98,7 +101,10 @@ def read_run(run_dir: Path) -> dict:
                     value, c = split_tie_break(value, step)
                     best_c = max(best_c, c)
                 points.append((seconds, value))
-    summary = {"improvements": _improvements(points), "facts": _facts(points),
+    by_evaluation = [(k, psi) for k, (_, psi) in enumerate(points, start=1)]
+    summary = {"improvements": _improvements(points),
+               "improvements_by_evaluation": _improvements(by_evaluation),
+               "facts": _facts(points),
                "best_c": best_c if best_c > -math.inf else None,
                "evaluations": evaluations, "seconds": seconds}
     (run_dir / SUMMARY_FILE).write_text(json.dumps(summary) + "\n")
@@ -117,6 +123,12 @@ def finished_runs(root: Path) -> dict[str, list[dict]]:
 def best_by(run: dict, seconds: float) -> float:
     """Best Ψ among the evaluations logged by ``seconds`` (NaN before the first)."""
     return value_at(run["improvements"], seconds)
+
+
+def best_after(run: dict, psi_evaluations: int) -> float:
+    """Best Ψ among the run's first ``psi_evaluations`` Ψ evaluations (NaN before the
+    first; the last value after the run's end)."""
+    return value_at(run["improvements_by_evaluation"], psi_evaluations)
 
 
 def run_facts(run: dict) -> dict:
@@ -154,27 +166,36 @@ def table_lines(methods: dict[str, list[dict]]) -> list[str]:
     return lines
 
 
+def _draw_panel(ax, methods: dict[str, list[dict]], curve, end: float, scale: float,
+                xlabel: str) -> None:
+    """Median and quartile band over seeds of ``curve(run, x)`` for x up to ``end``."""
+    grid = np.linspace(0, end, 200)
+    for k, (label, runs) in enumerate(methods.items()):
+        curves = np.array([[curve(r, g) for g in grid] for r in runs])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            low, median, high = np.nanpercentile(curves, [25, 50, 75], axis=0)
+        ax.plot(grid / scale, median, color=f"C{k}", label=f"{label} ({len(runs)})")
+        ax.fill_between(grid / scale, low, high, color=f"C{k}", alpha=0.2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylim(-0.05, 1.05)
+    ax.grid(alpha=0.3)
+
+
 def draw(methods: dict[str, list[dict]], out: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    end = max(r["seconds"] for runs in methods.values() for r in runs)
-    grid = np.linspace(0, end, 200)
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for k, (label, runs) in enumerate(methods.items()):
-        curves = np.array([[best_by(r, g) for g in grid] for r in runs])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            low, median, high = np.nanpercentile(curves, [25, 50, 75], axis=0)
-        ax.plot(grid / 60, median, color=f"C{k}", label=f"{label} ({len(runs)})")
-        ax.fill_between(grid / 60, low, high, color=f"C{k}", alpha=0.2)
-    ax.set_xlabel("CPU minutes")
-    ax.set_ylabel("best Ψ against the target so far\n(median, quartiles over seeds)")
-    ax.set_ylim(-0.05, 1.05)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, title="method (seeds)", title_fontsize=8)
+    runs = [r for group in methods.values() for r in group]
+    fig, (by_time, by_count) = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    _draw_panel(by_time, methods, best_by, max(r["seconds"] for r in runs), 60,
+                "CPU minutes")
+    _draw_panel(by_count, methods, best_after,
+                max(r["facts"]["psi_evaluations"] for r in runs), 1, "Ψ evaluations")
+    by_time.set_ylabel("best Ψ against the target so far\n(median, quartiles over seeds)")
+    by_count.legend(fontsize=8, title="method (seeds)", title_fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)
@@ -193,7 +214,8 @@ def report(root: Path) -> Path:
              f"{budget / PAPER_SECONDS:.3%} of the paper's 2 days per run. Ψ is the score "
              "over the run's matches against the target (win 1, draw or cap ½); runs with "
              "`psi+c` log Ψ with C_O as tie-break, split back here.", "",
-             f"![best Ψ over CPU time]({FIGURE_FILE})", "", *table_lines(methods), ""]
+             f"![best Ψ over CPU time and over Ψ evaluations]({FIGURE_FILE})", "",
+             *table_lines(methods), ""]
     draw(methods, root / FIGURE_FILE)
     path = root / REPORT_FILE
     path.write_text("\n".join(lines) + "\n")
