@@ -66,10 +66,10 @@ def _facts(points: list[tuple[float, float]]) -> dict:
 def _improvements(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The (x, Ψ) points, x CPU seconds or Ψ evaluations, where the best Ψ so far rose."""
     best, out = -math.inf, []
-    for seconds, psi in points:
+    for x, psi in points:
         if psi > best:
             best = psi
-            out.append((seconds, psi))
+            out.append((x, psi))
     return out
 
 
