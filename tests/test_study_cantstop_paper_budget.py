@@ -247,3 +247,47 @@ def test_hours_cell_and_line_mark_upper_bounds():
     assert "are 2.0–6.0 (median 5.0) reference CPU-hours in the 3 runs whose Ψ evaluations' " \
         "outcomes are recorded; at most 2.3–2.3 (median 2.3) in the 1 runs condensed " in line
     assert line.endswith("; not the paper's 48.")
+
+
+def test_typed_runs_get_their_own_section_and_the_languages_side_by_side(comparison, tmp_path,
+                                                                          monkeypatch):
+    import experiments.report as report
+
+    typed = tmp_path / "fig2-typed"
+    rates = {}
+    for seed in (1, 2, 3):  # typed SA: final rates 0.4, 0.5, 0.6
+        rates[_run(typed, "SA", seed, [(10.0, 1, "psi", 0.3 + 0.1 * seed, "p")])] = \
+            0.3 + 0.1 * seed
+    paper_remeasure = report.remeasure
+
+    def remeasure(run_dir, matches, workers):
+        if run_dir in rates:
+            return round(rates[run_dir] * matches), matches
+        return paper_remeasure(run_dir, matches, workers)
+
+    monkeypatch.setattr(report, "remeasure", remeasure)
+    out = tmp_path / "out"
+    text = study.report(comparison, out, budget=10, matches=1000, workers=1,
+                        typed=typed).read_text()
+    assert (out / study.TYPED_FIGURE_FILE).stat().st_size
+    assert f"![best Ψ over Ψ evaluations]({study.TYPED_FIGURE_FILE})" in text
+    assert "## Fig. 2 in the typed language" in text
+    # paper-mode SA 0.1, 0.2, 0.3 against typed 0.4, 0.5, 0.6: fully separated, p = 2/20
+    assert "| SA | 3 / 3 | 0.200, 0.200 | 0.500, 0.500 | 0.1 |" in text
+    # Sketch-SA(O) ran in paper mode only: no row
+    assert "| Sketch-SA(O) | 3 / " not in text
+    # the typed runs stay out of the paper-mode table
+    assert text.count("| SA | 3 | 0.200 [0.150–0.250]") == 1
+
+
+def test_typed_runs_alone_are_a_report(tmp_path, monkeypatch):
+    import experiments.report as report
+
+    typed = tmp_path / "fig2-typed"
+    run = _run(typed, "SA", 1, [(10.0, 1, "psi", 0.4, "p")])
+    monkeypatch.setattr(report, "load_run", lambda run_dir: run_dir)
+    monkeypatch.setattr(report, "remeasure", lambda run_dir, matches, workers: (400, 1000))
+    text = study.report([tmp_path / "empty"], tmp_path / "out", budget=10, matches=1000,
+                        workers=1, typed=typed).read_text()
+    assert run.exists() and "## Fig. 2 in the typed language" in text
+    assert "## Fig. 2: best Ψ over Ψ evaluations" not in text

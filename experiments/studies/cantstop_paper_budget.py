@@ -16,7 +16,11 @@ Reads the comparisons of ``experiments/configs/cantstop_paper_budget_{fig2,table
 * Mann–Whitney U tests over seeds between methods (two-sided, Holm-adjusted), and
   one-sided tests of the paper's ordering Sketch-SA(O) > Sketch-SA(A) > SA;
 * Table 1: BC (SA on C alone; its best-C program measured against GA) beside
-  Sketch-SA for each data set and score.
+  Sketch-SA for each data set and score;
+* with ``--typed DIR``: the same Fig. 2 in the typed language
+  (``experiments/configs/cantstop_paper_budget_fig2_typed.toml``), its own figure
+  (``psi-by-evaluations-typed.png``) and table, and each method's final rates in the
+  two languages side by side.
 
 Each run's log is condensed to ``psi-by-evaluations.csv`` and ``budget-summary.json``
 beside it (full logs are not committed), so the report can be made again from those.
@@ -24,6 +28,7 @@ beside it (full logs are not committed), so the report can be made again from th
     python -m experiments.studies.cantstop_paper_budget \\
         experiments/results/cantstop-paper-budget/fig2 \\
         experiments/results/cantstop-paper-budget/table1 \\
+        --typed experiments/results/cantstop-paper-budget/fig2-typed \\
         --out experiments/results/cantstop-paper-budget
 """
 
@@ -57,6 +62,8 @@ CHECKPOINTS = (0.1, 0.25, 0.5, 1.0)
 SA_FAMILY = ("SA", "Sketch-SA(A)", "Sketch-SA(O)")
 UCT_FAMILY = ("UCT", "Sketch-UCT(A)", "Sketch-UCT(O)")
 CURVE_FILE = "psi-by-evaluations.csv"
+FIGURE_FILE = "psi-by-evaluations.png"
+TYPED_FIGURE_FILE = "psi-by-evaluations-typed.png"
 SUMMARY_FILE = "budget-summary.json"
 
 
@@ -271,14 +278,17 @@ def reference_hours_line(runs: list[dict]) -> str:
             + "; ".join(parts) + f"; not the paper's {PAPER_HOURS}.")
 
 
-def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int) -> list[str]:
+def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int, *,
+               title: str = "Fig. 2: best Ψ over Ψ evaluations",
+               figure: str = FIGURE_FILE) -> list[str]:
+    """The Fig. 2 section: the figure, the table at the checkpoints, the tests."""
     from scipy.stats import mannwhitneyu
 
     labels = [m for m in SA_FAMILY + UCT_FAMILY if m in methods]
     if not labels:
         return []
     marks = [int(share * budget) for share in CHECKPOINTS]
-    lines = ["## Fig. 2: best Ψ over Ψ evaluations", "",
+    lines = [f"## {title}", "",
              f"Budget {budget:,} Ψ evaluations per run "
              f"({budget * REFERENCE_SECONDS_PER_PSI / 3600:.0f} h of the paper's reference code "
              f"if every program ran, at {REFERENCE_SECONDS_PER_PSI:.1f} CPU-s per Ψ; what the "
@@ -287,7 +297,7 @@ def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int) -> lis
              "during the search [first–third quartile] after the given number of Ψ "
              f"evaluations; final rate: each run's best program re-measured on {matches:,} "
              "fresh matches, mean ± std and median over seeds.", "",
-             "![best Ψ over Ψ evaluations](psi-by-evaluations.png)", "",
+             f"![best Ψ over Ψ evaluations]({figure})", "",
              "| method | seeds | " + " | ".join(f"Ψ evals {m:,}" for m in marks)
              + " | final rate mean ± std | median | runs ≥ 0.55 | never above 0 | "
              "Ψ evaluations that failed | Ψ evaluations | CPU min/run | "
@@ -393,18 +403,54 @@ def table1_lines(methods: dict[str, list[dict]], matches: int) -> list[str]:
     return lines
 
 
-def report(roots: list[Path], out: Path, budget: int, matches: int, workers: int) -> Path:
+def languages_lines(paper: dict[str, list[dict]], typed: dict[str, list[dict]]) -> list[str]:
+    """Each method's final rates in the appendix grammar beside the typed language's, with
+    a two-sided Mann–Whitney U test over seeds (not Holm-adjusted: one question a row)."""
+    from scipy.stats import mannwhitneyu
+
+    labels = [m for m in SA_FAMILY + UCT_FAMILY if m in paper and m in typed]
+    if not labels:
+        return []
+    lines = ["### The appendix grammar against the typed language", "",
+             "Final rates (each run's best program on fresh matches) of the same method, "
+             "seeds and budget in the two languages.", "",
+             "| method | seeds (appendix / typed) | appendix: median, mean | "
+             "typed: median, mean | two-sided p |", "|---|---|---|---|---|"]
+    for label in labels:
+        a = [r["rate"] for r in paper[label]]
+        b = [r["rate"] for r in typed[label]]
+        p = float(mannwhitneyu(a, b, alternative="two-sided").pvalue) \
+            if len(a) > 1 and len(b) > 1 else math.nan
+        lines.append(f"| {label} | {len(a)} / {len(b)} | {np.median(a):.3f}, {np.mean(a):.3f} "
+                     f"| {np.median(b):.3f}, {np.mean(b):.3f} | "
+                     + ("–" if math.isnan(p) else f"{p:.3g}") + " |")
+    return lines + [""]
+
+
+def report(roots: list[Path], out: Path, budget: int, matches: int, workers: int,
+           typed: Path | None = None) -> Path:
+    """Write ``budget-report.md`` and its figures to ``out``. ``typed``: the same Fig. 2
+    run in the typed language (reported beside, never mixed with the paper-mode runs)."""
     methods = finished(roots, matches, workers)
-    if not methods:
-        raise SystemExit(f"no finished runs under {', '.join(str(r) for r in roots)}")
+    typed_methods = finished([typed], matches, workers) if typed is not None else {}
+    if not methods and not typed_methods:
+        raise SystemExit(f"no finished runs under "
+                         f"{', '.join(str(r) for r in roots + ([typed] if typed else []))}")
     out.mkdir(parents=True, exist_ok=True)
     lines = ["# The sketch-learning paper's Can't Stop experiments at its budget", "",
              "Paper mode, `rules=reference`, Ψ over 1,000 matches against GA. Made by "
              "`python -m experiments.studies.cantstop_paper_budget "
-             + " ".join(str(r) for r in roots) + f" --out {out}`.", ""]
+             + " ".join(str(r) for r in roots)
+             + (f" --typed {typed}" if typed is not None else "") + f" --out {out}`.", ""]
     if any(m in methods for m in SA_FAMILY + UCT_FAMILY):
-        draw(methods, budget, out / "psi-by-evaluations.png")
+        draw(methods, budget, out / FIGURE_FILE)
         lines += fig2_lines(methods, budget, matches)
+    if any(m in typed_methods for m in SA_FAMILY + UCT_FAMILY):
+        draw(typed_methods, budget, out / TYPED_FIGURE_FILE)
+        lines += fig2_lines(typed_methods, budget, matches,
+                            title="Fig. 2 in the typed language (`dsl = \"sketch\"`), "
+                                  "otherwise the same runs", figure=TYPED_FIGURE_FILE)
+        lines += languages_lines(methods, typed_methods)
     lines += table1_lines(methods, matches)
     path = out / "budget-report.md"
     path.write_text("\n".join(lines) + "\n")
@@ -419,9 +465,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=10_000,
                         help="fresh matches to re-measure each final program")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--typed", help="the comparison directory of "
+                        "experiments/configs/cantstop_paper_budget_fig2_typed.toml")
     args = parser.parse_args(argv)
     print(report([Path(d) for d in args.dirs], Path(args.out), args.budget, args.matches,
-                 args.workers))
+                 args.workers, typed=Path(args.typed) if args.typed else None))
     return 0
 
 
