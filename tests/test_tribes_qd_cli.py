@@ -91,6 +91,25 @@ def test_a_game_line_cut_by_a_kill_is_played_and_logged_again(tmp_path):
     assert (tmp_path / GAMES_LOG).read_text().splitlines() == lines
 
 
+def test_games_log_records_the_rules_they_were_played_under(tmp_path):
+    params = {"turn_limit": 1, "level": "java:0", "rules": 4}
+    score = WeightsScore(params, "mcts-fw:4", ["attacks", "tile_slope"], matches=2, seed=1,
+                         out=tmp_path)
+    text = vector_text([1.0] + [0.0] * 10)
+    first = score(text)
+    lines = (tmp_path / GAMES_LOG).read_text().splitlines()
+    assert {json.loads(x)["rules_version"] for x in lines} == {4} != {RULES_VERSION}
+    again = WeightsScore(params, "mcts-fw:4", ["attacks", "tile_slope"], matches=2, seed=1,
+                         out=tmp_path)
+    assert again(text) == first  # read back from the log, not played again
+    assert (tmp_path / GAMES_LOG).read_text().splitlines() == lines
+    rows = [json.loads(x) for x in lines]
+    for row in rows:  # a game logged under other rules is not this game
+        row["rules_version"] = 3
+    (tmp_path / GAMES_LOG).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert not any(again._same_game(r) for r in rows)
+
+
 def test_qd_tribes_writes_archive_heatmap_and_per_game_features(tmp_path):
     out = tmp_path / "run"
     assert main([*TINY, "--evaluations", "3", "--out", str(out)]) == 0

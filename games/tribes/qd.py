@@ -122,7 +122,7 @@ def play_match(game_params: dict, target: str, seed: int, job: tuple[str, int]) 
     seats[seat] = me
     log = play_logged(game, seats, seed=seed * 7919 + i, level=level)
     return {"solution": text, "match": i, "level": level, "seat": seat,
-            "rules_version": RULES_VERSION, "seed": seed, "game_params": game_params,
+            "rules_version": game.rules, "seed": seed, "game_params": game_params,
             "log": log}
 
 
@@ -159,7 +159,8 @@ class WeightsScore:
     def _same_game(self, row: dict | None) -> bool:
         """A logged game is this one only if its rules, seed and game parameters are
         (the log is keyed by solution and match alone)."""
-        return (row is not None and row.get("rules_version") == RULES_VERSION
+        rules = self.play.args[0].get("rules", RULES_VERSION)
+        return (row is not None and row.get("rules_version") == rules
                 and row.get("seed") == self.play.args[2]
                 and row.get("game_params") == self.play.args[0])
 
