@@ -162,7 +162,8 @@ def comparison(tmp_path, monkeypatch):
             (30.0, 4, "psi", 0.4 + 0.1 * seed, "u")], method="sketch-sa", score="O",
             data="experiments/data/cantstop_random.jsonl")] = 0.4 + 0.1 * seed
     _run(fig2, "SA", 4, [(1.0, 1, "psi", 0.9, "p")], done=False)
-    bc = {"fitness": "c", "score": "O", "data": "experiments/data/cantstop_random.jsonl"}
+    bc = {"fitness": "c", "score": "O", "data": "experiments/data/cantstop_random.jsonl",
+          "evaluations": 10000}
     rates[_run(table1, "BC(O) random", 1, [(1.0, 1, "psi", 0.5, "a"),
                                            (2.0, 3, "psi", 0.8, "b")], **bc)] = 0.2
     rates[_run(table1, "BC(O) random", 2, [(1.0, 2, "psi", 0.6, "a")], **bc)] = 0.3
@@ -216,6 +217,16 @@ def test_table1_cells_bc_beside_sketch_sa(comparison):
     # best C 0.8 and 0.6; last improvements at evaluations 3 and 2
     assert "BC runs: best C 0.700 median (range 0.600–0.800); the last improvement of best " \
         "C came at evaluation 2 (median; latest 3) of 10,000." in lines
+
+
+def test_table1_names_the_bc_budget_only_when_the_runs_share_one(comparison):
+    methods = study.finished(comparison, 1000, 1)
+    methods["BC(O) random"][1]["config"]["evaluations"] = 200000
+    lines = study.table1_lines(methods, 1000)
+    assert any(line.endswith("(median; latest 3) of each run's budget.") for line in lines)
+    methods["BC(O) random"][0]["config"]["evaluations"] = 200000
+    lines = study.table1_lines(methods, 1000)
+    assert any(line.endswith("(median; latest 3) of 200,000.") for line in lines)
 
 
 def test_table1_needs_bc_runs(comparison):

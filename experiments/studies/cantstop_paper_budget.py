@@ -397,9 +397,11 @@ def table1_lines(methods: dict[str, list[dict]], matches: int) -> list[str]:
     bc_runs = [r for (_, _, kind), runs in cells.items() if kind == "BC" for r in runs]
     last = [r["summary"]["last_improvement_at_evaluation"] for r in bc_runs]
     best_c = [r["summary"]["best"] for r in bc_runs]
+    budgets = sorted({r["config"].get("evaluations") for r in bc_runs}, key=str)
+    of = f"of {budgets[0]:,}" if len(budgets) == 1 and budgets[0] else "of each run's budget"
     lines += ["", f"BC runs: best C {np.median(best_c):.3f} median (range {min(best_c):.3f}–"
               f"{max(best_c):.3f}); the last improvement of best C came at evaluation "
-              f"{int(np.median(last)):,} (median; latest {max(last):,}) of 10,000.", ""]
+              f"{int(np.median(last)):,} (median; latest {max(last):,}) {of}.", ""]
     return lines
 
 
