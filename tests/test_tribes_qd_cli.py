@@ -239,3 +239,20 @@ def test_table2_study_reports_the_corner_elites_fresh_games(tmp_path):
         assert row["archive"]["win_rate"] in (0.0, 50.0, 100.0)
     text = (out / "table2.md").read_text()
     assert "| I | low | win_rate |" in text and "[6:-1]: 75.0 → 70.2 |" in text
+
+
+def test_table2_study_under_rules_4_plays_the_frameworks_levels(tmp_path):
+    from experiments.studies import tribes_table2
+
+    run = tmp_path / "run"
+    argv = [*TINY, "--evaluations", "2", "--out", str(run), "--game-param", "rules=4",
+            "--game-param", 'levels=["java:0"]', "--target", "mcts-fw:8"]
+    assert main(argv) == 0
+    out = tmp_path / "table2"
+    assert tribes_table2.main(["--cases", "I", "--run", f"I={run}", "--matches", "2",
+                               "--levels", "4-4", "--out", str(out)]) == 0
+    games = [json.loads(x) for x in (run / "corners-levels-4-4.games.jsonl").read_text()
+             .splitlines()]
+    assert games and {(g["level"], g["rules_version"]) for g in games} == {("java:4", 4)}
+    assert all(row["fresh"]["levels"] == ["java:4"]
+               for row in json.loads((out / "table2.json").read_text()))

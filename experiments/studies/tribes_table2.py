@@ -70,12 +70,16 @@ def fresh_stats(games: list[dict], names: list[str]) -> dict:
 
 
 def check(run: Path, matches: int, levels: list[int], seed: int, workers: int) -> Path:
-    """``qd-check`` of ``run`` on ``levels`` (continued from its games log)."""
+    """``qd-check`` of ``run`` on ``levels`` (continued from its games log); under rules
+    version 4 level N is the framework's level ``java:N``."""
     report = run / f"corners-levels-{levels[0]}-{levels[-1]}.md"
     if len(levels) != levels[-1] - levels[0] + 1:
         report = run / f"corners-levels-{'-'.join(map(str, levels))}.md"
+    params = json.loads((run / "config.json").read_text()).get("game_params") or {}
+    rules = params.get("rules", 3)
+    played = [f"java:{n}" for n in levels] if rules >= 4 else levels  # as Table I does
     argv = ["qd-check", str(run), "--matches", str(matches), "--game-param",
-            f"levels={json.dumps(levels).replace(' ', '')}", "--out", str(report),
+            f"levels={json.dumps(played).replace(' ', '')}", "--out", str(report),
             "--workers", str(workers), "--corrected", "0"]  # the corners only
     if seed != 99:
         argv += ["--seed", str(seed)]
