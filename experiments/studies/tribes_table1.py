@@ -100,6 +100,12 @@ def make(spec: str, budget: int, agents: str = "ours"):
                      "pmcts-pu-printed)")
 
 
+def level_key(level: int, rules: int) -> int | str:
+    """The level a table's level number N plays: under rules version 4 (the framework's
+    game) the framework's tournament level ``java:N``, else our generator's level N."""
+    return f"java:{level}" if rules >= 4 else level
+
+
 def play_game(job: tuple) -> dict:
     """One scheduled game: ``(first, second, level, rep, budget, turn_limit, seed[, rules,
     agents])`` -> its row. Under rules 4 level N is the framework's level ``java:N``."""
@@ -109,7 +115,7 @@ def play_game(job: tuple) -> dict:
     players = [make(second, budget, agents), make(second, budget, agents)]
     players[seat] = make(first, budget, agents)
     t0 = time.perf_counter()
-    key = f"java:{level}" if rules >= 4 else level
+    key = level_key(level, rules)
     log = play_logged(Tribes(turn_limit=turn_limit, rules=rules), players,
                       seed=seed * 1_000_003 + level * 1009 + rep, level=key)
     row = {"agents": [first, second], "level": level, "rep": rep, "seat": seat,

@@ -23,7 +23,8 @@ import sys
 from pathlib import Path
 
 from experiments.cli import main as stratsynth
-from experiments.studies.tribes_table1 import _mean_se, parse_levels
+from experiments.studies.tribes_table1 import _mean_se, level_key, parse_levels
+from games.tribes.rules import RULES_VERSION
 from qd.archive import ProgramArchive
 
 RESULTS = Path("experiments/results/tribes")
@@ -76,8 +77,7 @@ def check(run: Path, matches: int, levels: list[int], seed: int, workers: int) -
     if len(levels) != levels[-1] - levels[0] + 1:
         report = run / f"corners-levels-{'-'.join(map(str, levels))}.md"
     params = json.loads((run / "config.json").read_text()).get("game_params") or {}
-    rules = params.get("rules", 3)
-    played = [f"java:{n}" for n in levels] if rules >= 4 else levels  # as Table I does
+    played = [level_key(n, params.get("rules", RULES_VERSION)) for n in levels]
     argv = ["qd-check", str(run), "--matches", str(matches), "--game-param",
             f"levels={json.dumps(played).replace(' ', '')}", "--out", str(report),
             "--workers", str(workers), "--corrected", "0"]  # the corners only
