@@ -20,8 +20,11 @@ import pytest
 from games.tribes import SimpleAgent, Tribes
 from games.tribes.constants import (
     ATTACK,
+    BUILD,
     BUILD_ROAD,
     CATAPULT,
+    DECLARE_WAR,
+    DESTROY,
     DISBAND,
     FRESH,
     MAKE_VETERAN,
@@ -30,6 +33,8 @@ from games.tribes.constants import (
     PLAIN,
     RECOVER,
     RESEARCH,
+    RESOURCE,
+    SEND_STARS,
     SPAWN,
     WARRIOR,
 )
@@ -169,6 +174,41 @@ def test_every_carried_action_from_mid_game_states():
             state.apply_legal(legal[rng.randrange(len(legal))])
     assert played[ATTACK] >= 100, played
     assert all(played[kind] for kind in CARRIED if kind != BUILD_ROAD), played
+
+
+def test_every_action_of_version_4_from_mid_game_states_carries_exactly():
+    """Under rules version 4 a unit's moves' search is also kept over city tile actions
+    (farther from the tile than its search radius), diplomacy, and, for the units the
+    action did not move, over moves, spawns, disbands and recoveries: every action of
+    many mid-game states on the framework's levels, played on a clone whose parent's
+    scripts already ran, gives the legal list, groups and script picks of a rebuilt
+    state."""
+    weights = default_weights()
+    played = collections.Counter()
+    for level in range(8):
+        game = Tribes(level=f"java:{level}", turn_limit=40, rules=4)
+        rng = random.Random(500 + level)
+        state = _opening(game, level, 10 + 2 * level)
+        for _ in range(25):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            assignments(state, weights)  # fills the parent's unit memos
+            for action in legal:
+                if action[0] == MOVE and rng.random() < 0.8:
+                    continue
+                child = state.clone()
+                child.apply_legal(action)
+                if child.is_terminal():
+                    continue
+                fresh = game.state_from_dict(child.to_dict())
+                assert child.legal_actions() == fresh.legal_actions(), (level, action)
+                assert child.legal_groups() == group_actions(child.legal_actions())
+                assert assignments(child, weights) == assignments(fresh, weights), action
+                played[action[0]] += 1
+            state.apply_legal(_pick(legal, rng))
+    assert all(played[kind] for kind in (MOVE, SPAWN, BUILD, DESTROY, RESOURCE, SEND_STARS,
+                                         DECLARE_WAR, ATTACK)), played
 
 
 def test_a_kill_drops_the_target_from_a_far_ranged_unit():

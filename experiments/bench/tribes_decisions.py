@@ -10,6 +10,8 @@ which must be the same in both versions (a speed-up must not change play).
     python -m experiments.bench.tribes_decisions                  # against BASELINE
     python -m experiments.bench.tribes_decisions --baseline HEAD~3 --rounds 5
     python -m experiments.bench.tribes_decisions --new SPEEDUP    # two commits
+    python -m experiments.bench.tribes_decisions --rules 4 --baseline HEAD~1 \
+        --specs mcts-fw,rhea,pmcts                                # the framework's game
 
 Only versions with the same rules play the same actions: ``--new SPEEDUP`` (the
 speed-ups without the later rule fixes) isolates the speed of the code.
@@ -42,7 +44,8 @@ CHILD = """
 import json, sys, time
 from experiments.bench.tribes import mid_game_states
 from games.tribes import PLAYERS
-states = mid_game_states()
+rules = int(sys.argv[2])
+states = mid_game_states(rules=rules) if rules != 3 else mid_game_states()  # older trees
 out = {}
 for spec in sys.argv[1].split(","):
     player = PLAYERS[spec]()
@@ -55,9 +58,10 @@ print(json.dumps(out))
 """
 
 
-def measure(tree: Path, specs: tuple[str, ...]) -> dict:
+def measure(tree: Path, specs: tuple[str, ...], rules: int = 3) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-    done = subprocess.run([sys.executable, "-c", CHILD, ",".join(specs)], cwd=tree, env=env,
+    done = subprocess.run([sys.executable, "-c", CHILD, ",".join(specs), str(rules)], cwd=tree,
+                          env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -69,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="git revision to measure (default: this working tree)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--specs", default=",".join(SPECS))
+    parser.add_argument("--rules", type=int, default=3,
+                        help="rules version of the states (4: the framework's levels)")
     args = parser.parse_args(argv)
     specs = tuple(args.specs.split(","))
     times: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
@@ -77,12 +83,13 @@ def main(argv: list[str] | None = None) -> int:
         new_tree = ROOT if args.new is None else extract(args.new, Path(tmp) / "new")
         for _ in range(args.rounds):
             for label, tree in (("old", old_tree), ("new", new_tree)):
-                result = measure(tree, specs)
+                result = measure(tree, specs, args.rules)
                 for spec in specs:
                     times[label].setdefault(spec, []).append(result[spec]["ms"])
                     actions = result[spec]["actions"]
                     times[label].setdefault(spec + ":actions", []).append(actions)
-    print(f"Tribes CPU ms per decision at 2,000 calls, {args.rounds} alternating rounds, "
+    print(f"Tribes CPU ms per decision at 2,000 calls, rules {args.rules}, {args.rounds} "
+          f"alternating rounds, "
           f"medians (old = {args.baseline}, new = {args.new or 'this tree'}; load "
           f"{os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores)")

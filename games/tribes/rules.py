@@ -369,6 +369,9 @@ _FRAMEWORK_BLOCKED = tuple(
 """Rules version 4: a land unit's step onto a terrain, by Climbing | Sailing << 1 |
 Navigation << 2 (``Board.traversable``): 0 free, 1 barred, 2 only onto a port (any
 tribe's), 3 a city (barred to a mind bender when not its tribe's)."""
+_ONE_TILE_ECON = frozenset((BUILD, DESTROY, RESOURCE, CLEAR_FOREST, BURN_FOREST, GROW_FOREST))
+"""City tile actions ``(kind, city, tile, ...)`` that change that tile only (of what a
+unit's moves depend on)."""
 _FORTIFY = frozenset((WARRIOR, RIDER, ARCHER, DEFENDER, SWORDMAN, KNIGHT))
 """Rules version 4: the units with the framework's fortify bonus in a city without walls."""
 _CITY_TECHS = sum(1 << t for t in {CONSTRUCTION, FORESTRY, CHIVALRY, SPIRITUALISM}
@@ -464,6 +467,9 @@ class Board:
         self.size = size = level.size
         self.n = n = size * size
         self.nbr = tuple(tuple(sorted(self._ring(t, 1))) for t in range(n))
+        self.nbr_get = tuple(itemgetter(*ts) for ts in self.nbr)
+        """``nbr_get[t](tiles)``: the tuple of ``tiles[m]`` over t's neighbours (every tile
+        has at least three, so always a tuple), read at C speed."""
         self.within = tuple(tuple(tuple(self._ring(t, r)) for t in range(n)) for r in range(4))
         self.city_pos = tuple(level.capitals) + tuple(level.villages)
         city_at = [-1] * n
@@ -1211,12 +1217,13 @@ class TribesState:
             for _, _, group in spawns:
                 acts.extend(group)
             prefix = tuple(acts)
-        # tile actions: roads cached under (econ, explored count) — explored tiles matter
-        # to the tribe's own roads only, and the count changes exactly when they do — and
+        # tile actions: roads cached under (econ[, explored count]) — before version 4
+        # explored tiles matter to the tribe's own roads only, and the count changes
+        # exactly when they do — and
         # cities' tile actions under (econ, the technologies they need); the affordable
         # ones under the stars
         econ = self.econ
-        road_key = econ << 16 | self.n_explored[p] if techs >> ROADS & 1 else -1
+        road_key = self._road_key(p) if techs >> ROADS & 1 else -1
         city_key = econ << 32 | (techs & _CITY_TECHS)
         cached = self._tile_cache[p]
         if cached is None or cached[0] != road_key or cached[2] != city_key:
@@ -1245,6 +1252,14 @@ class TribesState:
         acts.extend(tiles)
         self._head = (research, spawns, tiles, prefix, diplo)
         return self._unit_part(p, stars, techs, acts, carried)
+
+    def _road_key(self, p: int) -> int:
+        """The key tribe ``p``'s cached road candidates are valid under: the economy
+        counter and, before rules version 4 (roads only on explored tiles), the count of
+        tiles the tribe explored."""
+        if self.b.rules >= 4:
+            return self.econ << 16
+        return self.econ << 16 | self.n_explored[p]
 
     def _research_and_spawns(self, p: int, stars: int, techs: int, my_cities: list[int]
                              ) -> tuple[tuple, list]:
@@ -1293,20 +1308,24 @@ class TribesState:
                 continue
             active.append(u)
             entry = entries.get(u)
-            if entry is None:
+            if entry is None or entry[0] is None:  # none, or only its moves' search kept
                 if enemy_adj is None:
                     enemy_adj = self._enemy_adjacent(p)
-                seg, radius = self._unit_actions(u, p, stars, techs, enemy_adj)
-                entry = entries[u] = [seg, radius, None, None]
+                seg, radius, reach = self._unit_actions(u, p, stars, techs, enemy_adj,
+                                                        None if entry is None else entry[4])
+                entry = entries[u] = [seg, radius, None, None, reach]
             acts.extend(entry[0])
         self._segs = (active, entries, enemy_adj)
         return acts
 
-    def _unit_actions(self, u: int, p: int, stars: int, techs: int, enemy_adj) -> tuple:
+    def _unit_actions(self, u: int, p: int, stars: int, techs: int, enemy_adj,
+                      known_reach: tuple | None = None) -> tuple:
         """The legal actions of unit ``u`` (not finished) of the player to move, in the
-        order of the legal list, and how far from the unit a change of the board's units,
+        order of the legal list, how far from the unit a change of the board's units,
         terrain or roads could change them (its moves' search radius; 1 for the
-        neighbours a mind bender heals)."""
+        neighbours a mind bender heals), and (rules version 4) its moves' search as
+        ``_reachable_framework`` returned it, else None. ``known_reach``: that search, still
+        exact for this state (``_carry_segments``), so it is not run again."""
         b = self.b
         unit_at, u_tribe = self.unit_at, self.u_tribe
         status = self.u_status[u]
@@ -1315,6 +1334,7 @@ class TribesState:
         fresh = status == FRESH
         naval = ut in NAVAL
         radius = 1
+        reach = None
         if not _CAN_MOVE[ut][status]:  # abilities: Unit.canMove (a rider escapes)
             acts: list[tuple] = []
         elif UNIT_MOV[ut] == 1 and not naval and not self.road[pos] and self.terrain[pos] != CITY \
@@ -1339,17 +1359,20 @@ class TribesState:
                     (kind := blocked[terrain[t]]) == 0 or (kind == 2 and building[t] == PORT)
                     or (kind == 3 and (ut != MIND_BENDER or c_tribe[city_at[t]] == p)))]
             else:
-                tiles, radius = self._reachable_framework(ut, pos, p, techs, enemy_adj)
+                reach = known_reach
+                if reach is None:
+                    reach = self._reachable_framework(ut, pos, p, techs, enemy_adj)
+                tiles, radius = reach
                 acts = [(MOVE, u, t) for t in tiles if unit_at[t] < 0]
         else:
             tiles, radius = self._reachable(ut, pos, p, techs, enemy_adj)
             acts = [(MOVE, u, t) for t in tiles]
         if _CAN_ATTACK[ut][status] and UNIT_ATK[ut] > 0:  # Unit.canAttack (dash, persist)
-            reach = UNIT_RANGE[ut]
-            if reach == 1 and not enemy_adj[pos]:  # melee: targets only next to an enemy
-                reach = 0
-            if reach:
-                for t in b.within[reach][pos]:
+            attack_range = UNIT_RANGE[ut]
+            if attack_range == 1 and not enemy_adj[pos]:  # melee: targets only next to an
+                attack_range = 0                           # enemy
+            if attack_range:
+                for t in b.within[attack_range][pos]:
                     v = unit_at[t]
                     if v >= 0 and u_tribe[v] != p:
                         acts.append((ATTACK, u, v))
@@ -1384,7 +1407,7 @@ class TribesState:
             acts.append((MAKE_VETERAN, u))
         if fresh and techs >> FREE_SPIRIT & 1:
             acts.append((DISBAND, u))
-        return tuple(acts), radius
+        return tuple(acts), radius, reach
 
     def _carry_head(self, head, action: tuple, before: int):
         """The parent's research and spawn actions (``head``) if ``action``, played from
@@ -1407,7 +1430,8 @@ class TribesState:
         played from there (its unit stood on ``before``): the units that had actions, a
         fresh dict unit -> [actions, radius, groups, memo] of those kept, and the
         enemy-adjacency map; None when the action may change too much. (Units other than
-        the action's own keep their tile and type.)
+        the action's own keep their tile and type.) An entry whose actions are None keeps
+        only the unit's moves' search (``_unit_part`` builds the rest again).
 
         A unit's actions depend on its own fields, on enemy units, on stars (upgrades of
         boats and ships), on four technologies (Climbing, Free Spirit, Sailing,
@@ -1453,11 +1477,20 @@ class TribesState:
             mover = action[1]
             tile_a, tile_b = before, self.u_pos[action[2]]
             attack = True
+        elif self.b.rules >= 4 and kind in _ONE_TILE_ECON:
+            return self._kept_searches(segs, action[2])
+        elif self.b.rules >= 4 and (kind == SEND_STARS or kind == DECLARE_WAR):
+            return self._kept_searches(segs, -1)
         else:
             return None
         active, entries, enemy_adj = segs
         if attack:
             enemy_adj = None  # the target may die
+        # rules version 4: friendly units are passed through, so a move, spawn, disband,
+        # recovery or promotion leaves every other unit's moves' search as it was (only
+        # which reached tiles are free changes); a unit dropped then keeps its search
+        searches_stay = self.b.rules >= 4 and (kind == MOVE or kind == SPAWN or kind == DISBAND
+                                               or kind == RECOVER or kind == MAKE_VETERAN)
         kept = {}
         dist, u_pos, u_type = self.b.dist, self.u_pos, self.u_type
         row_a = dist[tile_a] if tile_a >= 0 else None
@@ -1465,11 +1498,13 @@ class TribesState:
         for w in active:
             if w == mover:
                 continue
+            entry = entries[w]
             if stars_change:
                 ut = u_type[w]
                 if ut == BOAT or ut == SHIP:
+                    if searches_stay and entry[4] is not None:
+                        kept[w] = [None, entry[1], None, None, entry[4]]
                     continue
-            entry = entries[w]
             if row_a is not None:
                 pos = u_pos[w]
                 radius = entry[1]
@@ -1477,10 +1512,28 @@ class TribesState:
                     if row_a[pos] <= radius or row_b[pos] <= radius + 1 \
                             or row_b[pos] <= UNIT_RANGE[u_type[w]]:
                         continue
-                    entry = [entry[0], radius, entry[2], None]
+                    entry = [entry[0], radius, entry[2], None, entry[4]]
                 elif row_a[pos] <= radius or (row_b is not None and row_b[pos] <= radius):
+                    if searches_stay and entry[4] is not None:
+                        kept[w] = [None, radius, None, None, entry[4]]
                     continue
             kept[w] = entry
+        return active, kept, enemy_adj
+
+    def _kept_searches(self, segs, tile: int):
+        """Rules version 4, after an action that changed one city tile's terrain,
+        building or resource (``tile``) or only stars and diplomacy (``tile`` −1): the
+        parent's segments reduced to the moves' searches of the units farther from the
+        tile than their search radius (``_unit_part`` builds their actions again around
+        them: stars, population and cities may have changed)."""
+        active, entries, enemy_adj = segs
+        row = self.b.dist[tile] if tile >= 0 else None
+        u_pos = self.u_pos
+        kept = {}
+        for w in active:
+            entry = entries[w]
+            if entry[4] is not None and (row is None or row[u_pos[w]] > entry[1]):
+                kept[w] = [None, entry[1], None, None, entry[4]]
         return active, kept, enemy_adj
 
     def _tile_actions(self, p: int, stars: int, techs: int, my_cities: list[int]) -> tuple:
@@ -1588,7 +1641,7 @@ class TribesState:
         if not my_cities:
             return ()
         tiles_of = self._city_tiles()
-        nbr = self.b.nbr
+        around = self.b.nbr_get
         mon_base = p * _NUM_MONUMENTS
         monuments = self.monuments
         can_destroy = techs >> CONSTRUCTION & 1
@@ -1627,7 +1680,7 @@ class TribesState:
                         continue
                     if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
                         continue
-                    if beside >= 0 and not any(building[m] == beside for m in nbr[t]):
+                    if beside >= 0 and beside not in around[t](building):
                         continue
                     acts.append(((BUILD, c, t, bt), cost))
         return tuple(acts)
@@ -1850,10 +1903,13 @@ class TribesState:
         owner, c_tribe, building, city_at = self.owner, self.c_tribe, self.building, b.city_at
         mov = float(UNIT_MOV[ut])
         naval = ut in NAVAL
-        climbing = techs >> CLIMBING & 1
-        sailing = techs >> SAILING & 1
-        navigation = techs >> NAVIGATION & 1
-        cost = {start: 0.0}
+        # a step's terrain: 0 land, 1 barred, 2 water, 3 a city (Board.traversable)
+        kinds = _FRAMEWORK_BLOCKED[techs >> CLIMBING & 1 | (techs >> SAILING & 1) << 1
+                                   | (techs >> NAVIGATION & 1) << 2]
+        mind_bender = ut == MIND_BENDER
+        too_far = mov + 1.0  # floor(cost) > movement, for costs of whole and half steps
+        cost = [-1.0] * b.n  # -1: not offered yet (costs are never negative)
+        cost[start] = 0.0
         heap = [start]
         reached = []
         read = 0
@@ -1889,34 +1945,32 @@ class TribesState:
                 v = unit_at[t]
                 if v >= 0 and u_tribe[v] != p:
                     continue
-                ter = terrain[t]
-                if (ter == MOUNTAIN and not climbing) or (ter == SHALLOW and not sailing) \
-                        or (ter == DEEP and not navigation):
-                    continue
-                if ut == MIND_BENDER and ter == CITY and c_tribe[city_at[t]] != p:
+                kind = kinds[terrain[t]]
+                if kind == 1 or (kind == 3 and mind_bender and c_tribe[city_at[t]] != p):
                     continue
                 if naval:
-                    step = 1.0 if ter == SHALLOW or ter == DEEP else left
+                    step = 1.0 if kind == 2 else left
                 else:
-                    if ter == SHALLOW or ter == DEEP:
+                    if kind == 2:
                         if building[t] != PORT:
                             continue
                         step = left
-                    elif ter == FOREST or ter == MOUNTAIN:
+                    elif kind == 0 and (terrain[t] == FOREST or terrain[t] == MOUNTAIN):
                         step = left
                     else:
                         step = 1.0
-                    if on_road and ((road[t] and ter != SHALLOW and ter != DEEP)
-                                    or ter == CITY):
-                        step = max(0.5, step / 2.0)
+                    if on_road and (kind == 3 or (kind == 0 and road[t])):
+                        step *= 0.5
+                        if step < 0.5:
+                            step = 0.5
                 if enemy_adj[t]:
                     step = left
                     if here + step > mov:
                         continue
-                elif math.floor(here + step) > mov:
+                elif here + step >= too_far:
                     continue
                 total = here + step
-                if t not in cost:
+                if cost[t] < 0.0:
                     cost[t] = total  # PriorityQueue.offer: sift up
                     k = len(heap)
                     heap.append(t)
@@ -1957,7 +2011,7 @@ class TribesState:
             # actions ignore roads)
             for tribe in (0, 1):
                 cached = self._tile_cache[tribe]
-                if cached is not None and cached[0] == self.econ << 16 | self.n_explored[tribe]:
+                if cached is not None and cached[0] == self._road_key(tribe):
                     roads = tuple([c for c in cached[1] if c[0] != a])
                     if len(roads) < len(cached[1]):
                         self._tile_cache[tribe] = _tile_entry(cached[0], roads, cached[2],
