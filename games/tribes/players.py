@@ -242,8 +242,24 @@ def _random_legal(state: TribesState, rng: random.Random):
     return legal[int(rng.random() * len(legal))]
 
 
-def _plain_moves(state: TribesState) -> list[tuple]:
-    return [(a, 0.0, None) for a in state.legal_actions()]
+class _PlainMoves(Sequence):
+    """A state's legal actions as the search's move tuples (action, h 0, no label), each
+    made when the search reads it: most of a node's actions are never expanded."""
+
+    __slots__ = ("actions",)
+
+    def __init__(self, actions: list[tuple]) -> None:
+        self.actions = actions
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __getitem__(self, i: int) -> tuple:
+        return (self.actions[i], 0.0, None)
+
+
+def _plain_moves(state: TribesState) -> _PlainMoves:
+    return _PlainMoves(state.legal_actions())
 
 
 class _TreeSearch(_Seeded):
