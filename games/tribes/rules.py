@@ -452,6 +452,19 @@ def group_actions(actions) -> list[tuple]:
     return [(k, actor, tuple(g)) for (k, actor), g in groups.items()]
 
 
+_DIPLOMACY_GROUPS: dict[tuple[int, int], list[tuple]] = {}
+
+
+def _diplomacy_groups(diplo: tuple) -> list[tuple]:
+    """``group_actions`` of a diplomacy list (memoised: the list is fixed by whether it
+    offers DECLARE_WAR and by its length)."""
+    key = (diplo[0][0], len(diplo))
+    groups = _DIPLOMACY_GROUPS.get(key)
+    if groups is None:
+        groups = _DIPLOMACY_GROUPS[key] = group_actions(diplo)
+    return groups
+
+
 def _runs(seg: tuple, u: int) -> tuple:
     """The groups of one unit's actions, whose types come in runs."""
     return tuple([(kind, u, tuple(run)) for kind, run in groupby(seg, _KIND)])
@@ -701,7 +714,7 @@ class TribesState:
         if research:
             groups.append((RESEARCH, -1, research))
         if diplo:
-            groups.extend(group_actions(diplo))
+            groups.extend(_diplomacy_groups(diplo))
         groups.extend(spawns)
         if tiles:
             cached = self._tile_groups
