@@ -23,12 +23,17 @@ from games.tribes.constants import (
     BUILD,
     BUILD_ROAD,
     CATAPULT,
+    CONSTRUCTION,
+    CROPS,
     DECLARE_WAR,
     DESTROY,
     DISBAND,
+    FARM,
+    FARMING,
     FRESH,
     MAKE_VETERAN,
     MOVE,
+    NO_BUILDING,
     NO_RES,
     PLAIN,
     RECOVER,
@@ -37,6 +42,7 @@ from games.tribes.constants import (
     SEND_STARS,
     SPAWN,
     WARRIOR,
+    WINDMILL,
 )
 from games.tribes.portfolio import _PICKS, assignments, default_weights, random_assignment
 from games.tribes.rules import group_actions
@@ -209,6 +215,32 @@ def test_every_action_of_version_4_from_mid_game_states_carries_exactly():
             state.apply_legal(_pick(legal, rng))
     assert all(played[kind] for kind in (MOVE, SPAWN, BUILD, DESTROY, RESOURCE, SEND_STARS,
                                          DECLARE_WAR, ATTACK)), played
+
+
+def test_a_farm_next_to_another_city_of_the_tribe_offers_that_city_a_windmill():
+    """Under rules version 4 a city tile action rebuilds the kept tile actions only of
+    the tribe's cities owning the tile or a tile next to it: a farm built by one city
+    beside another city's tile gives that city a windmill, as a rebuilt state has it."""
+    game = Tribes(level="java:0", rules=4)
+    s = game.new_initial_state(random.Random(0))
+    s._own_tiles()
+    size = s.b.size
+    village = next(c for c, t in enumerate(s.c_tribe) if t < 0)
+    farm, beside = next((t, m) for t, c in enumerate(s.owner) if c == 0
+                        and s.terrain[t] == PLAIN for m in s.b.nbr[t]
+                        if s.owner[m] < 0 and s.terrain[m] == PLAIN
+                        and abs(m % size - t % size) + abs(m // size - t // size) == 1)
+    s.c_tribe[village], s.owner[beside] = 0, village  # a second city of tribe 0 owns it
+    s.resource[farm], s.resource[beside] = CROPS, NO_RES
+    s.building[farm] = s.building[beside] = NO_BUILDING
+    s.c_level[0] = s.c_level[village] = 4  # no level-up due
+    s.techs[0] |= 1 << FARMING | 1 << CONSTRUCTION
+    s.stars[0] = 50
+    s = game.state_from_dict(s.to_dict())
+    assert (BUILD, village, beside, WINDMILL) not in s.legal_actions()
+    s.apply_legal((BUILD, 0, farm, FARM))
+    assert (BUILD, village, beside, WINDMILL) in s.legal_actions()
+    assert s.legal_actions() == _cold_legal(game, s)
 
 
 def test_a_kill_drops_the_target_from_a_far_ranged_unit():
