@@ -420,14 +420,12 @@ _KIND = itemgetter(0)
 _SPAWN_ACTS: dict[tuple[int, tuple], tuple] = {}
 
 
-def _tile_entry(road_key: int, roads: tuple, city_key: int, city: tuple,
-                parts: tuple | None = None) -> tuple:
+def _tile_entry(road_key: int, roads: tuple, city_key: int, city: tuple) -> tuple:
     """A tribe's cached tile actions: (road key, roads, city key, cities' tile actions,
-    both with their costs, the dearest cost, stars key, affordable actions, and under
-    rules version 4 (cities, each one's part of the cities' tile actions), else None)."""
+    both with their costs, the dearest cost, stars key, affordable actions)."""
     candidates = roads + city
     return (road_key, roads, city_key, city, candidates,
-            max([need for _, need in candidates], default=0), None, None, parts)
+            max([need for _, need in candidates], default=0), None, None)
 
 
 def _spawn_actions(city: int, types: tuple) -> tuple:
@@ -1247,23 +1245,18 @@ class TribesState:
             else:
                 roads = self._road_candidates(p) if road_key >= 0 else ()
             if cached is not None and cached[2] == city_key:
-                city, parts = cached[3], cached[8]
+                city = cached[3]
             else:
                 if my_cities is None:
                     my_cities = [c for c, t in enumerate(self.c_tribe) if t == p]
-                if self.b.rules >= 4:
-                    parts = (tuple(my_cities),
-                             self._city_parts_framework(p, techs, my_cities))
-                    city = tuple([a for part in parts[1] for a in part])
-                else:
-                    city, parts = self._city_candidates(p, techs, my_cities), None
-            cached = self._tile_cache[p] = _tile_entry(road_key, roads, city_key, city, parts)
+                city = self._city_candidates(p, techs, my_cities)
+            cached = self._tile_cache[p] = _tile_entry(road_key, roads, city_key, city)
         # the affordable ones depend on the stars only up to the dearest candidate's cost
         dearest = cached[5]
         key = stars if stars < dearest else dearest
         if cached[6] != key:
             cached = self._tile_cache[p] = cached[:6] + (
-                key, tuple([a for a, need in cached[4] if need <= stars]), cached[8])
+                key, tuple([a for a, need in cached[4] if need <= stars]))
         tiles = cached[7]
         if road_key >= 0 and self.b.rules >= 4:  # no road under an enemy unit
             unit_at, u_tribe = self.unit_at, self.u_tribe
@@ -1656,18 +1649,11 @@ class TribesState:
         any building (monuments and temples too) can be destroyed, and a building needs
         an empty tile, its terrain, its resource (farm, mine) and its neighbour (windmill,
         forge, sawmill, custom house) only."""
-        return tuple([a for part in self._city_parts_framework(p, techs, my_cities)
-                      for a in part])
-
-    def _city_parts_framework(self, p: int, techs: int, cities: list[int]) -> tuple:
-        """``_city_candidates_framework`` city by city: one tuple per city of ``cities``."""
-        tiles_of = self._city_tiles()
-        return tuple([self._city_actions_framework(p, techs, c, tiles_of[c]) for c in cities])
-
-    def _city_actions_framework(self, p: int, techs: int, c: int, tiles: tuple) -> tuple:
-        """The tile actions of city ``c`` (its ``tiles``), with the stars each needs."""
         acts: list[tuple] = []
         terrain, resource, building = self.terrain, self.resource, self.building
+        if not my_cities:
+            return ()
+        tiles_of = self._city_tiles()
         around = self.b.nbr_get
         mon_base = p * _NUM_MONUMENTS
         monuments = self.monuments
@@ -1676,81 +1662,41 @@ class TribesState:
         can_burn = techs >> CHIVALRY & 1
         can_grow = techs >> SPIRITUALISM & 1
         foreign = self.foreign
-        built = self.c_built[c]
-        for t in tiles:
-            ter = terrain[t]
-            if ter == CITY:
-                continue
-            bld = building[t]
-            if bld != NO_BUILDING and can_destroy \
-                    and (not foreign or self._listing_city(t) == c):
-                acts.append(((DESTROY, c, t), 0))
-            res = resource[t]
-            if res in GATHER:
-                tech, cost, _, _ = GATHER[res]
-                if techs >> tech & 1:
-                    acts.append(((RESOURCE, c, t), cost))
-            if ter == FOREST:
-                if can_clear:
-                    acts.append(((CLEAR_FOREST, c, t), 0))
-                if can_burn:
-                    acts.append(((BURN_FOREST, c, t), BURN_FOREST_COST))
-            elif ter == PLAIN and can_grow:
-                acts.append(((GROW_FOREST, c, t), GROW_FOREST_COST))
-            if bld != NO_BUILDING:
-                continue
-            for bt, cost, need, unique, mon, beside in _BUILD_TABLE_FRAMEWORK[ter][res]:
-                if techs & need != need:
+        for c in my_cities:
+            built = self.c_built[c]
+            for t in tiles_of[c]:
+                ter = terrain[t]
+                if ter == CITY:
                     continue
-                if unique and built >> bt & 1:
+                bld = building[t]
+                if bld != NO_BUILDING and can_destroy \
+                        and (not foreign or self._listing_city(t) == c):
+                    acts.append(((DESTROY, c, t), 0))
+                res = resource[t]
+                if res in GATHER:
+                    tech, cost, _, _ = GATHER[res]
+                    if techs >> tech & 1:
+                        acts.append(((RESOURCE, c, t), cost))
+                if ter == FOREST:
+                    if can_clear:
+                        acts.append(((CLEAR_FOREST, c, t), 0))
+                    if can_burn:
+                        acts.append(((BURN_FOREST, c, t), BURN_FOREST_COST))
+                elif ter == PLAIN and can_grow:
+                    acts.append(((GROW_FOREST, c, t), GROW_FOREST_COST))
+                if bld != NO_BUILDING:
                     continue
-                if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
-                    continue
-                if beside >= 0 and beside not in around[t](building):
-                    continue
-                acts.append(((BUILD, c, t, bt), cost))
+                for bt, cost, need, unique, mon, beside in _BUILD_TABLE_FRAMEWORK[ter][res]:
+                    if techs & need != need:
+                        continue
+                    if unique and built >> bt & 1:
+                        continue
+                    if mon >= 0 and monuments[mon_base + mon] != AVAILABLE:
+                        continue
+                    if beside >= 0 and beside not in around[t](building):
+                        continue
+                    acts.append(((BUILD, c, t, bt), cost))
         return tuple(acts)
-
-    def _patch_tile_cache(self, p: int, action: tuple, before: tuple | None, econ: int,
-                          monuments: list) -> None:
-        """Rules version 4, after a city tile action of tribe ``p`` (``_ONE_TILE_ECON``)
-        whose cached tile actions (``before``) were those of the state it was played
-        from (economy counter ``econ``, the tribe's ``monuments``): the roads stay (the
-        action changed no tile's ownership and left its tile one roads may be built on)
-        and so do the tile actions of the tribe's cities owning neither the tile nor a
-        tile next to it (its building is some neighbour's adjacency requirement). The
-        cache is left stale, for a full rebuild, whenever anything else moved: another
-        economy change inside the action, a monument's state, a foreign listing."""
-        if before is None or before[8] is None or self.econ != econ + 1 or self.foreign:
-            return
-        techs = self.techs[p]
-        if before[2] != econ << 32 | (techs & _CITY_TECHS):
-            return
-        base = p * _NUM_MONUMENTS
-        if self.monuments[base:base + _NUM_MONUMENTS] != monuments:
-            return
-        road_key = -1
-        if before[0] >= 0:
-            if before[0] != econ << 16:
-                return
-            road_key = self._road_key(p)
-        t = action[2]
-        owner, c_tribe = self.owner, self.c_tribe
-        touched = {owner[m] for m in self.b.nbr[t]}
-        touched.add(owner[t])
-        touched.add(action[1])
-        cities, parts = before[8]
-        tiles_of = None
-        new_parts = list(parts)
-        for i, c in enumerate(cities):
-            if c in touched and c_tribe[c] == p:
-                if tiles_of is None:
-                    tiles_of = self._city_tiles()
-                new_parts[i] = self._city_actions_framework(p, techs, c, tiles_of[c])
-        city = tuple([a for part in new_parts for a in part])
-        self._tile_cache[p] = _tile_entry(road_key, before[1], self.econ << 32
-                                          | (techs & _CITY_TECHS), city,
-                                          (cities, tuple(new_parts)))
 
     def _apply_bonus(self, c: int, t: int, bt: int, population: bool, sign: int,
                      only_matching: bool = False) -> None:
@@ -2063,11 +2009,6 @@ class TribesState:
         if kind == ATTACK:
             self._attack(p, a[1], a[2])
             return
-        patch = None
-        if kind in _ONE_TILE_ECON and self.b.rules >= 4:  # the state the cache is of
-            base = p * _NUM_MONUMENTS
-            patch = (self._tile_cache[p], self.econ,
-                     self.monuments[base:base + _NUM_MONUMENTS])
         if kind in _ECON_ACTIONS:
             self.econ += 1
             self._own_tiles()
@@ -2087,7 +2028,7 @@ class TribesState:
                     roads = tuple([c for c in cached[1] if c[0] != a])
                     if len(roads) < len(cached[1]):
                         self._tile_cache[tribe] = _tile_entry(cached[0], roads, cached[2],
-                                                              cached[3], cached[8])
+                                                              cached[3])
             self._update_trade_network(a[1])
         elif kind == BUILD:
             self._build(p, a[1], a[2], a[3])
@@ -2190,8 +2131,6 @@ class TribesState:
             self._kill(u)
         else:  # pragma: no cover - legality was checked
             raise ValueError(f"unknown action {a!r}")
-        if patch is not None:
-            self._patch_tile_cache(p, a, *patch)
 
     def _research(self, p: int, tech: int, pay: bool) -> None:
         if pay:
