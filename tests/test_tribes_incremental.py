@@ -218,9 +218,9 @@ def test_every_action_of_version_4_from_mid_game_states_carries_exactly():
 
 
 def test_a_farm_next_to_another_city_of_the_tribe_offers_that_city_a_windmill():
-    """Under rules version 4 a city tile action rebuilds the kept tile actions only of
-    the tribe's cities owning the tile or a tile next to it: a farm built by one city
-    beside another city's tile gives that city a windmill, as a rebuilt state has it."""
+    """Under rules version 4 a farm built by one city beside another city's tile gives
+    that city a windmill (the adjacency requirement reaches across cities), as a rebuilt
+    state has it: no tile action kept from the parent state survives the farm."""
     game = Tribes(level="java:0", rules=4)
     s = game.new_initial_state(random.Random(0))
     s._own_tiles()
