@@ -1458,8 +1458,9 @@ class TribesState:
         u's tile, and v's hit points, or v itself and with it the enemy adjacency
         around v's tile (which reaches one tile farther) and the targets of the units
         within range of v, and perhaps the occupancy of v's tile by u; units kept over
-        an attack lose their ``unit_memo`` (enemies changed). Other actions drop every
-        segment."""
+        an attack lose their ``unit_memo`` (enemies changed). Under rules version 4 a
+        city tile action or diplomacy keeps the units' moves' searches
+        (``_kept_searches``). Other actions drop every segment."""
         if segs is None:
             return None
         kind = action[0]
