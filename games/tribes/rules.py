@@ -465,6 +465,12 @@ def _diplomacy_groups(diplo: tuple) -> list[tuple]:
     return groups
 
 
+def _search_only(entry: list) -> list:
+    """A unit's carried entry reduced to its moves' search (and that search's radius):
+    ``_unit_part`` builds the unit's actions, groups and memo again around it."""
+    return [None, entry[1], None, None, entry[4]]
+
+
 def _runs(seg: tuple, u: int) -> tuple:
     """The groups of one unit's actions, whose types come in runs."""
     return tuple([(kind, u, tuple(run)) for kind, run in groupby(seg, _KIND)])
@@ -1441,7 +1447,7 @@ class TribesState:
     def _carry_segments(self, segs, action: tuple, before: int):
         """The parent's unit segments (``segs``) that stay exact after ``action``,
         played from there (its unit stood on ``before``): the units that had actions, a
-        fresh dict unit -> [actions, radius, groups, memo] of those kept, and the
+        fresh dict unit -> [actions, radius, groups, memo, moves' search] of those kept, and the
         enemy-adjacency map; None when the action may change too much. (Units other than
         the action's own keep their tile and type.) An entry whose actions are None keeps
         only the unit's moves' search (``_unit_part`` builds the rest again).
@@ -1517,7 +1523,7 @@ class TribesState:
                 ut = u_type[w]
                 if ut == BOAT or ut == SHIP:
                     if searches_stay and entry[4] is not None:
-                        kept[w] = [None, entry[1], None, None, entry[4]]
+                        kept[w] = _search_only(entry)
                     continue
             if row_a is not None:
                 pos = u_pos[w]
@@ -1529,7 +1535,7 @@ class TribesState:
                     entry = [entry[0], radius, entry[2], None, entry[4]]
                 elif row_a[pos] <= radius or (row_b is not None and row_b[pos] <= radius):
                     if searches_stay and entry[4] is not None:
-                        kept[w] = [None, radius, None, None, entry[4]]
+                        kept[w] = _search_only(entry)
                     continue
             kept[w] = entry
         return active, kept, enemy_adj
@@ -1547,7 +1553,7 @@ class TribesState:
         for w in active:
             entry = entries[w]
             if entry[4] is not None and (row is None or row[u_pos[w]] > entry[1]):
-                kept[w] = [None, entry[1], None, None, entry[4]]
+                kept[w] = _search_only(entry)
         return active, kept, enemy_adj
 
     def _tile_actions(self, p: int, stars: int, techs: int, my_cities: list[int]) -> tuple:
