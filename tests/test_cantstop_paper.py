@@ -13,6 +13,7 @@ import sys
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from experiments.cli import main
@@ -377,3 +378,25 @@ def test_fast_engine_equals_scalar_on_mutated_programs():
         assert on_fast == on_scalar, player.text
         checked += 1
     assert compiled > 30
+
+
+def test_a_programs_sum_is_numpys_in_value_and_type():
+    from gp.languages.cantstop.paper import _numpy_sum, ragged_array
+
+    big = 2**63 - 1
+    lists = [[], [0], [3, 4, 5], [-7, 2], [True, 2], [1.5, 2], [big, 1], [big, -big],
+             [2**64, -2**64], [[1, 2], [3, 4]], [[1, 2], [3]], [(2, 3)], [2**62, 2**62],
+             [-(2**63), 0], [1, [2]]]
+    rng = random.Random(3)
+    lists += [[rng.randrange(-50, 50) for _ in range(rng.randrange(1, 7))]
+              for _ in range(200)]
+    for value in lists:
+        try:
+            expected = np.sum(ragged_array(value))
+        except Exception as err:
+            with pytest.raises(type(err)):
+                _numpy_sum(value)
+            continue
+        got = _numpy_sum(value)
+        assert type(got) is type(expected), value
+        assert np.array_equal(got, expected), value

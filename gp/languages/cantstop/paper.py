@@ -121,13 +121,14 @@ class ProgramFailure(RuntimeError):
 class Env:
     """The reference's ``env`` for one decision: state, lists and the lambda bindings."""
 
-    __slots__ = ("state", "actions", "neutrals", "locals")
+    __slots__ = ("state", "actions", "neutrals", "locals", "difficulty")
 
     def __init__(self, state, actions: list, neutrals: list[int]) -> None:
         self.state = state
         self.actions = actions
         self.neutrals = neutrals
         self.locals: dict[str, object] = {}
+        self.difficulty: int | None = None  # of ``neutrals``, computed once per decision
 
 
 def paper_neutrals(state) -> list[int]:
@@ -208,7 +209,10 @@ def _opponent_secured(env: Env):
 
 
 def _difficulty_leaf(env: Env):
-    return _difficulty(env.neutrals)
+    value = env.difficulty
+    if value is None:
+        value = env.difficulty = _difficulty(env.neutrals)
+    return value
 
 
 def _neutrals(env: Env):
@@ -233,9 +237,12 @@ def _const(value: int) -> Callable:
 
 
 def _binop(op, x, y):
+    if op is not operator.mul:  # only ``*`` can build a list (a repetition)
+        return lambda env: op(x(env), y(env))
+
     def run(env: Env):
         a, b = x(env), y(env)
-        if op is operator.mul and (isinstance(a, list | tuple) or isinstance(b, list | tuple)):
+        if isinstance(a, list | tuple) or isinstance(b, list | tuple):
             _check_repeat(a, b)
         return op(a, b)
     return run
@@ -260,8 +267,24 @@ def ragged_array(value):
         return array
 
 
+_INT64_SAFE = 2**62
+_INT64 = 2**63
+
+
+def _numpy_sum(value):
+    """``np.sum`` as the reference calls it on a program's list.
+
+    A non-empty list of Python ints, the common case, is summed in Python: the same
+    value and type (``np.int64``) as numpy's, several times cheaper on short lists."""
+    if value and type(value) is list and all(type(item) is int for item in value):
+        total = sum(value)  # numpy wraps at 2**64: equal when items and total fit
+        if -_INT64_SAFE < total < _INT64_SAFE and -_INT64 <= min(value) and max(value) < _INT64:
+            return np.int64(total)
+    return np.sum(ragged_array(value))
+
+
 def _sum(lst):
-    return lambda env: np.sum(ragged_array(lst(env)))
+    return lambda env: _numpy_sum(lst(env))
 
 
 def _argmax(lst):
