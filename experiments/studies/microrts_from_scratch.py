@@ -201,6 +201,19 @@ def draw(methods: dict[str, list[dict]], out: Path) -> None:
     plt.close(fig)
 
 
+def runs_line(methods: dict[str, list[dict]]) -> str:
+    """What was run, from the runs' own ``config.json``: seeds per method, budget, clock,
+    map, target (each run's file has the rest)."""
+    configs = [run["config"] for runs in methods.values() for run in runs]
+    seeds = sorted({c["seed"] for c in configs})
+    budgets = sorted({f"{c.get('budget') or c.get('evaluations')} ({c.get('clock', 'wall')} "
+                      "clock)" for c in configs})
+    return (f"Runs: {len(configs)} — seeds {', '.join(map(str, seeds))} of "
+            f"{', '.join(sorted(methods))}; budget {' / '.join(budgets)} per run; map "
+            f"{configs[0]['game_params'].get('map', '?')}, target {configs[0]['target']}. "
+            "Each run's settings are in its `config.json` under `runs/`.")
+
+
 def report(root: Path) -> Path:
     methods = finished_runs(root)
     if not methods:
@@ -208,7 +221,7 @@ def report(root: Path) -> Path:
     first = next(iter(methods.values()))[0]["config"]
     budget = max(r["seconds"] for runs in methods.values() for r in runs)
     lines = [f"# microRTS from random programs against {first['target']}: "
-             f"{first['game_params'].get('map', '?')}", "",
+             f"{first['game_params'].get('map', '?')}", "", runs_line(methods), "",
              f"Made by `python -m experiments.studies.microrts_from_scratch {root}`. "
              f"Longest run: {budget / 60:.1f} CPU minutes, "
              f"{budget / PAPER_SECONDS:.3%} of the paper's 2 days per run. Ψ is the score "
