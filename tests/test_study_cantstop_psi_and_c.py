@@ -77,3 +77,31 @@ def test_main_writes_the_shown_programs_summary_and_figures(tmp_path, scored):
     assert "| 4 | 2 |" in (out / "psi-and-c.md").read_text()
     for figure in ("fig7-psi-and-c-over-search.png", "fig8-programs-by-psi-and-c.png"):
         assert (out / figure).stat().st_size > 0
+
+
+def test_a_run_without_its_log_is_read_back_from_the_earlier_report(tmp_path, scored,
+                                                                    capsys):
+    run_dir = _run(tmp_path, [(1.0, 1, "psi", 0.1, "a"), (2.0, 2, "psi", 0.0, "b"),
+                              (3.0, 3, "psi", 0.0, "c"), (4.0, 4, "psi", 0.4, "d\\nd")])
+    out = tmp_path / "out"
+    assert study.main([str(run_dir), "--out", str(out)]) == 0
+    first = {name: (out / name).read_bytes() for name in ("psi-and-c.csv", "psi-and-c.md")}
+    (run_dir / "log.csv").unlink()
+    scored.clear()
+    assert study.main([str(run_dir), "--out", str(out)]) == 0
+    assert scored == []  # nothing scored again
+    for name, content in first.items():
+        assert (out / name).read_bytes() == content, name
+    other = tmp_path / "other"  # no log, not in the report: left out, said so
+    assert study.main([str(run_dir), str(other), "--out", str(out)]) == 0
+    assert "other: left out" in capsys.readouterr().err
+    for name, content in first.items():
+        assert (out / name).read_bytes() == content, name
+
+
+def test_runs_in_seed_order_and_rho_undefined_where_c_is_constant():
+    rows = [{"run": f"m/seed{seed}", "evaluation": e, "psi": 0.1 * e, "c": 0.5,
+             "best_so_far": True, "program": str(e)} for seed in (11, 2) for e in (1, 2, 3)]
+    lines = study.summary(rows).splitlines()[2:]
+    assert [line.split(" | ")[0] for line in lines] == ["| m/seed2", "| m/seed11"]
+    assert all(" | C constant | " in line for line in lines)

@@ -8,9 +8,13 @@ language); the run logs C only for the sketch search's programs. Written:
 * ``psi-and-c.csv`` in ``--out``: run, evaluation, Ψ, C, whether the program was the
   best so far, program, for the programs the figures show (the best so far, and those
   with Ψ > 0), so the figures can be made again without the logs; ``psi-and-c.md``
-  counts the programs and gives Spearman's correlation per run;
+  counts the programs and gives Spearman's correlation per run (the counts are also in
+  ``psi-and-c-runs.json``); a run directory without its ``log.csv`` (logs of early
+  runs were not kept) is read back from these two files of an earlier report in
+  ``--out``, so a report can grow as runs finish;
 * Fig. 7 (``fig7-psi-and-c-over-search.png``): Ψ and C of the best-Ψ program so far
-  against the run's evaluations (C and Ψ evaluations both count), one panel per run;
+  against the run's evaluations (C and Ψ evaluations both count), one panel per run,
+  for the ``FIG7_RUNS`` runs with the highest best Ψ (the table has every run);
 * Fig. 8 (``fig8-programs-by-psi-and-c.png``): every measured program that runs
   (Ψ > 0) placed by Ψ and C, with Spearman's correlation.
 
@@ -24,9 +28,30 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sys
 from pathlib import Path
 
 FIELDS = ("run", "evaluation", "psi", "c", "best_so_far", "program")
+FIG7_RUNS = 6
+
+
+def run_order(run: str) -> tuple:
+    """Method, then seed as a number (seed2 before seed11)."""
+    path = Path(run)
+    digits = "".join(ch for ch in path.name if ch.isdigit())
+    return path.parent.name, int(digits) if digits else -1, path.name
+
+
+def spearman(rows: list[dict]) -> str:
+    """Spearman's ρ of Ψ and C over ``rows``: "—" under three programs, "C constant"
+    where every C is the same (ρ is undefined)."""
+    from scipy.stats import spearmanr
+
+    if len(rows) < 3:
+        return "—"
+    if len({r["c"] for r in rows}) == 1:
+        return "C constant"
+    return f"{spearmanr([r['psi'] for r in rows], [r['c'] for r in rows]).statistic:.2f}"
 
 
 def cloning_score(config: dict):
@@ -67,21 +92,35 @@ def measured(run_dir: Path) -> list[dict]:
     return rows
 
 
-def summary(rows: list[dict]) -> str:
-    """Per run: programs with Ψ measured, those that scored Ψ > 0, Spearman's ρ of Ψ
-    and C over the latter, and the best-Ψ programs' Ψ and C in order."""
-    from scipy.stats import spearmanr
+def earlier(run_dir: Path, out: Path) -> tuple[list[dict], int] | None:
+    """A run's shown programs and its count of programs with Ψ, from an earlier report
+    in ``out`` (for a run whose ``log.csv`` is gone); None if that report lacks it."""
+    counts_file, shown_file = out / "psi-and-c-runs.json", out / "psi-and-c.csv"
+    counts = json.loads(counts_file.read_text()) if counts_file.is_file() else {}
+    if str(run_dir) not in counts or not shown_file.is_file():
+        return None
+    with shown_file.open(newline="") as fh:
+        rows = [{"run": r["run"], "evaluation": int(r["evaluation"]), "psi": float(r["psi"]),
+                 "c": float(r["c"]), "best_so_far": r["best_so_far"] == "True",
+                 "program": r["program"]}
+                for r in csv.DictReader(fh) if r["run"] == str(run_dir)]
+    return rows, int(counts[str(run_dir)])
 
+
+def summary(rows: list[dict], counts: dict[str, int] | None = None) -> str:
+    """Per run: programs with Ψ measured (``counts``, else the rows), those that scored
+    Ψ > 0, Spearman's ρ of Ψ and C over the latter, and the best-Ψ programs' Ψ and C in
+    order."""
     lines = ["| run | programs with Ψ | Ψ > 0 | Spearman ρ(Ψ, C) over Ψ > 0 | "
              "best-Ψ programs so far: evaluation (Ψ, C) |", "|---|---|---|---|---|"]
-    for run in sorted({r["run"] for r in rows}):
+    for run in sorted({r["run"] for r in rows}, key=run_order):
         mine = [r for r in rows if r["run"] == run]
         running = [r for r in mine if r["psi"] > 0]
-        rho = (f"{spearmanr([r['psi'] for r in running], [r['c'] for r in running]).statistic:.2f}"
-               if len(running) > 2 else "—")
+        rho = spearman(running)
         steps = "; ".join(f"{r['evaluation']:,} ({r['psi']:.3f}, {r['c']:.3f})"
                           for r in mine if r["best_so_far"])
-        lines.append(f"| {run} | {len(mine):,} | {len(running):,} | {rho} | {steps} |")
+        total = (counts or {}).get(run, len(mine))
+        lines.append(f"| {run} | {total:,} | {len(running):,} | {rho} | {steps} |")
     return "\n".join(lines) + "\n"
 
 
@@ -90,9 +129,10 @@ def draw(rows: list[dict], out: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from scipy.stats import spearmanr
 
-    runs = sorted({r["run"] for r in rows}, key=lambda r: (Path(r).parent.name, r))
+    best_psi = {run: max(r["psi"] for r in rows if r["run"] == run)
+                for run in {r["run"] for r in rows}}
+    runs = sorted(sorted(best_psi, key=lambda run: -best_psi[run])[:FIG7_RUNS], key=run_order)
     fig, axes = plt.subplots(len(runs), 1, figsize=(7, 2.6 * len(runs)), squeeze=False)
     for ax, run in zip(axes[:, 0], runs):
         best = [r for r in rows if r["run"] == run and r["best_so_far"]]
@@ -112,15 +152,17 @@ def draw(rows: list[dict], out: Path) -> None:
     plt.close(fig)
 
     running = [r for r in rows if r["psi"] > 0]
-    fig, ax = plt.subplots(figsize=(5.5, 4.2))
-    if running:
-        ax.scatter([r["psi"] for r in running], [r["c"] for r in running], s=6, alpha=0.4)
-        rho = spearmanr([r["psi"] for r in running], [r["c"] for r in running])
-        ax.set_title(f"{len(running)} programs with Ψ > 0; Spearman ρ = "
-                     f"{rho.statistic:.2f}", fontsize=9)
-    ax.set_xlabel("Ψ against GA (1,000 matches)")
-    ax.set_ylabel("C (the run's cloning score)")
-    ax.grid(alpha=0.3)
+    methods = sorted({Path(r["run"]).parent.name for r in running})
+    fig, axes = plt.subplots(1, max(len(methods), 1), figsize=(5.0 * max(len(methods), 1), 4.2),
+                             squeeze=False)
+    for ax, method in zip(axes[0], methods):
+        mine = [r for r in running if Path(r["run"]).parent.name == method]
+        ax.scatter([r["psi"] for r in mine], [r["c"] for r in mine], s=6, alpha=0.4)
+        ax.set_title(f"{method}: {len(mine)} programs with Ψ > 0; Spearman ρ = "
+                     f"{spearman(mine)}", fontsize=9)
+        ax.set_xlabel("Ψ against GA (1,000 matches)")
+        ax.set_ylabel("C (the run's cloning score)")
+        ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(out / "fig8-programs-by-psi-and-c.png", dpi=110)
     plt.close(fig)
@@ -133,12 +175,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = [row for run in args.runs for row in measured(Path(run))]
+    rows, counts = [], {}
+    for run in sorted(map(Path, args.runs), key=lambda run: run_order(str(run))):
+        if (run / "log.csv").is_file():
+            mine = measured(run)
+            count = len(mine)
+        elif (kept := earlier(run, out)) is not None:
+            mine, count = kept
+        else:
+            print(f"{run}: left out (no log.csv, and no earlier report in {out} has it)",
+                  file=sys.stderr)
+            continue
+        rows += mine
+        counts[str(run)] = count
     with (out / "psi-and-c.csv").open("w", newline="") as fh:
         writer = csv.DictWriter(fh, FIELDS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(r for r in rows if r["best_so_far"] or r["psi"] > 0)
-    (out / "psi-and-c.md").write_text(summary(rows))
+    (out / "psi-and-c-runs.json").write_text(json.dumps(counts, indent=1) + "\n")
+    (out / "psi-and-c.md").write_text(summary(rows, counts))
     draw(rows, out)
     print(out)
     return 0
