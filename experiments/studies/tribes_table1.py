@@ -77,8 +77,10 @@ NAMES = {"pmcts": "P-MCTS", "pmcts-b": "P-MCTS(B)", "pmcts-pu": "P-MCTS(PU)", "m
 AGENT_SETTINGS = ("ours", "framework")
 """``framework``: MCTS as the framework's tournament configures it (``tournament.json``
 ``"Rollouts": false``, ``Run.getAgent``'s prioritised root); P-MCTS and RHEA are the
-same in both (``Run.getAgent``: P-MCTS without a prioritised root and with rollouts,
-RHEA with population 1)."""
+same in both and configured as ``Run.getAgent`` does (P-MCTS without a prioritised root
+and with rollouts, RHEA with population 1). P-MCTS's progressive bias is the paper's
+h/(1 + n) in both; the framework's node code divides by n + ε (``docs/tribes.md``,
+"Still different from the framework under version 4")."""
 
 
 def make(spec: str, budget: int, agents: str = "ours"):
