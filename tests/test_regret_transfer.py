@@ -37,3 +37,21 @@ def test_mil_pos_transfer_keeps_the_paper_learner_and_plays_the_program_at_once(
 def test_transfer_learners_need_a_source_game():
     with pytest.raises(ValueError, match="needs --transfer-from"):
         run_regret("tictactoe", {}, ["mil-pos+transfer"], 1, 2, 0, 1, None, 5)
+
+
+def test_the_report_tests_each_transfer_against_its_learner_from_scratch():
+    import numpy as np
+    from scipy.stats import ttest_ind
+
+    from experiments.regret.experiment import transfer_tests
+
+    rng = np.random.default_rng(0)
+    scratch = rng.normal(30, 20, size=(20, 5)).cumsum(axis=1)
+    moved = rng.normal(4, 2, size=(20, 5)).cumsum(axis=1)
+    results = {"mil": (scratch, {}, None), "mil+transfer": (moved, {}, "p"),
+               "q": (scratch, {}, None)}
+    p = ttest_ind(moved[:, -1], scratch[:, -1], equal_var=False).pvalue
+    assert transfer_tests(results) == [
+        "", f"- `mil+transfer` against `mil`, final cumulative regret: Welch's t-test "
+            f"two-sided p = {p:.2g}"]
+    assert transfer_tests({"q": results["q"], "mil+transfer": results["mil+transfer"]}) == []

@@ -129,6 +129,22 @@ def _rule_line(label: str, text: str) -> str:
     return text if ":-" in text else f"{label}: {text}"
 
 
+def transfer_tests(results: dict) -> list[str]:
+    """Welch's t-test on the final cumulative regret of each ``X+transfer`` against ``X``
+    (the MIGO paper's transfer question: does the transferred program lower the regret?)."""
+    from scipy.stats import ttest_ind
+
+    lines = []
+    for kind, (curves, _, _) in results.items():
+        base = kind.removesuffix("+transfer")
+        if base == kind or base not in results:
+            continue
+        p = ttest_ind(curves[:, -1], results[base][0][:, -1], equal_var=False).pvalue
+        lines.append(f"- `{kind}` against `{base}`, final cumulative regret: Welch's "
+                     f"t-test two-sided p = {p:.2g}")
+    return ["", *lines] if lines else []
+
+
 def write_report(out: Path, title: str, command: str, results: dict) -> str:
     import matplotlib
 
@@ -157,6 +173,7 @@ def write_report(out: Path, title: str, command: str, results: dict) -> str:
     fig.tight_layout()
     fig.savefig(out / "regret.png", dpi=120)
     plt.close(fig)
+    lines += transfer_tests(results)
     lines += ["", "![cumulative regret](regret.png)"]
     for kind, (_, rules, transfer) in results.items():
         if transfer:
