@@ -69,9 +69,18 @@ PRINTED_PU_PAIRINGS = (("pmcts-pu-printed", "mcts"), ("pmcts-pu-printed", "rhea"
 P-MCTS(PU) rows."""
 for _first, _second in PRINTED_PU_PAIRINGS:
     SEED_TABLE_I[(_first, _second)] = SEED_TABLE_I[("pmcts-pu", _second)]
+CODE_BIAS_PAIRINGS = (("pmcts-b-code", "mcts"), ("pmcts-pu-code", "mcts"),
+                      ("pmcts-b-code", "rhea"), ("pmcts-pu-code", "rhea"))
+"""Table I's P-MCTS(B) and P-MCTS(PU) rows with the progressive bias as the framework's
+code divides it, h/(n + ε) (``PortfolioTreeNode.uct``), instead of the paper's
+h/(1 + n); compared with the paper's rows."""
+for _first, _second in CODE_BIAS_PAIRINGS:
+    SEED_TABLE_I[(_first, _second)] = SEED_TABLE_I[(_first.removesuffix("-code"), _second)]
+EXTRA_PAIRINGS = PRINTED_PU_PAIRINGS + CODE_BIAS_PAIRINGS
 MEASURES = ("wins", "score", "techs", "cities", "production")
 NAMES = {"pmcts": "P-MCTS", "pmcts-b": "P-MCTS(B)", "pmcts-pu": "P-MCTS(PU)", "mcts": "MCTS",
-         "rhea": "RHEA", "pmcts-pu-printed": "P-MCTS(PU), printed schedule"}
+         "rhea": "RHEA", "pmcts-pu-printed": "P-MCTS(PU), printed schedule",
+         "pmcts-b-code": "P-MCTS(B), code's bias", "pmcts-pu-code": "P-MCTS(PU), code's bias"}
 
 
 AGENT_SETTINGS = ("ours", "framework")
@@ -98,8 +107,12 @@ def make(spec: str, budget: int, agents: str = "ours"):
         return PortfolioMCTS(budget=budget, bias=True, pruning=True)
     if spec == "pmcts-pu-printed":
         return PortfolioMCTS(budget=budget, bias=True, pruning=True, unprune_schedule="printed")
+    if spec == "pmcts-b-code":
+        return PortfolioMCTS(budget=budget, bias=True, bias_denominator="code")
+    if spec == "pmcts-pu-code":
+        return PortfolioMCTS(budget=budget, bias=True, pruning=True, bias_denominator="code")
     raise ValueError(f"unknown agent '{spec}' (known: mcts, rhea, pmcts, pmcts-b, pmcts-pu, "
-                     "pmcts-pu-printed)")
+                     "pmcts-pu-printed, pmcts-b-code, pmcts-pu-code)")
 
 
 def level_key(level: int, rules: int) -> int | str:
@@ -153,7 +166,7 @@ def summarise(rows: list[dict], turn_limit: int = 50) -> list[dict]:
     standard error), the median game length in rounds and the games ended before the
     turn limit (a capital captured)."""
     out = []
-    for first, second in PAIRINGS + PRINTED_PU_PAIRINGS:
+    for first, second in PAIRINGS + EXTRA_PAIRINGS:
         games = [r for r in rows if r["agents"] == [first, second]]
         if not games:
             continue
@@ -246,7 +259,9 @@ def main(argv: list[str] | None = None) -> int:
                         "table1_budget<BUDGET>_rules_v<RULES_VERSION>)")
     parser.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS),
                         help="comma-separated AGENT:OPPONENT (default: the 7 rows of Table I; "
-                        "also pmcts-pu-printed:mcts, pmcts-pu-printed:rhea)")
+                        "also pmcts-pu-printed:mcts, pmcts-pu-printed:rhea, and the code's bias: "
+                        "pmcts-b-code:mcts, pmcts-pu-code:mcts, pmcts-b-code:rhea, "
+                        "pmcts-pu-code:rhea)")
     parser.add_argument("--levels", default="0-24")
     parser.add_argument("--games-per-level", type=int, default=20)
     parser.add_argument("--budget", type=int, default=2000)
@@ -265,11 +280,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]
         levels = parse_levels(args.levels)
-        if any(p not in PAIRINGS + PRINTED_PU_PAIRINGS for p in pairings) or not levels:
+        if any(p not in PAIRINGS + EXTRA_PAIRINGS for p in pairings) or not levels:
             raise ValueError(args.pairings)
     except ValueError:
         print(f"--pairings / --levels: bad value (pairings known: "
-              f"{', '.join(f'{a}:{b}' for a, b in PAIRINGS + PRINTED_PU_PAIRINGS)})",
+              f"{', '.join(f'{a}:{b}' for a, b in PAIRINGS + EXTRA_PAIRINGS)})",
               file=sys.stderr)
         return 2
     out = Path(args.out) if args.out is not None else default_out(args.budget, args.rules,

@@ -3,7 +3,8 @@
 Player specs: ``random``, ``simple`` (rule-based), ``osla`` (one-step look-ahead),
 ``mcts`` and ``rhea`` at the play-styles paper's 2,000 forward-model calls per decision, and
 Portfolio MCTS ``pmcts``, ``pmcts-b`` (progressive bias), ``pmcts-pu`` (progressive
-unpruning; ``pmcts-pu-printed`` with the unpruning schedule as the paper prints it),
+unpruning; ``pmcts-pu-printed`` with the unpruning schedule as the paper prints it;
+``pmcts-b-code`` and ``pmcts-pu-code`` with the framework code's bias h/(n + ε)),
 ``mcts-fw`` (MCTS as the framework's tournament configures it: no rollouts, prioritised
 root), and ``mcts200`` / ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick runs.
 """
@@ -27,6 +28,8 @@ PLAYERS = {
     "pmcts-pu": partial(PortfolioMCTS, bias=True, pruning=True),
     "pmcts-pu-printed": partial(PortfolioMCTS, bias=True, pruning=True,
                                 unprune_schedule="printed"),
+    "pmcts-b-code": partial(PortfolioMCTS, bias=True, bias_denominator="code"),
+    "pmcts-pu-code": partial(PortfolioMCTS, bias=True, pruning=True, bias_denominator="code"),
     "mcts-fw": partial(MCTS, rollouts=False, prioritise_root=True),
     "mcts200": partial(MCTS, budget=200),
     "rhea200": partial(RHEA, budget=200),
@@ -49,10 +52,13 @@ pmcts_b_calls = partial(_budget_player, "pmcts-b")
 pmcts_pu_calls = partial(_budget_player, "pmcts-pu")
 pmcts_pu_printed_calls = partial(_budget_player, "pmcts-pu-printed")
 mcts_fw_calls = partial(_budget_player, "mcts-fw")
+pmcts_b_code_calls = partial(_budget_player, "pmcts-b-code")
+pmcts_pu_code_calls = partial(_budget_player, "pmcts-pu-code")
 BUDGET_PREFIXES = {"mcts": "mcts_calls", "mcts-fw": "mcts_fw_calls", "rhea": "rhea_calls",
                    "osla": "osla_calls",
                    "pmcts": "pmcts_calls", "pmcts-b": "pmcts_b_calls", "pmcts-pu": "pmcts_pu_calls",
-                   "pmcts-pu-printed": "pmcts_pu_printed_calls"}
+                   "pmcts-pu-printed": "pmcts_pu_printed_calls",
+                   "pmcts-b-code": "pmcts_b_code_calls", "pmcts-pu-code": "pmcts_pu_code_calls"}
 """``NAME:CALLS`` player specs: a search player at CALLS forward-model calls per decision."""
 
 register_game(GameSpec(
