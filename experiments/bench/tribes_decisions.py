@@ -15,6 +15,10 @@ which must be the same in both versions (a speed-up must not change play).
 
 Only versions with the same rules play the same actions: ``--new SPEEDUP`` (the
 speed-ups without the later rule fixes) isolates the speed of the code.
+
+``--rules-cost`` measures what rules version 4 costs a player: this tree only, the same
+framework levels (``java:0``..``java:9``) played by ``simple`` to round 20 under rules
+3 and under rules 4 (the states differ, as the rules change the games), alternating.
 """
 
 from __future__ import annotations
@@ -45,8 +49,11 @@ import json, sys, time
 from experiments.bench.tribes import mid_game_states
 from games.tribes import PLAYERS
 rules = int(sys.argv[2])
-states = mid_game_states(rules=rules) if rules != 3 else mid_game_states()  # older trees
-out = {}
+if len(sys.argv) > 3:  # the framework's levels under either rules version
+    states = mid_game_states(rules=rules, java=True)
+else:
+    states = mid_game_states(rules=rules) if rules != 3 else mid_game_states()  # older trees
+out = {"legal": sum(len(s.legal_actions()) for s in states) / len(states)}
 for spec in sys.argv[1].split(","):
     player = PLAYERS[spec]()
     player.reset(0)
@@ -58,12 +65,33 @@ print(json.dumps(out))
 """
 
 
-def measure(tree: Path, specs: tuple[str, ...], rules: int = 3) -> dict:
+def measure(tree: Path, specs: tuple[str, ...], rules: int = 3, java: bool = False) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-    done = subprocess.run([sys.executable, "-c", CHILD, ",".join(specs), str(rules)], cwd=tree,
-                          env=env,
+    done = subprocess.run([sys.executable, "-c", CHILD, ",".join(specs), str(rules)]
+                          + (["java"] if java else []), cwd=tree, env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
+
+
+def rules_cost(specs: tuple[str, ...], rounds: int) -> None:
+    """Each player's decision time under rules 3 and 4 on the framework's levels, this
+    tree, alternating."""
+    times: dict[int, dict[str, list[float]]] = {3: {}, 4: {}}
+    legal: dict[int, float] = {}
+    for _ in range(rounds):
+        for rules in (3, 4):
+            result = measure(ROOT, specs, rules, java=True)
+            legal[rules] = result["legal"]
+            for spec in specs:
+                times[rules].setdefault(spec, []).append(result[spec]["ms"])
+    print(f"Tribes CPU ms per decision at 2,000 calls on the framework's levels java:0..9 "
+          f"at round 20, rules 3 against rules 4, this tree, {rounds} alternating rounds, "
+          f"medians (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores); legal "
+          f"actions per state {legal[3]:.0f} and {legal[4]:.0f}")
+    print(f"  {'player':<10} {'rules 3':>8} {'rules 4':>8} {'cost':>7}")
+    for spec in specs:
+        v3, v4 = (statistics.median(times[r][spec]) for r in (3, 4))
+        print(f"  {spec:<10} {v3:>8.1f} {v4:>8.1f} {v4 / v3:>6.2f}x")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,8 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--specs", default=",".join(SPECS))
     parser.add_argument("--rules", type=int, default=3,
                         help="rules version of the states (4: the framework's levels)")
+    parser.add_argument("--rules-cost", action="store_true",
+                        help="this tree under rules 3 and rules 4 on the framework's levels")
     args = parser.parse_args(argv)
     specs = tuple(args.specs.split(","))
+    if args.rules_cost:
+        rules_cost(specs, args.rounds)
+        return 0
     times: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
     with tempfile.TemporaryDirectory() as tmp:
         old_tree = extract(args.baseline, Path(tmp) / "old")
