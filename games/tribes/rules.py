@@ -760,6 +760,17 @@ class TribesState:
         self.legal_groups()
         return self._tile_groups[2]
 
+    def tile_candidates(self) -> tuple[tuple, tuple]:
+        """The player to move's road candidates and its cities' tile candidates (each
+        action with its cost, before the stars filter them), as ``_generate`` caches
+        them: each stays the same tuple (``is``) as long as what it was derived from does
+        (roads: the economy counter and the roads; cities: the economy counter, which
+        every change of terrain, resources, buildings and territory bumps, and the
+        technologies), so a player can key what it derives from them on their identity."""
+        self.legal_groups()
+        cached = self._tile_cache[self.player]
+        return ((), ()) if cached is None else (cached[1], cached[3])
+
     def is_legal(self, action) -> bool:
         if self.over:
             return False
