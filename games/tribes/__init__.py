@@ -6,7 +6,9 @@ Portfolio MCTS ``pmcts``, ``pmcts-b`` (progressive bias), ``pmcts-pu`` (progress
 unpruning; ``pmcts-pu-printed`` with the unpruning schedule as the paper prints it;
 ``pmcts-b-code`` and ``pmcts-pu-code`` with the framework code's bias h/(n + ε)),
 ``mcts-fw`` (MCTS as the framework's tournament configures it: no rollouts, prioritised
-root), and ``mcts200`` / ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick runs.
+root), ``pmcts-fw``, ``pmcts-b-fw`` and ``pmcts-pu-fw`` (the framework's portfolio,
+``portfolio="framework"``, with the framework code's bias h/(n + ε)), and ``mcts200`` /
+``rhea200`` / ``pmcts-pu200`` at 200 calls for quick runs.
 """
 
 from functools import partial
@@ -31,6 +33,11 @@ PLAYERS = {
     "pmcts-b-code": partial(PortfolioMCTS, bias=True, bias_denominator="code"),
     "pmcts-pu-code": partial(PortfolioMCTS, bias=True, pruning=True, bias_denominator="code"),
     "mcts-fw": partial(MCTS, rollouts=False, prioritise_root=True),
+    "pmcts-fw": partial(PortfolioMCTS, portfolio="framework", bias_denominator="code"),
+    "pmcts-b-fw": partial(PortfolioMCTS, bias=True, portfolio="framework",
+                          bias_denominator="code"),
+    "pmcts-pu-fw": partial(PortfolioMCTS, bias=True, pruning=True, portfolio="framework",
+                           bias_denominator="code"),
     "mcts200": partial(MCTS, budget=200),
     "rhea200": partial(RHEA, budget=200),
     "pmcts-pu200": partial(PortfolioMCTS, bias=True, pruning=True, budget=200),
@@ -54,11 +61,16 @@ pmcts_pu_printed_calls = partial(_budget_player, "pmcts-pu-printed")
 mcts_fw_calls = partial(_budget_player, "mcts-fw")
 pmcts_b_code_calls = partial(_budget_player, "pmcts-b-code")
 pmcts_pu_code_calls = partial(_budget_player, "pmcts-pu-code")
+pmcts_fw_calls = partial(_budget_player, "pmcts-fw")
+pmcts_b_fw_calls = partial(_budget_player, "pmcts-b-fw")
+pmcts_pu_fw_calls = partial(_budget_player, "pmcts-pu-fw")
 BUDGET_PREFIXES = {"mcts": "mcts_calls", "mcts-fw": "mcts_fw_calls", "rhea": "rhea_calls",
                    "osla": "osla_calls",
                    "pmcts": "pmcts_calls", "pmcts-b": "pmcts_b_calls", "pmcts-pu": "pmcts_pu_calls",
                    "pmcts-pu-printed": "pmcts_pu_printed_calls",
-                   "pmcts-b-code": "pmcts_b_code_calls", "pmcts-pu-code": "pmcts_pu_code_calls"}
+                   "pmcts-b-code": "pmcts_b_code_calls", "pmcts-pu-code": "pmcts_pu_code_calls",
+                   "pmcts-fw": "pmcts_fw_calls", "pmcts-b-fw": "pmcts_b_fw_calls",
+                   "pmcts-pu-fw": "pmcts_pu_fw_calls"}
 """``NAME:CALLS`` player specs: a search player at CALLS forward-model calls per decision."""
 
 register_game(GameSpec(

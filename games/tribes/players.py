@@ -20,6 +20,7 @@ import random
 from collections.abc import Sequence
 from functools import partial
 
+from . import framework_portfolio
 from .constants import (
     ATTACK,
     BORDER_GROWTH,
@@ -346,28 +347,49 @@ class PortfolioMCTS(_TreeSearch):
     progressive unpruning (P-MCTS(B): bias; P-MCTS(PU): unpruning, with bias as in
     the reference code's defaults). ``weights``: w_σ for σ = 1..57 (index 0 unused).
     ``unprune_schedule``: ``"code"`` (the reference code's reading, the default) or
-    ``"printed"`` (the paper's formula read literally; see ``search``)."""
+    ``"printed"`` (the paper's formula read literally; see ``search``).
+    ``portfolio``: ``"paper"`` (Table III's scripts as we read them, ``portfolio.py``) or
+    ``"framework"`` (the Java framework's ``SimplePortfolio``, its bugs kept,
+    ``framework_portfolio.py``; its weights: those of the SPAWN and RESEARCH scripts,
+    0.5 for the rest, and pruning keeps children tied on h last-listed first, as its
+    prune heuristic does). Both draw their random picks from the player's seeded rng."""
 
     name = "pmcts"
+    PORTFOLIOS = ("paper", "framework")
 
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  bias: bool = False, pruning: bool = False, weights: Sequence[float] | None = None,
                  bias_denominator: str = "paper", seed: int = 0,
-                 heuristic: Heuristic | None = None, unprune_schedule: str = "code") -> None:
+                 heuristic: Heuristic | None = None, unprune_schedule: str = "code",
+                 portfolio: str = "paper") -> None:
         super().__init__(seed)
+        if portfolio not in self.PORTFOLIOS:
+            raise ValueError(f"portfolio is one of {self.PORTFOLIOS}, not {portfolio!r}")
+        self.portfolio = portfolio
+        framework = portfolio == "framework"
         self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c, bias=bias,
                                    pruning=pruning, bias_denominator=bias_denominator,
-                                   unprune_schedule=unprune_schedule)
+                                   unprune_schedule=unprune_schedule,
+                                   prune_ties_last=framework)
         self.weights = list(weights) if weights is not None else default_weights()
         if len(self.weights) != NUM_SCRIPTS + 1:
             raise ValueError(f"weights needs {NUM_SCRIPTS + 1} entries (index 0 unused)")
         self.heuristic = heuristic or Heuristic()
+        if framework:  # instance attributes: the paper's methods below stay as they were
+            self._moves = self._framework_moves
+            self._rollout = self._framework_rollout
 
     def _moves(self, state: TribesState) -> list[tuple]:
         return assignments(state, self.weights)
 
     def _rollout(self, state: TribesState, rng: random.Random):
         return random_assignment(state, self.weights, rng)[0]
+
+    def _framework_moves(self, state: TribesState) -> list[tuple]:
+        return framework_portfolio.assignments(state, self.weights, self.rng)
+
+    def _framework_rollout(self, state: TribesState, rng: random.Random):
+        return framework_portfolio.random_assignment(state, self.weights, rng)[0]
 
 
 def _random_good(state: TribesState, rng: random.Random):

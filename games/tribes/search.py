@@ -51,7 +51,8 @@ class SearchParams:
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  bias: bool = False, pruning: bool = False, bias_denominator: str = "paper",
                  k_mult: float = 0.5, t_mult: float = 2.0, a_mult: float = 1.5,
-                 b: float = 1.3, rollouts: bool = True, unprune_schedule: str = "code") -> None:
+                 b: float = 1.3, rollouts: bool = True, unprune_schedule: str = "code",
+                 prune_ties_last: bool = False) -> None:
         if budget < 1 or rollout_length < 1:
             raise ValueError("budget and rollout_length must be >= 1")
         if bias_denominator not in ("paper", "code"):
@@ -63,6 +64,10 @@ class SearchParams:
         self.budget, self.rollout_length, self.c = budget, rollout_length, c
         self.bias, self.pruning, self.bias_denominator = bias, pruning, bias_denominator
         self.k_mult, self.t_mult, self.a_mult, self.b = k_mult, t_mult, a_mult, b
+        self.prune_ties_last = prune_ties_last
+        """True: when pruning, children tied on h are kept last-listed first, as the
+        framework's ``PrunePortfolioHeuristic.prune`` ranks them (its TreeSet comparator
+        puts a later entry before an equal one); False: first-listed first."""
         self.rollouts = rollouts
         """False: a new leaf is valued as it stands (the framework's ``Rollouts: false``
         in its ``tournament.json``); the tree still grows to ``rollout_length``."""
@@ -162,7 +167,8 @@ def _uct(node: _Node, params: SearchParams, me: int, rng: random.Random) -> _Nod
     if params.pruning and node.visits >= params.prune_t(n_children):
         if node.k_plus == 0:
             keep = params.prune_k(n_children)
-            order = sorted(range(n_children), key=lambda i: -node.moves[i][1])
+            order = sorted(range(n_children - 1, -1, -1) if params.prune_ties_last
+                           else range(n_children), key=lambda i: -node.moves[i][1])
             node.pruned = [True] * n_children
             for i in order[:keep]:
                 node.pruned[i] = False
