@@ -124,7 +124,6 @@ _JAVA_ORDER = {kind: i for i, kind in enumerate((
 _UNIT_KINDS = frozenset(range(MOVE, DISBAND + 1))
 _CITY_KINDS = frozenset((BUILD, BURN_FOREST, CLEAR_FOREST, DESTROY, GROW_FOREST, LEVEL_UP,
                          RESOURCE, SPAWN))
-_TILE_KINDS = frozenset((BUILD, BURN_FOREST, CLEAR_FOREST, GROW_FOREST, RESOURCE))
 _BY_ACTIONS = frozenset((SPAWN, LEVEL_UP, RESEARCH))
 _EVOLVED = frozenset(EVOLVED_SCRIPTS)
 
