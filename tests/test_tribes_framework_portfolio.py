@@ -20,6 +20,7 @@ from games.tribes.constants import (
     ATTACK,
     BOAT,
     BUILD,
+    BUILD_ROAD,
     CATAPULT,
     CLIMBING,
     CROPS,
@@ -37,6 +38,8 @@ from games.tribes.constants import (
     MONUMENTS,
     PHILOSOPHY,
     RESEARCH,
+    RIDING,
+    ROADS,
     SHIELDS,
     SPAWN,
     TECH_TIER,
@@ -236,6 +239,23 @@ def test_a_base_building_is_offered_only_where_a_later_site_ties_the_best():
     s = _edited(crops(28, 39))
     assert _of(fw.assignments(s, W, random.Random(0)), BUILD) == [
         ((BUILD, 0, 39, FARM), 0.125, (31, 0, 0.25, 0.5))]
+
+
+def test_roads_next_to_the_capitals_grid_even_with_every_city_connected():
+    def roads(s):
+        s.techs[0] |= (1 << RIDING) | (1 << ROADS)
+        s.stars[0] = 50
+    s = _edited(roads)
+    legal = [a for a in s.legal_actions() if a[0] == BUILD_ROAD]
+    assert len(legal) > 10
+    ctx = fw._Ctx(s, 0)
+    # one city, none connected (the capital never counts): the script still runs
+    assert fw.SCRIPTS[11](11, s, 0, -1, legal, ctx) == (
+        11, ((BUILD_ROAD, 28), (BUILD_ROAD, 30), (BUILD_ROAD, 39)), 0.5)
+    s.apply_action((BUILD_ROAD, 28))  # the grid grows by 28: its neighbours join
+    legal = [a for a in s.legal_actions() if a[0] == BUILD_ROAD]
+    sid, cands, v = fw.SCRIPTS[11](11, s, 0, -1, legal, fw._Ctx(s, 0))
+    assert [a[1] for a in cands] == [27, 30, 38, 39]  # around 28 and 29, on land
 
 
 def test_values_the_framework_bugs_fix_on_reached_positions(reached):

@@ -545,12 +545,15 @@ def _on_water(s: TribesState, u: int) -> bool:
     return s.terrain[s.u_pos[u]] in WATER
 
 
+_TO_LAND, _TO_PORTS = _towards("land"), _towards("ports")
+
+
 def _disembark(sid, s, p, actor, actions, ctx):
-    return None if not _on_water(s, actor) else _towards("land")(sid, s, p, actor, actions, ctx)
+    return _TO_LAND(sid, s, p, actor, actions, ctx) if _on_water(s, actor) else None
 
 
 def _embark(sid, s, p, actor, actions, ctx):
-    return None if _on_water(s, actor) else _towards("ports")(sid, s, p, actor, actions, ctx)
+    return None if _on_water(s, actor) else _TO_PORTS(sid, s, p, actor, actions, ctx)
 
 
 def _attack_range(sid, s, p, actor, actions, ctx):
@@ -733,11 +736,13 @@ def _picks(offers: tuple, rng) -> list[tuple]:
     action)."""
     out: list[tuple] = []
     seen: list[tuple] = []
-    for sid, cands, v in offers:
-        a = cands[0] if len(cands) == 1 else cands[int(rng.random() * len(cands))]
+    for offer in offers:
+        cands = offer[1]
+        n = len(cands)
+        a = cands[0] if n == 1 else cands[int(rng.random() * n)]
         if a not in seen:
             seen.append(a)
-            out.append((a, sid, v))
+            out.append((a, offer[0], offer[2]))
     return out
 
 
