@@ -623,7 +623,7 @@ assert SCRIPT_IDS[MOVE][:6] == _TOWARDS
 _ACTION_MEMO: dict[tuple, tuple] = {}
 """Offers that depend on the group's actions alone (research, spawn, level up)."""
 _TOWARDS_MEMO: dict[tuple, tuple] = {}
-"""(moves, id of the goal tables, on water) -> (those tables, offers of ``_TOWARDS``)."""
+"""(moves, id of the goal tables, on water) -> (those tables, ``_TOWARDS``' offers)."""
 _TILE_MEMO: dict[int, tuple] = {}
 """id(tile candidates) -> (those candidates, {key: offers}) for roads and cities' tile
 actions (see ``_offers``)."""
@@ -647,9 +647,11 @@ def _offers(s: TribesState, p: int, kind: int, actor: int, actions: tuple, ctx: 
         got = memo.get(("fw", kind))
         if got is None:
             if kind == MOVE:
-                offers = _towards_offers(s, p, actor, actions, ctx)
+                got = _towards_group(s, p, actor, actions, ctx)
                 near = _attack_range(51, s, p, actor, actions, ctx)
-                got = memo["fw", kind] = _Group(offers if near is None else offers + (near,))
+                if near is not None:
+                    got = _Group(got.offers + (near,))
+                memo["fw", kind] = got
             else:
                 got = memo["fw", kind] = _run(SCRIPT_IDS[kind], s, p, actor, actions, ctx)
         if kind == MOVE:
@@ -706,27 +708,22 @@ class _Group:
 
 def _run(sids: Sequence[int], s: TribesState, p: int, actor: int, actions: tuple, ctx: _Ctx
          ) -> _Group:
-    return _Group(_offers_of(sids, s, p, actor, actions, ctx))
-
-
-def _offers_of(sids: Sequence[int], s: TribesState, p: int, actor: int, actions: tuple,
-               ctx: _Ctx) -> tuple:
     out = []
     for sid in sids:
         got = SCRIPTS[sid](sid, s, p, actor, actions, ctx)
         if got is not None:
             out.append(got)
-    return tuple(out)
+    return _Group(tuple(out))
 
 
-def _towards_offers(s: TribesState, p: int, actor: int, actions: tuple, ctx: _Ctx) -> tuple:
+def _towards_group(s: TribesState, p: int, actor: int, actions: tuple, ctx: _Ctx) -> _Group:
     tables = ctx.goal_tables()
     key = (actions, id(tables), _on_water(s, actor))
     got = _TOWARDS_MEMO.get(key)
     if got is None or got[0] is not tables:
         if len(_TOWARDS_MEMO) > 100_000:
             _TOWARDS_MEMO.clear()
-        got = _TOWARDS_MEMO[key] = (tables, _offers_of(_TOWARDS, s, p, actor, actions, ctx))
+        got = _TOWARDS_MEMO[key] = (tables, _run(_TOWARDS, s, p, actor, actions, ctx))
     return got[1]
 
 
