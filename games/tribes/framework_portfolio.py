@@ -374,6 +374,8 @@ def _level_up_growth(sid, s, p, actor, actions, ctx):
 
 
 def _level_up_military(sid, s, p, actor, actions, ctx):
+    """The first city wall, border growth, superunit or workshop (so at level 1 the same
+    workshop as growth's, dropped as a repeat; no script picks the explorer)."""
     for a in actions:
         if a[2] in (CITY_WALL, BORDER_GROWTH, SUPER, WORKSHOP):
             return sid, (a,), 0.5
