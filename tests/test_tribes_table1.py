@@ -86,3 +86,23 @@ def test_table1_plays_the_framework_game_with_its_agents(tmp_path, capsys):
     assert "agent setting 'framework'" in capsys.readouterr().err
     assert table1(["--out", str(tmp_path / "x"), *argv[2:8], "--rules", "4",
                    "--levels", "25"]) == 2
+
+
+def test_table1_agent_settings_pick_the_framework_players():
+    from experiments.studies.tribes_table1 import default_out, make
+
+    for spec in ("pmcts", "pmcts-b", "pmcts-pu"):
+        ours, fw_mcts, fw = (make(spec, 50, agents)
+                             for agents in ("ours", "framework-mcts", "framework"))
+        assert ours.portfolio == fw_mcts.portfolio == "paper"
+        assert not ours.params.framework_tree and not fw_mcts.params.framework_tree
+        assert fw.portfolio == "framework" and fw.params.framework_tree
+        assert fw.params.bias_denominator == "code" and fw.params.budget == 50
+        assert (fw.params.bias, fw.params.pruning) == (ours.params.bias, ours.params.pruning)
+    assert make("mcts", 50, "ours").params.rollouts
+    assert not make("mcts", 50, "framework-mcts").params.rollouts
+    assert not make("mcts", 50, "framework").params.rollouts
+    names = {default_out(2000, 4, agents).name for agents in ("ours", "framework-mcts",
+                                                                "framework")}
+    assert names == {"table1_budget2000_rules_v4", "table1_budget2000_rules_v4_framework_mcts",
+                     "table1_budget2000_rules_v4_framework_agents"}

@@ -36,6 +36,7 @@ from pathlib import Path
 from games.backends import make_map
 from games.tribes import MCTS, RHEA, PortfolioMCTS, Tribes
 from games.tribes.gamelog import play_logged
+from games.tribes.qd import player
 from games.tribes.rules import RULES_VERSION
 
 PAIRINGS = (("pmcts", "mcts"), ("pmcts-b", "mcts"), ("pmcts-pu", "mcts"), ("mcts", "rhea"),
@@ -83,18 +84,26 @@ NAMES = {"pmcts": "P-MCTS", "pmcts-b": "P-MCTS(B)", "pmcts-pu": "P-MCTS(PU)", "m
          "pmcts-b-code": "P-MCTS(B), code's bias", "pmcts-pu-code": "P-MCTS(PU), code's bias"}
 
 
-AGENT_SETTINGS = ("ours", "framework")
-"""``framework``: MCTS as the framework's tournament configures it (``tournament.json``
-``"Rollouts": false``, ``Run.getAgent``'s prioritised root); P-MCTS and RHEA are the
-same in both and configured as ``Run.getAgent`` does (P-MCTS without a prioritised root
-and with rollouts, RHEA with population 1). P-MCTS's progressive bias is the paper's
-h/(1 + n) in both; the framework's node code divides by n + ε (``docs/tribes.md``,
-"Still different from the framework under version 4")."""
+AGENT_SETTINGS = ("ours", "framework-mcts", "framework")
+"""Who plays Table I's agents. ``ours``: MCTS with rollouts over the whole root, P-MCTS
+with Table III's scripts as we read them in our tree. ``framework-mcts``: MCTS as the
+framework's tournament configures it (``tournament.json`` ``"Rollouts": false``,
+``Run.getAgent``'s prioritised root, player ``mcts-fw``), P-MCTS as in ``ours``.
+``framework``: every agent as the framework's code plays it: ``mcts-fw``, and P-MCTS as
+``pmcts-fw``/``pmcts-b-fw``/``pmcts-pu-fw`` (its portfolio, its bias h/(n + ε), its tree
+search with its bugs). RHEA is the framework's (population 1) in all three."""
+FRAMEWORK_PMCTS = {"pmcts": "pmcts-fw", "pmcts-b": "pmcts-b-fw", "pmcts-pu": "pmcts-pu-fw"}
+FOLDER_SUFFIX = {"ours": "", "framework-mcts": "_framework_mcts",
+                 "framework": "_framework_agents"}
+SETTING_TEXT = {"ours": "", "framework-mcts": ", MCTS as the framework configures it",
+                "framework": ", every agent as the framework's code plays it"}
 
 
 def make(spec: str, budget: int, agents: str = "ours"):
+    if agents == "framework" and spec in FRAMEWORK_PMCTS:
+        return player(f"{FRAMEWORK_PMCTS[spec]}:{budget}")
     if spec == "mcts":
-        if agents == "framework":
+        if agents != "ours":
             return MCTS(budget=budget, rollouts=False, prioritise_root=True)
         return MCTS(budget=budget)
     if spec == "rhea":
@@ -195,15 +204,14 @@ def rules_version(row: dict) -> int:
 
 
 def default_out(budget: int, rules: int = RULES_VERSION, agents: str = "ours") -> Path:
-    name = f"table1_budget{budget}_rules_v{rules}" + ("_framework_agents"
-                                                       if agents == "framework" else "")
+    name = f"table1_budget{budget}_rules_v{rules}" + FOLDER_SUFFIX[agents]
     return Path("experiments/results/tribes") / name
 
 
 def markdown(table: list[dict], budget: int, rules: int = RULES_VERSION,
              agents: str = "ours") -> str:
     where = " on the framework's 25 tournament levels" if rules >= 4 else ""
-    setting = ", MCTS as the framework configures it" if agents == "framework" else ""
+    setting = SETTING_TEXT[agents]
     lines = [f"Budget {budget} forward-model calls per decision, Tribes rules version "
              f"{rules}{where}{setting}; standard errors in brackets.",
              "", "| agent | vs | games (levels) | wins % | paper's wins % | score | techs % "
@@ -274,8 +282,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="Tribes rules version; 4 plays the framework's game on its "
                         "tournament levels (level N = java:N)")
     parser.add_argument("--agents", default="ours", choices=AGENT_SETTINGS,
-                        help="'framework': MCTS without rollouts and with the prioritised "
-                        "root, as the framework's tournament runs it")
+                        help="'framework-mcts': MCTS without rollouts and with the "
+                        "prioritised root, as the framework's tournament runs it; 'framework': "
+                        "that MCTS and P-MCTS as the framework's code plays it")
     args = parser.parse_args(argv)
     try:
         pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]

@@ -6,8 +6,9 @@ Portfolio MCTS ``pmcts``, ``pmcts-b`` (progressive bias), ``pmcts-pu`` (progress
 unpruning; ``pmcts-pu-printed`` with the unpruning schedule as the paper prints it;
 ``pmcts-b-code`` and ``pmcts-pu-code`` with the framework code's bias h/(n + ε)),
 ``mcts-fw`` (MCTS as the framework's tournament configures it: no rollouts, prioritised
-root), ``pmcts-fw``, ``pmcts-b-fw`` and ``pmcts-pu-fw`` (the framework's portfolio,
-``portfolio="framework"``, with the framework code's bias h/(n + ε)), and ``mcts200`` /
+root), ``pmcts-fw``, ``pmcts-b-fw`` and ``pmcts-pu-fw`` (P-MCTS as the framework's code
+plays it: its portfolio, ``portfolio="framework"``, its bias h/(n + ε) and its tree
+search with its bugs, ``tree="framework"``), and ``mcts200`` /
 ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick runs.
 """
 
@@ -33,11 +34,12 @@ PLAYERS = {
     "pmcts-b-code": partial(PortfolioMCTS, bias=True, bias_denominator="code"),
     "pmcts-pu-code": partial(PortfolioMCTS, bias=True, pruning=True, bias_denominator="code"),
     "mcts-fw": partial(MCTS, rollouts=False, prioritise_root=True),
-    "pmcts-fw": partial(PortfolioMCTS, portfolio="framework", bias_denominator="code"),
+    "pmcts-fw": partial(PortfolioMCTS, portfolio="framework", bias_denominator="code",
+                        tree="framework"),
     "pmcts-b-fw": partial(PortfolioMCTS, bias=True, portfolio="framework",
-                          bias_denominator="code"),
+                          bias_denominator="code", tree="framework"),
     "pmcts-pu-fw": partial(PortfolioMCTS, bias=True, pruning=True, portfolio="framework",
-                           bias_denominator="code"),
+                           bias_denominator="code", tree="framework"),
     "mcts200": partial(MCTS, budget=200),
     "rhea200": partial(RHEA, budget=200),
     "pmcts-pu200": partial(PortfolioMCTS, bias=True, pruning=True, budget=200),

@@ -352,44 +352,45 @@ class PortfolioMCTS(_TreeSearch):
     ``"framework"`` (the Java framework's ``SimplePortfolio``, its bugs kept,
     ``framework_portfolio.py``; its weights: those of the SPAWN and RESEARCH scripts,
     0.5 for the rest, and pruning keeps children tied on h last-listed first, as its
-    prune heuristic does). Both draw their random picks from the player's seeded rng."""
+    prune heuristic does). Both draw their random picks from the player's seeded rng.
+    ``tree``: ``"ours"`` (UCT over every selectable child, the most visited root child
+    played) or ``"framework"`` (the framework's ``PortfolioTreeNode`` with its bugs:
+    see ``SearchParams.framework_tree``)."""
 
     name = "pmcts"
     PORTFOLIOS = ("paper", "framework")
+    TREES = ("ours", "framework")
 
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  bias: bool = False, pruning: bool = False, weights: Sequence[float] | None = None,
                  bias_denominator: str = "paper", seed: int = 0,
                  heuristic: Heuristic | None = None, unprune_schedule: str = "code",
-                 portfolio: str = "paper") -> None:
+                 portfolio: str = "paper", tree: str = "ours") -> None:
         super().__init__(seed)
         if portfolio not in self.PORTFOLIOS:
             raise ValueError(f"portfolio is one of {self.PORTFOLIOS}, not {portfolio!r}")
-        self.portfolio = portfolio
-        framework = portfolio == "framework"
+        if tree not in self.TREES:
+            raise ValueError(f"tree is one of {self.TREES}, not {tree!r}")
+        self.portfolio, self.tree = portfolio, tree
         self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c, bias=bias,
                                    pruning=pruning, bias_denominator=bias_denominator,
                                    unprune_schedule=unprune_schedule,
-                                   prune_ties_last=framework)
+                                   prune_ties_last=portfolio == "framework",
+                                   framework_tree=tree == "framework")
         self.weights = list(weights) if weights is not None else default_weights()
         if len(self.weights) != NUM_SCRIPTS + 1:
             raise ValueError(f"weights needs {NUM_SCRIPTS + 1} entries (index 0 unused)")
         self.heuristic = heuristic or Heuristic()
-        if framework:  # instance attributes: the paper's methods below stay as they were
-            self._moves = self._framework_moves
-            self._rollout = self._framework_rollout
 
     def _moves(self, state: TribesState) -> list[tuple]:
+        if self.portfolio == "framework":
+            return framework_portfolio.assignments(state, self.weights, self.rng)
         return assignments(state, self.weights)
 
     def _rollout(self, state: TribesState, rng: random.Random):
+        if self.portfolio == "framework":
+            return framework_portfolio.random_assignment(state, self.weights, rng)[0]
         return random_assignment(state, self.weights, rng)[0]
-
-    def _framework_moves(self, state: TribesState) -> list[tuple]:
-        return framework_portfolio.assignments(state, self.weights, self.rng)
-
-    def _framework_rollout(self, state: TribesState, rng: random.Random):
-        return framework_portfolio.random_assignment(state, self.weights, rng)[0]
 
 
 def _random_good(state: TribesState, rng: random.Random):

@@ -52,7 +52,7 @@ class SearchParams:
                  bias: bool = False, pruning: bool = False, bias_denominator: str = "paper",
                  k_mult: float = 0.5, t_mult: float = 2.0, a_mult: float = 1.5,
                  b: float = 1.3, rollouts: bool = True, unprune_schedule: str = "code",
-                 prune_ties_last: bool = False) -> None:
+                 prune_ties_last: bool = False, framework_tree: bool = False) -> None:
         if budget < 1 or rollout_length < 1:
             raise ValueError("budget and rollout_length must be >= 1")
         if bias_denominator not in ("paper", "code"):
@@ -65,6 +65,13 @@ class SearchParams:
         self.bias, self.pruning, self.bias_denominator = bias, pruning, bias_denominator
         self.k_mult, self.t_mult, self.a_mult, self.b = k_mult, t_mult, a_mult, b
         self.prune_ties_last = prune_ties_last
+        self.framework_tree = framework_tree
+        """True: the framework's ``PortfolioTreeNode`` as it is (framework bugs, kept on
+        purpose): ``uct`` values only the children a pruned node keeps (``if(pruned !=
+        null && !pruned[i])``) and leaves the others at 0, so a node not yet pruned (any
+        node without pruning) always descends into its first child, and at the
+        opponent's nodes a pruned child (0) wins the minimum; and the root plays its
+        child of best mean (``bestAction``), not the most visited."""
         """True: when pruning, children tied on h are kept last-listed first, as the
         framework's ``PrunePortfolioHeuristic.prune`` ranks them (its TreeSet comparator
         puts a later entry before an equal one); False: first-listed first."""
@@ -159,6 +166,8 @@ def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move:
             n = n.parent
         if node is root and root.state.over:  # pragma: no cover - agents never search a
             break                             # finished game
+    if params.framework_tree:
+        return root.moves[_best_mean(root, rng)]
     return root.moves[_most_visited(root, rng)]
 
 
@@ -185,6 +194,8 @@ def _uct(node: _Node, params: SearchParams, me: int, rng: random.Random) -> _Nod
             if ties:  # the best pruned child by h, ties at random (as the reference)
                 node.pruned[ties[rng.randrange(len(ties))]] = False
                 node.k_plus += 1
+    if params.framework_tree:
+        return _framework_uct(node, params, me, rng)
     lo, hi = node.lo, node.hi
     span = hi - lo
     log_n = math.log(node.visits + 1)
@@ -209,17 +220,55 @@ def _uct(node: _Node, params: SearchParams, me: int, rng: random.Random) -> _Nod
     return best_child
 
 
+def _uct_value(node: _Node, child: _Node, h: float, params: SearchParams, log_n: float,
+               rng: random.Random) -> float:
+    """A child's UCT value with the bias and the random tie-break."""
+    lo, hi = node.lo, node.hi
+    span = hi - lo
+    q = child.total / (child.visits + EPSILON)
+    q = (q - lo) / span if span > 1e-12 else q
+    v = q + params.c * math.sqrt(log_n / (child.visits + EPSILON))
+    if params.bias:
+        v += h / (child.visits + EPSILON) if params.bias_denominator == "code" \
+            else h / (1 + child.visits)
+    return (v + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))
+
+
+def _framework_uct(node: _Node, params: SearchParams, me: int, rng: random.Random) -> _Node:
+    """The framework's ``PortfolioTreeNode.uct`` after its pruning step, bugs kept
+    (``SearchParams.framework_tree``): values for the children a pruned node keeps, 0
+    for every other child; the first best in list order."""
+    pruned = node.pruned
+    if pruned is None:  # every value 0: the first child, whoever moves
+        return node.children[0]
+    log_n = math.log(node.visits + 1)
+    maximise = node.mover == me
+    which, best_v = 0, -math.inf if maximise else math.inf
+    for i, child in enumerate(node.children):
+        v = 0.0 if pruned[i] else _uct_value(node, child, node.moves[i][1], params, log_n, rng)
+        if (maximise and v > best_v) or (not maximise and v < best_v):
+            which, best_v = i, v
+    return node.children[which]
+
+
+def _best_mean(root: _Node, rng: random.Random) -> int:
+    """The root child of best mean reward, ties broken at random (the framework's
+    ``bestAction``)."""
+    best, best_v = 0, -math.inf
+    for i, ch in enumerate(root.children):
+        if ch is not None:
+            v = ch.total / (ch.visits + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))
+            if v > best_v:
+                best, best_v = i, v
+    return best
+
+
 def _most_visited(root: _Node, rng: random.Random) -> int:
     best, best_v = 0, -math.inf
     visits = [ch.visits if ch is not None else -1 for ch in root.children]
     seen = [v for v in visits if v >= 0]
     if seen and all(v == seen[0] for v in seen):  # all equal: best mean instead
-        for i, ch in enumerate(root.children):
-            if ch is not None:
-                v = ch.total / (ch.visits + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))
-                if v > best_v:
-                    best, best_v = i, v
-        return best
+        return _best_mean(root, rng)
     for i, v in enumerate(visits):
         if v >= 0:
             noisy = (v + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))
