@@ -41,14 +41,19 @@ class VectorSpace:
         values: the values every coordinate may take.
         features: behaviour feature name -> (low, high) range of the archive.
         scorer: reference to ``build(game_params, target, names, matches, seed, map,
-            out) -> metric``; the metric maps a solution text to ``(objective,
-            [feature values])`` and may have ``many(texts)`` and ``remember(text,
-            result)`` (``gp.evaluator.Evaluator`` uses both).
+            out) -> metric`` (with ``subject=NAME`` too where the space has
+            ``subjects``); the metric maps a solution text to ``(objective, [feature
+            values])`` and may have ``many(texts)`` and ``remember(text, result)``
+            (``gp.evaluator.Evaluator`` uses both).
         random_init: R_M, random vectors after the one-hot ones.
         target: default opponent spec of the search (None: the game's default).
         matches: default games per evaluation.
         objective: what the objective is, for the heatmap's colour bar.
-        subject: what a solution parametrises, for the heatmap's title.
+        subject: what a solution parametrises, for the heatmap's title (text; the
+            player is chosen from ``subjects``).
+        subjects: the players whose vector may be searched (``stratsynth qd
+            --subject``), the first the default; empty: the scorer builds one player
+            and takes no ``subject``.
     """
 
     names: tuple[str, ...]
@@ -60,10 +65,31 @@ class VectorSpace:
     matches: int = 20
     objective: str = "win rate"
     subject: str = "weights"
+    subjects: tuple[str, ...] = ()
 
     def metric(self, game_params: dict, target: str, names: Sequence[str], matches: int,
-               seed: int, map, out) -> Callable:
-        return resolve(self.scorer)(game_params, target, list(names), matches, seed, map, out)
+               seed: int, map, out, subject: str | None = None) -> Callable:
+        """The scorer built for these settings; ``subject``: the player whose vector is
+        searched (None: the space's default, ``subjects[0]``)."""
+        build = resolve(self.scorer)
+        chosen = self.chosen(subject)
+        if chosen is None:
+            return build(game_params, target, list(names), matches, seed, map, out)
+        return build(game_params, target, list(names), matches, seed, map, out,
+                     subject=chosen)
+
+    def chosen(self, subject: str | None) -> str | None:
+        """``subject``, or for None the default (``subjects[0]``; None for a space
+        without subjects); a name that is not one of ``subjects`` is a ``ValueError``
+        naming the setting and the subjects."""
+        if subject is None:
+            return self.subjects[0] if self.subjects else None
+        if subject not in self.subjects:
+            known = (f"one of {', '.join(self.subjects)}" if self.subjects
+                     else "this search has one player")
+            raise ValueError(f"subject '{subject}' is not a player whose vector is searched "
+                             f"({known})")
+        return subject
 
     def present(self, text: str) -> str:
         """A solution with its coordinate names, for ``best.txt``."""

@@ -2,8 +2,11 @@
 
 A solution is the 11 Research and Spawn weights of P-MCTS(PU) (σ15..σ19,
 σ36..σ41; the other 46 stay 0.5), each in {0, 0.25, 0.5, 0.75, 1}, searched by
-Algorithm 1 (``qd.vectors``). One evaluation plays ``matches`` games of P-MCTS(PU)
-with those weights against the target (the play-styles paper: MCTS), both at the target's
+Algorithm 1 (``qd.vectors``). The evolved player is a subject (``SUBJECTS``,
+``stratsynth qd --subject``): ``pmcts-pu``, our P-MCTS(PU), by default, or
+``pmcts-pu-fw``, P-MCTS(PU) as the framework's code plays it. One evaluation plays
+``matches`` games of the subject with those weights against the target (the
+play-styles paper: MCTS), both at the target's
 forward-model budget (the evolved player at 2,000 calls if the target has none):
 game i on level ``levels[(i // 2) % |levels|]`` with the evolved player in seat
 i mod 2 and the same game seed for every solution, so each level is played by both
@@ -11,7 +14,8 @@ seats in turn (the play-styles paper: |L| = 5 levels × R_L = 4 games,
 ``--game-param levels=[0,1,2,3,4] --matches 20``). Objective: win rate + mean score
 × 10⁻⁶ (score as the tie-break; a Tribes score stays far below 10⁶). Features are
 the means over the same games of what ``gamelog`` logs per game; every game's log
-goes to ``games.jsonl`` in the run directory (one line per game, written once).
+goes to ``games.jsonl`` in the run directory (one line per game, written once; a game
+of a subject other than the default names it).
 """
 
 from __future__ import annotations
@@ -65,6 +69,11 @@ def aggregate(logs: Sequence[dict], seats: Sequence[int]) -> dict[str, float]:
 DEFAULT_BUDGET = 2000
 """Forward-model calls of the evolved player when the target has no budget."""
 
+SUBJECTS = ("pmcts-pu", "pmcts-pu-fw")
+"""The players (``PLAYERS`` names) whose weights a search may evolve, the first the
+default: our P-MCTS(PU), and P-MCTS(PU) as the framework's code plays it (its portfolio,
+bias and tree search; the seed's MAP-Elites evolved that player's weights)."""
+
 GAMES_LOG = "games.jsonl"
 
 
@@ -106,39 +115,59 @@ def budget_player(name: str, argument: str, **options):
     return player(f"{name}:{argument}")
 
 
-def play_match(game_params: dict, target: str, seed: int, job: tuple[str, int]) -> dict:
-    """Game ``i`` of solution ``text`` (a top-level function, so pools can run it)."""
+def subject_name(subject: str | None) -> str:
+    """``subject``, or the default for None; another name is a ``ValueError``."""
+    if subject is None:
+        return SUBJECTS[0]
+    if subject not in SUBJECTS:
+        raise ValueError(f"subject '{subject}' is not a Tribes player whose weights are "
+                         f"searched (one of {', '.join(SUBJECTS)})")
+    return subject
+
+
+def evolved_player(subject: str | None, budget: int, text: str):
+    """The subject at ``budget`` forward-model calls with solution ``text``'s weights."""
+    from . import PLAYERS
+
+    return PLAYERS[subject_name(subject)](
+        budget=budget, weights=weights_with(parse_vector(text, len(EVOLVED_SCRIPTS))))
+
+
+def play_match(game_params: dict, target: str, seed: int, job: tuple[str, int],
+               subject: str | None = None) -> dict:
+    """Game ``i`` of solution ``text`` played by ``subject`` (None: the default), a
+    top-level function, so pools can run it."""
     text, i = job
+    subject = subject_name(subject)
     game = Tribes(**game_params)
     levels = (game.level,) if game.level is not None else game.levels
     level, seat = levels[(i // 2) % len(levels)], i % 2
     opponent = player(target)
     budget = getattr(opponent, "budget", DEFAULT_BUDGET)
-    from .players import PortfolioMCTS
-
-    me = PortfolioMCTS(budget=budget, bias=True, pruning=True,
-                       weights=weights_with(parse_vector(text, len(EVOLVED_SCRIPTS))))
     seats = [opponent, opponent]
-    seats[seat] = me
+    seats[seat] = evolved_player(subject, budget, text)
     log = play_logged(game, seats, seed=seed * 7919 + i, level=level)
     return {"solution": text, "match": i, "level": level, "seat": seat,
             "rules_version": game.rules, "seed": seed, "game_params": game_params,
-            "log": log}
+            **({"subject": subject} if subject != SUBJECTS[0] else {}), "log": log}
 
 
 class WeightsScore:
     """solution text -> (win rate + score tie-break, [features]) over ``matches`` games."""
 
     def __init__(self, game_params: dict, target: str, names: Sequence[str], matches: int,
-                 seed: int, map=None, out: str | Path | None = None) -> None:
+                 seed: int, map=None, out: str | Path | None = None,
+                 subject: str | None = None) -> None:
         Tribes(**game_params)  # bad parameters fail here, before any game
         player(target)
+        self.subject = subject_name(subject)
         unknown = [n for n in names if n not in FEATURE_RANGES]
         if unknown:
             raise ValueError(f"unknown Tribes feature(s) {unknown} "
                              f"(known: {', '.join(FEATURE_RANGES)})")
         self.names, self.matches = list(names), matches
-        self.play = partial(play_match, dict(game_params), target, seed)
+        self.play = partial(play_match, dict(game_params), target, seed,
+                            subject=self.subject)
         self.map = map or (lambda f, jobs: [f(j) for j in jobs])
         self.cache: dict[str, tuple[float, list[float]]] = {}
         self.log_path = games_log_path(out)
@@ -157,12 +186,14 @@ class WeightsScore:
         return {(row["solution"], row["match"]): row for row in map(json.loads, text.splitlines())}
 
     def _same_game(self, row: dict | None) -> bool:
-        """A logged game is this one only if its rules, seed and game parameters are
-        (the log is keyed by solution and match alone)."""
+        """A logged game is this one only if its rules, seed, game parameters and
+        subject are (the log is keyed by solution and match alone; a line without a
+        subject is the default's)."""
         rules = self.play.args[0].get("rules", RULES_VERSION)
         return (row is not None and row.get("rules_version") == rules
                 and row.get("seed") == self.play.args[2]
-                and row.get("game_params") == self.play.args[0])
+                and row.get("game_params") == self.play.args[0]
+                and row.get("subject", SUBJECTS[0]) == self.subject)
 
     def __call__(self, text: str) -> tuple[float, list[float]]:
         return self.many([text])[0]
@@ -219,8 +250,9 @@ def games_log_path(out: str | Path | None) -> Path | None:
 
 
 def scorer(game_params: dict, target: str, names: Sequence[str], matches: int, seed: int,
-           map=None, out: str | Path | None = None) -> WeightsScore:
-    return WeightsScore(game_params, target, names, matches, seed, map, out)
+           map=None, out: str | Path | None = None, subject: str | None = None
+           ) -> WeightsScore:
+    return WeightsScore(game_params, target, names, matches, seed, map, out, subject)
 
 
 SPACE = VectorSpace(
@@ -233,5 +265,6 @@ SPACE = VectorSpace(
     matches=20,
     objective="win rate vs target (+ score × 1e-6)",
     subject="P-MCTS(PU) Research and Spawn weights",
+    subjects=SUBJECTS,
 )
 """``QDSpec.space`` of Tribes."""
