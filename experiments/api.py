@@ -136,7 +136,8 @@ def run_qd(game: str, *, features: Sequence[str] | None, out: str | Path, **sett
         out: the run directory (must not hold another run).
         **settings: any other field of ``experiments.config.QDConfig``: ``dims`` (a
             list or ``"8,8"``), ``evaluations``, ``budget``, ``matches``, ``target``,
-            ``batch``, ``cells``, ``seed``, ``workers``, ``dsl``, ``game_params``.
+            ``batch``, ``cells``, ``seed``, ``workers``, ``dsl``, ``game_params``,
+            ``subject`` (a vector search's player whose weights are searched).
     """
     where = "run_qd()"
     dims = settings.get("dims")

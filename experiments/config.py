@@ -314,6 +314,9 @@ class QDConfig:
     cells: int = setting(100, "CVT cells (more than 2 features)", minimum=1,
                          maximum=MAX_CELLS)
     target: str | None = setting(None, "opponent spec of the win rate (default: the game's)")
+    subject: str | None = setting(
+        None, "vector searches: the player whose weights are searched (Tribes: pmcts-pu, or "
+        "pmcts-pu-fw, P-MCTS(PU) as the framework's code plays it)", saved_if_set=True)
     matches: int | None = setting(None, "matches per evaluation (default 200, or the "
                                   "game's vector search's)", minimum=1)
     batch: int | None = setting(None, "programs per emitter per ask (default 8)", minimum=1)
@@ -337,6 +340,24 @@ class QDConfig:
             raise ValueError(f"{where}: give a budget (e.g. 30m) or a number of evaluations")
         if self.max_samples is not None and self.resample == "plain":
             raise ValueError(f"{where}: max_samples is a setting of --resample adaptive")
+        if self.subject is not None:
+            self._check_subject(where)
+
+    def _check_subject(self, where: str) -> None:
+        """A subject is one of the game's vector space's (``VectorSpace.subjects``)."""
+        from games import game_spec, resolve
+
+        try:
+            reference = game_spec(self.game).qd.space
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
+        if reference is None:
+            raise ValueError(f"{where}: subject: {self.game}'s qd searches programs of its "
+                             "language; only a search over a vector has a subject")
+        try:
+            resolve(reference).chosen(self.subject)
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -30,7 +30,7 @@ def setting(default: Any = None, help: str = "", *, minimum: float | None = None
             maximum: float | Callable[[], float] | None = None,
             check: Callable[[Any], str | None] | None = None,
             flags: tuple[str, ...] = (), cli: bool = True,
-            legacy: tuple[str, ...] = ()) -> Any:
+            legacy: tuple[str, ...] = (), saved_if_set: bool = False) -> Any:
     """A config field.
 
     Args:
@@ -42,10 +42,13 @@ def setting(default: Any = None, help: str = "", *, minimum: float | None = None
         flags: command-line flags (default ``--field-name``).
         cli: False for fields no command-line flag sets.
         legacy: old names of the field that saved configs may still use.
+        saved_if_set: a run's ``config.json`` records the field only when it is set
+            (not ``None``), so runs that leave it unset keep the config (and identity)
+            they had before the field existed.
     """
     return dataclasses.field(default=default, metadata={
         "help": help, "minimum": minimum, "maximum": maximum, "check": check,
-        "flags": flags, "cli": cli, "legacy": legacy})
+        "flags": flags, "cli": cli, "legacy": legacy, "saved_if_set": saved_if_set})
 
 
 LEGACY_KEYS = frozenset({"command", "argv", "out", "quiet"})
@@ -203,11 +206,14 @@ def _required(hint: Any) -> bool:
 
 
 def to_dict(config: Any) -> dict[str, Any]:
-    """A config as ``config.json`` keeps it (every field, JSON-ready; a method's settings
-    as flat keys beside the run's)."""
+    """A config as ``config.json`` keeps it (every field, JSON-ready, but a
+    ``saved_if_set`` field only when set; a method's settings as flat keys beside the
+    run's)."""
     out: dict[str, Any] = {}
     for f in fields(config):
         value = getattr(config, f.name)
+        if value is None and f.metadata.get("saved_if_set"):
+            continue
         if isinstance(value, SynthesizerSettings):
             out.update(settings_to_dict(value))
         else:

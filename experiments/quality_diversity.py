@@ -132,7 +132,7 @@ class QDRun:
                                     self.names, matches, seed, backend,
                                     engine=engine or c.engine)
         return self.space.metric(params, self.target_spec, self.names, matches, seed, backend,
-                                 games_file or self.run_dir)
+                                 games_file or self.run_dir, subject=c.subject)
 
     def present(self) -> Callable[[str], str]:
         """How a program (or vector) of the run is shown."""
@@ -180,7 +180,9 @@ class QDRun:
                 if self.space is None:
                     archive.heatmap(out / "heatmap.png", title)
                 else:
-                    archive.heatmap(out / "heatmap.png", f"{title}\n{self.space.subject}",
+                    subject = self.space.subject + (f" ({c.subject})" if c.subject not in (
+                        None, self.space.chosen(None)) else "")
+                    archive.heatmap(out / "heatmap.png", f"{title}\n{subject}",
                                     self.space.objective)
         return archive
 
@@ -269,6 +271,8 @@ def cmd_qd_check(args) -> int:
              f"`{command}`", "", *([f"Game parameters: `{json.dumps(params)}` (the run's: "
                                    f"`{json.dumps(config.game_params)}`).", ""]
                                   if args.game_param else []),
+             *([f"Subject: `{config.subject}` (the run's player whose vector is searched).",
+                ""] if config.subject is not None else []),
              "| corner | " + " | ".join(f"{n} (archive → fresh)" for n in names)
              + " | win rate (archive → fresh) |",
              "|---" * (len(names) + 2) + "|"]
