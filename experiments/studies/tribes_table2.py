@@ -8,7 +8,8 @@ For each run directory (default: the three use-case runs under
 --game-param levels=[...] --out RUN/corners-levels-A-B.md`` (game i on level
 ``levels[(i // 2) % |levels|]``, the evolved player in seat i mod 2, so every level is
 played from both seats; the run's other game parameters, e.g. its turn limit, are
-kept), which logs every game and goes on from that log after a kill. It then reads the
+kept; the evolved player is the run's subject, ``--subject`` of ``stratsynth qd``),
+which logs every game and goes on from that log after a kill. It then reads the
 logged games and writes ``table2.md`` (and ``table2.json``): per corner elite, the
 archive's win rate and two features beside the fresh games' means with their standard
 errors, and the play-styles paper's Table II beside them.
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from experiments.cli import main as stratsynth
 from experiments.studies.tribes_table1 import _mean_se, level_key, parse_levels
+from games.tribes.qd import SUBJECTS
 from games.tribes.rules import RULES_VERSION
 from qd.archive import ProgramArchive
 
@@ -97,14 +99,17 @@ def archive_win_rate(objective: float, games: int) -> float:
 def table_rows(case: str, run: Path, report: Path) -> list[dict]:
     archive = ProgramArchive.load(run / "archive.json")
     names = list(archive.features)
-    per_vector = json.loads((run / "config.json").read_text())["matches"]
+    config = json.loads((run / "config.json").read_text())
+    per_vector = config["matches"]
+    subject = config.get("subject") or SUBJECTS[0]  # qd-check played the run's subject
     log = report.with_suffix(".games.jsonl")
     games = [json.loads(line) for line in log.read_text().splitlines()]
     rows = []
     for label, elite in zip(("low", "high"), archive.corner_elites()):
-        mine = [g for g in games if g["solution"] == elite["program"]]
+        mine = [g for g in games if g["solution"] == elite["program"]
+                and g.get("subject", SUBJECTS[0]) == subject]
         rows.append({"use_case": case, "corner": label, "weights": elite["program"],
-                     "features": names,
+                     "subject": subject, "features": names,
                      "archive": {"win_rate": archive_win_rate(elite["objective"], per_vector),
                                  **dict(zip(names, elite["measures"]))},
                      "archive_games": per_vector,
@@ -136,8 +141,11 @@ def markdown(rows: list[dict], command: str) -> str:
               "ours are the elites nearest the low and the high corner of the normalised "
               "feature space. Each elite's weights (σ15..σ19, σ36..σ41) and games:", ""]
     for row in rows:
-        lines.append(f"- {row['use_case']} {row['corner']}: `{row['weights']}`; archive "
-                     f"{row['archive_games']} games, fresh {row['fresh']['games']} on levels "
+        player = row["subject"]
+        lines.append(f"- {row['use_case']} {row['corner']}: `{row['weights']}`"
+                     + (f" of `{player}`" if player != SUBJECTS[0] else "")
+                     + f"; archive {row['archive_games']} games, fresh "
+                     f"{row['fresh']['games']} on levels "
                      f"{','.join(map(str, row['fresh']['levels']))}")
     return "\n".join(lines) + "\n"
 
