@@ -402,3 +402,23 @@ def test_a_whole_game_against_the_framework_configured_mcts():
         s.apply_action(action)
         decisions += 1
     assert s.is_terminal() and decisions > 100
+
+
+def test_a_framework_player_starts_each_game_with_empty_memos():
+    """A game must not depend on the games the process played before it: the module's
+    memos are emptied when a framework player is reset for a game."""
+    from games.tribes import framework_portfolio as fp
+
+    state = Tribes(level="java:0", rules=4).new_initial_state(random.Random(0))
+    player = PLAYERS["pmcts-pu-fw"]()
+    player.reset(0)
+    fp.assignments(state, player.weights, random.Random(0))
+    fp.random_assignment(state, player.weights, random.Random(0))
+    memos = (fp._GOAL_MEMO, fp._ACTION_MEMO, fp._TOWARDS_MEMO, fp._TILE_MEMO)
+    assert any(memos)
+    player.reset(1)
+    assert not any(memos)
+    paper = PLAYERS["pmcts-pu"]()
+    fp.assignments(state, player.weights, random.Random(0))
+    paper.reset(2)  # the paper portfolio's player leaves them alone
+    assert any(memos)

@@ -631,6 +631,13 @@ _TILE_MEMO: dict[int, tuple] = {}
 actions (see ``_offers``)."""
 
 
+def clear_memos() -> None:
+    """Forget every memo of this module (a player calls it when a game starts, so a
+    game plays the same whatever games the process played before)."""
+    for memo in (_GOAL_MEMO, _TABLES, _ACTION_MEMO, _TOWARDS_MEMO, _TILE_MEMO):
+        memo.clear()
+
+
 def _offers(s: TribesState, p: int, kind: int, actor: int, actions: tuple, ctx: _Ctx
             ) -> tuple:
     """The non-empty offers of the group's scripts, in script order, as a ``_Group``

@@ -382,6 +382,11 @@ class PortfolioMCTS(_TreeSearch):
             raise ValueError(f"weights needs {NUM_SCRIPTS + 1} entries (index 0 unused)")
         self.heuristic = heuristic or Heuristic()
 
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        if self.portfolio == "framework":
+            framework_portfolio.clear_memos()
+
     def _moves(self, state: TribesState) -> list[tuple]:
         if self.portfolio == "framework":
             return framework_portfolio.assignments(state, self.weights, self.rng)
