@@ -644,7 +644,8 @@ def _offers(s: TribesState, p: int, kind: int, actor: int, actions: tuple, ctx: 
     (no draw made).
 
     A unit's offers are kept with its actions (``unit_memo``; they read the unit, enemy
-    units, cities and tiles), but converge's; the moves towards goals are also kept
+    units, cities and tiles), but attack range's and converge's, which read other units'
+    places; the moves towards goals are also kept
     under the moves, the goal tables and whether the unit is on water. Research, spawn
     and level-up offers depend on the actions only. Cities' tile offers read tiles,
     buildings and territory, which stay the same as long as the state keeps the same
@@ -656,17 +657,15 @@ def _offers(s: TribesState, p: int, kind: int, actor: int, actions: tuple, ctx: 
         got = memo.get(("fw", kind))
         if got is None:
             if kind == MOVE:
-                got = _towards_group(s, p, actor, actions, ctx)
-                near = _attack_range(51, s, p, actor, actions, ctx)
-                if near is not None:
-                    got = _Group(got.offers + (near,))
-                memo["fw", kind] = got
+                got = memo["fw", kind] = _towards_group(s, p, actor, actions, ctx)
             else:
                 got = memo["fw", kind] = _run(SCRIPT_IDS[kind], s, p, actor, actions, ctx)
-        if kind == MOVE:
-            extra = _converge(52, s, p, actor, actions, ctx)
-            if extra is not None:
-                return _Group(got.offers + (extra,))
+        if kind == MOVE:  # attack range and converge read other units: never kept
+            extra = tuple(offer for offer in (_attack_range(51, s, p, actor, actions, ctx),
+                                              _converge(52, s, p, actor, actions, ctx))
+                          if offer is not None)
+            if extra:
+                return _Group(got.offers + extra)
         return got
     if kind in _BY_ACTIONS:
         key = (kind, actions)
@@ -679,8 +678,8 @@ def _offers(s: TribesState, p: int, kind: int, actor: int, actions: tuple, ctx: 
     roads, cities = s.tile_candidates()
     if kind == BUILD_ROAD:
         anchor, key = roads, (BUILD_ROAD, s.turn, s.connected[p], actions)
-    else:
-        anchor, key = cities, (kind, actor, actions)
+    else:  # a city's uniqueness check reaches farther from level 4 (``city_has``)
+        anchor, key = cities, (kind, actor, actions, s.c_level[actor] >= 4)
     entry = _TILE_MEMO.get(id(anchor))
     if entry is None or entry[0] is not anchor:
         if len(_TILE_MEMO) > 2_000:
