@@ -11,17 +11,21 @@ from games.tribes.qd import player
 from games.tribes.search import SearchParams, _Node, _uct
 
 
-def _two_children(h_second: float):
-    """A node whose first child has the better mean (0.6 against 0.4), each visited once;
-    only the second has a prior."""
+def _node(priors: tuple, totals: tuple):
+    """A node whose children have these priors h and total rewards, each visited once."""
     s = Tribes(level=0).new_initial_state(random.Random(0))
-    node = _Node(s, [((END_TURN,), 0.0, None), ((END_TURN,), h_second, None)], None, 0)
-    for i, total in enumerate((0.6, 0.4)):
+    node = _Node(s, [((END_TURN,), h, None) for h in priors], None, 0)
+    for i, total in enumerate(totals):
         child = _Node(s, (), node, 1)
         child.visits, child.total = 1, total
         node.children[i] = child
-    node.visits, node.lo, node.hi = 2, 0.0, 1.0
+    node.visits, node.lo, node.hi = len(totals), 0.0, 1.0
     return node
+
+
+def _two_children(h_second: float):
+    """The first child has the better mean (0.6 against 0.4); only the second a prior."""
+    return _node((0.0, h_second), (0.6, 0.4))
 
 
 def test_the_codes_bias_is_twice_the_papers_at_one_visit():
@@ -48,15 +52,8 @@ def test_player_specs_and_table1_rows_carry_the_codes_bias():
         assert SEED_TABLE_I[(first, second)] == SEED_TABLE_I[(first[:-5], second)]
 
 
-def _pruned_three(h=(0.0, 0.3, 0.2)):
-    s = Tribes(level=0).new_initial_state(random.Random(0))
-    node = _Node(s, [((END_TURN,), x, None) for x in h], None, 0)
-    for i, total in enumerate((0.2, 0.9, 0.5)):
-        child = _Node(s, (), node, 1)
-        child.visits, child.total = 1, total
-        node.children[i] = child
-    node.visits, node.lo, node.hi = 3, 0.0, 1.0
-    return node
+def _pruned_three():
+    return _node((0.0, 0.3, 0.2), (0.2, 0.9, 0.5))
 
 
 def test_the_framework_tree_descends_into_the_first_child_until_a_node_is_pruned():
