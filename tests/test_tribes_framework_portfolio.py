@@ -422,3 +422,33 @@ def test_a_framework_player_starts_each_game_with_empty_memos():
     fp.assignments(state, player.weights, random.Random(0))
     paper.reset(2)  # the paper portfolio's player leaves them alone
     assert any(memos)
+
+
+def test_road_offers_see_a_road_the_opponent_built_next_to_the_grid(reached):
+    """A road of either tribe extends the capital's trade grid (``calcHotspots``) but
+    not the road candidates of the tribe to move (so a search's simulated turn and the
+    game's same turn may share them): the road script must still see it."""
+    checked = 0
+    for s in reached:
+        p = s.current_player()
+        groups = [g for g in s.legal_groups() if g[0] == BUILD_ROAD]
+        if not groups:
+            continue
+        _, actor, actions = groups[0]
+        cands = {a[1] for a in actions}
+        hot = fw._road_hotspots(s, p)
+        for x in range(s.b.n):
+            newly = {m for m in s.b.nbr[x] if m in cands and not hot[m]}
+            if not hot[x] or s.road[x] or x in cands or not newly:
+                continue
+            before = fw._offers(s, p, BUILD_ROAD, actor, actions, fw._Ctx(s, p))
+            assert not newly & {a[1] for a in before.offers[0][1]}
+            t = s.clone()
+            t._own_tiles()
+            t.road[x] = 1  # the opponent's road, as the forward model writes it
+            assert t.tile_candidates()[0] is s.tile_candidates()[0]
+            after = fw._offers(t, p, BUILD_ROAD, actor, actions, fw._Ctx(t, p))
+            assert newly <= {a[1] for a in after.offers[0][1]}, (x, s.moves)
+            checked += 1
+            break
+    assert checked >= 3

@@ -627,8 +627,7 @@ _ACTION_MEMO: dict[tuple, tuple] = {}
 _TOWARDS_MEMO: dict[tuple, tuple] = {}
 """(moves, id of the goal tables, on water) -> (those tables, ``_TOWARDS``' offers)."""
 _TILE_MEMO: dict[int, tuple] = {}
-"""id(tile candidates) -> (those candidates, {key: offers}) for roads and cities' tile
-actions (see ``_offers``)."""
+"""id(cities' tile candidates) -> (those candidates, {key: offers}) (see ``_offers``)."""
 
 
 def clear_memos() -> None:
@@ -649,9 +648,10 @@ def _offers(s: TribesState, p: int, kind: int, actor: int, actions: tuple, ctx: 
     under the moves, the goal tables and whether the unit is on water. Research, spawn
     and level-up offers depend on the actions only. Cities' tile offers read tiles,
     buildings and territory, which stay the same as long as the state keeps the same
-    tuple of its cities' tile candidates (``TribesState.tile_candidates``); roads also
-    read the trade grid and the connected cities: kept with the road candidates within
-    one turn (the opponent's roads change the grid without changing them)."""
+    tuple of its cities' tile candidates (``TribesState.tile_candidates``). Roads read
+    the trade grid, which either tribe's roads change without changing the road
+    candidates (and a search's simulated turns build other roads than the game's same
+    turn): they are never kept."""
     if kind in _UNIT_KINDS:
         memo = s.unit_memo(actor)
         got = memo.get(("fw", kind))
@@ -675,11 +675,10 @@ def _offers(s: TribesState, p: int, kind: int, actor: int, actions: tuple, ctx: 
                 _ACTION_MEMO.clear()
             got = _ACTION_MEMO[key] = _run(SCRIPT_IDS[kind], s, p, actor, actions, ctx)
         return got
-    roads, cities = s.tile_candidates()
     if kind == BUILD_ROAD:
-        anchor, key = roads, (BUILD_ROAD, s.turn, s.connected[p], actions)
-    else:  # a city's uniqueness check reaches farther from level 4 (``city_has``)
-        anchor, key = cities, (kind, actor, actions, s.c_level[actor] >= 4)
+        return _run(SCRIPT_IDS[kind], s, p, actor, actions, ctx)
+    anchor = s.tile_candidates()[1]
+    key = (kind, actor, actions, s.c_level[actor] >= 4)  # uniqueness reaches farther from 4
     entry = _TILE_MEMO.get(id(anchor))
     if entry is None or entry[0] is not anchor:
         if len(_TILE_MEMO) > 2_000:
