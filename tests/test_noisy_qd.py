@@ -307,3 +307,17 @@ def test_tribes_samples_are_the_next_games_of_the_solution(tmp_path):
     again = WeightsScore({"turn_limit": 3, "levels": [0, 1]}, "mcts:8", ["attacks"], 2, 5,
                          out=tmp_path)
     assert again.sample_many([(text, 1)]) == [second]  # read back from the games log
+
+
+def test_the_study_passes_the_subject_to_each_run_only_when_given(tmp_path):
+    import argparse
+
+    from experiments.studies.noisy_qd import run_args
+
+    base = dict(game="tribes", features="attacks,win_round", dims=None, target="mcts-fw:200",
+                matches=4, batch=8, evaluations=16, workers=1, game_param=["rules=4"])
+    given = run_args(argparse.Namespace(**base, subject="pmcts-pu-fw"), "adaptive", 3,
+                     tmp_path)
+    assert given[given.index("--subject") + 1] == "pmcts-pu-fw"
+    assert "--subject" not in run_args(argparse.Namespace(**base, subject=None), "plain", 3,
+                                       tmp_path)

@@ -68,6 +68,7 @@ def run_args(args, policy: str, seed: int, out: Path) -> list[str]:
     return ["qd", args.game, "--features", args.features,
             *(["--dims", args.dims] if args.dims else []),
             *(["--target", args.target] if args.target else []),
+            *(["--subject", args.subject] if args.subject else []),
             "--matches", str(args.matches), "--batch", str(args.batch),
             "--evaluations", str(args.evaluations), "--seed", str(seed),
             "--workers", str(args.workers), "--resample", policy,
@@ -122,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--features", required=True)
     parser.add_argument("--dims", default=None)
     parser.add_argument("--target", default=None)
+    parser.add_argument("--subject", default=None,
+                        help="the player a weight-vector space evolves (stratsynth qd --subject)")
     parser.add_argument("--matches", type=int, required=True, help="matches per evaluation")
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--evaluations", type=int, required=True)
