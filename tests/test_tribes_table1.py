@@ -106,3 +106,32 @@ def test_table1_agent_settings_pick_the_framework_players():
                                                                 "framework")}
     assert names == {"table1_budget2000_rules_v4", "table1_budget2000_rules_v4_framework_mcts",
                      "table1_budget2000_rules_v4_framework_agents"}
+
+
+def test_the_readmes_table_i_is_the_committed_runs_table():
+    """README's Tribes Table I is what ``tribes_table1_versions`` makes of the committed
+    runs it names (a run that gains games must bring the README along)."""
+    from pathlib import Path
+
+    from experiments.studies.tribes_table1_versions import load, versions_table
+
+    root = Path(__file__).resolve().parents[1]
+    results = root / "experiments/results/tribes"
+    readme = (root / "README.md").read_text()
+    start = readme.index("| agent | vs | games | wins % | score | techs % |")
+    shown = readme[start:readme.index("\n\n", start)] + "\n"
+    made = versions_table(load(results / "table1_budget2000_rules_v3")[1], [
+        load(results / f"table1_budget2000_rules_v4_{name}")
+        for name in ("framework_agents", "framework_mcts")])
+    assert shown == made
+
+
+def test_the_versions_table_refuses_a_folder_that_is_no_run(tmp_path, capsys):
+    from experiments.studies.tribes_table1_versions import main as versions
+
+    assert versions([str(tmp_path)]) == 2
+    assert str(tmp_path) in capsys.readouterr().err
+    (tmp_path / "games.jsonl").write_text("{}\n")
+    (tmp_path / "table1.json").write_text("[{")
+    assert versions([str(tmp_path)]) == 2
+    assert "table1.json: not JSON" in capsys.readouterr().err
