@@ -135,3 +135,12 @@ def test_the_versions_table_refuses_a_folder_that_is_no_run(tmp_path, capsys):
     (tmp_path / "table1.json").write_text("[{")
     assert versions([str(tmp_path)]) == 2
     assert "table1.json: not JSON" in capsys.readouterr().err
+
+
+def test_the_versions_table_refuses_an_unknown_agent_setting(tmp_path, capsys):
+    from experiments.studies.tribes_table1_versions import main as versions
+
+    (tmp_path / "games.jsonl").write_text('{"agent_setting": "mine"}\n')
+    (tmp_path / "table1.json").write_text("[]")
+    assert versions([str(tmp_path)]) == 2
+    assert "agent_setting 'mine'" in capsys.readouterr().err

@@ -44,7 +44,11 @@ def load(folder: Path) -> tuple[str, list[dict]]:
                          "run, or no game yet)")
     with games.open() as f:
         first = _read(games, f.readline() or "{}")
-    heading = f"v{rules_version(first)}, {SETTING[first.get('agent_setting', 'ours')]}"
+    setting = first.get("agent_setting", "ours")
+    if setting not in SETTING:
+        raise ValueError(f"{games}: line 1: agent_setting '{setting}' is none of "
+                         f"{', '.join(SETTING)}")
+    heading = f"v{rules_version(first)}, {SETTING[setting]}"
     return heading, _read(path, path.read_text())
 
 
