@@ -452,3 +452,21 @@ def test_road_offers_see_a_road_the_opponent_built_next_to_the_grid(reached):
             checked += 1
             break
     assert checked >= 3
+
+
+def test_the_framework_tree_never_reads_the_bias_without_pruning(reached):
+    """P-MCTS and P-MCTS(B) decide alike in the framework's tree (so Table I copies one's
+    games into the other's rows), while in our tree the bias changes decisions."""
+    states = reached[::8]
+
+    def decisions(**options) -> list:
+        made = []
+        for s in states:
+            search = PortfolioMCTS(budget=200, portfolio="framework", bias_denominator="code",
+                                   **options)
+            search.reset(5)
+            made.append(search(s.clone()))
+        return made
+
+    assert decisions(tree="framework") == decisions(tree="framework", bias=True)
+    assert decisions(tree="ours") != decisions(tree="ours", bias=True)

@@ -144,3 +144,27 @@ def test_the_versions_table_refuses_an_unknown_agent_setting(tmp_path, capsys):
     (tmp_path / "table1.json").write_text("[]")
     assert versions([str(tmp_path)]) == 2
     assert "agent_setting 'mine'" in capsys.readouterr().err
+
+
+def test_framework_pmcts_b_rows_are_the_pmcts_games_copied_and_play_alike(tmp_path):
+    """Under the framework setting P-MCTS(B)'s games are P-MCTS's (its tree never reads
+    the bias without pruning): copied and marked, not played again; played when the
+    P-MCTS pairing is not in the run, and then the same game."""
+    base = ["--levels", "2", "--games-per-level", "2", "--budget", "8", "--turn-limit", "2",
+            "--rules", "4", "--agents", "framework"]
+    both = tmp_path / "both"
+    assert table1(["--out", str(both), "--pairings", "pmcts:rhea,pmcts-b:rhea", *base]) == 0
+    rows = [json.loads(x) for x in (both / "games.jsonl").read_text().splitlines()]
+    played = [r for r in rows if r["agents"] == ["pmcts", "rhea"]]
+    copied = [r for r in rows if r["agents"] == ["pmcts-b", "rhea"]]
+    assert len(played) == len(copied) == 2
+    assert all(r["same_games_as"] == "pmcts" and r["seconds"] == 0.0 for r in copied)
+    assert "P-MCTS(B)'s games are P-MCTS's, copied" in (both / "table1.md").read_text()
+    alone = tmp_path / "alone"
+    assert table1(["--out", str(alone), "--pairings", "pmcts-b:rhea", *base]) == 0
+    own = [json.loads(x) for x in (alone / "games.jsonl").read_text().splitlines()]
+    assert all("same_games_as" not in r for r in own)
+    assert [(r["seat"], r["log"]) for r in own] == [(r["seat"], r["log"]) for r in copied]
+    table = {(r["agent"], r["opponent"]): r for r in
+             json.loads((both / "table1.json").read_text())}
+    assert table[("pmcts-b", "rhea")]["wins"] == table[("pmcts", "rhea")]["wins"]

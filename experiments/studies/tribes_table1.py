@@ -93,6 +93,12 @@ framework's tournament configures it (``tournament.json`` ``"Rollouts": false``,
 ``pmcts-fw``/``pmcts-b-fw``/``pmcts-pu-fw`` (its portfolio, its bias h/(n + ε), its tree
 search with its bugs). RHEA is the framework's (population 1) in all three."""
 FRAMEWORK_PMCTS = {"pmcts": "pmcts-fw", "pmcts-b": "pmcts-b-fw", "pmcts-pu": "pmcts-pu-fw"}
+SAME_GAMES = {"framework": {"pmcts-b": "pmcts"}}
+"""Rows whose games are another row's, move for move, by setting: the framework's tree
+reads UCT values (and so P-MCTS(B)'s bias) only at a pruned node, so without pruning
+``pmcts-b-fw`` plays ``pmcts-fw``'s games from the same seeds. Those games are copied into
+the P-MCTS(B) rows, marked ``same_games_as``, when that pairing's P-MCTS games are in the
+run; they are played when they are not."""
 FOLDER_SUFFIX = {"ours": "", "framework-mcts": "_framework_mcts",
                  "framework": "_framework_agents"}
 SETTING_TEXT = {"ours": "", "framework-mcts": ", MCTS as the framework configures it",
@@ -248,14 +254,25 @@ def beside_seed(table: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def copied_game(source: dict, first: str) -> dict:
+    """A row that is ``source``'s game with ``first`` as the first agent (``SAME_GAMES``)."""
+    return {**source, "agents": [first, source["agents"][1]], "seconds": 0.0,
+            "same_games_as": source["agents"][0]}
+
+
 def write_tables(out: Path, rows: list[dict], budget: int, turn_limit: int,
                  rules: int = RULES_VERSION, agents: str = "ours") -> None:
     # under rules 4 the framework plays rounds 0..turn_limit
     table = summarise([r for r in rows if r["budget"] == budget],
                       turn_limit + (rules >= 4))
     (out / "table1.json").write_text(json.dumps(table, indent=1) + "\n")
+    copies = sorted({(r["agents"][0], r["same_games_as"]) for r in rows
+                     if "same_games_as" in r})
+    note = "".join(f"\n{NAMES[a]}'s games are {NAMES[b]}'s, copied: without pruning the "
+                   "framework's tree never reads the bias, so the two play alike.\n"
+                   for a, b in copies)
     (out / "table1.md").write_text(
-        markdown(table, budget, rules, agents)
+        markdown(table, budget, rules, agents) + note
         + "\nOurs / the play-styles paper's (its 500 games a row on 25 levels), "
         "standard errors in brackets:\n\n" + beside_seed(table))
 
@@ -330,6 +347,10 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(first, second, level, rep, args.budget, args.turn_limit, args.seed, *extra)
             for rep, level, (first, second) in schedule
             if ((first, second), level, rep, args.budget) not in done]
+    source_of = SAME_GAMES.get(args.agents, {})
+    copies = [job for job in jobs if job[0] in source_of
+              and (source_of[job[0]], job[1]) in pairings]
+    jobs = [job for job in jobs if job not in copies]
     started = time.perf_counter()
     try:
         pool = make_map(args.workers)
@@ -337,20 +358,35 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--workers: {err}", file=sys.stderr)
         return 2
     batch = 1 if args.workers == 1 else 4 * (args.workers or os.cpu_count() or 1)
+    def write(row: dict, fh) -> None:
+        fh.write(json.dumps(row) + "\n")
+        fh.flush()
+        rows.append(row)
+        first, second = row["agents"]
+        how = f"same game as {row['same_games_as']}" if "same_games_as" in row else \
+            f"{row['seconds']} s"
+        print(f"{first} vs {second} level {row['level']} rep {row['rep']}: winner "
+              f"seat {row['log']['winner']} (agent seat {row['seat']}), {how}", flush=True)
+
+    def write_copies(fh) -> None:
+        played = {(tuple(r["agents"]), r["level"], r["rep"], r["budget"]): r for r in rows}
+        for job in list(copies):
+            first, second, level, rep, budget = job[:5]
+            source = played.get(((source_of[first], second), level, rep, budget))
+            if source is not None:
+                write(copied_game(source, first), fh)
+                copies.remove(job)
+
     with pool, path.open("a") as fh:
+        write_copies(fh)
         for at in range(0, len(jobs), batch):
             if args.max_seconds is not None and \
                     time.perf_counter() - started > args.max_seconds:
                 print("time limit reached; rerun the command to continue")
                 return 0
             for row in pool(play_game, jobs[at:at + batch]):
-                fh.write(json.dumps(row) + "\n")
-                fh.flush()
-                rows.append(row)
-                first, second = row["agents"]
-                print(f"{first} vs {second} level {row['level']} rep {row['rep']}: winner "
-                      f"seat {row['log']['winner']} (agent seat {row['seat']}), "
-                      f"{row['seconds']} s", flush=True)
+                write(row, fh)
+            write_copies(fh)
             write_tables(out, rows, args.budget, args.turn_limit, args.rules, args.agents)
     write_tables(out, rows, args.budget, args.turn_limit, args.rules, args.agents)
     return 0
