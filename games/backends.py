@@ -151,6 +151,10 @@ off, whole-batch Ψ evaluation measured faster in every round
 (``python -m experiments.bench.dask_settings``)."""
 
 
+CLIENT_LOGS = ("distributed.client", "distributed.batched")
+"""The dask client's loggers that print tracebacks when its scheduler goes away."""
+
+
 class DaskMap:
     """``dask.distributed``: a scheduler address, or a LocalCluster started for you.
 
@@ -173,9 +177,11 @@ class DaskMap:
         self._cluster = None
         self.address = address or "(a LocalCluster)"
         # a lost scheduler is our one line (``SchedulerLost``), not the client's tracebacks
-        self._client_log = logging.getLogger("distributed.client")
-        self._client_level = self._client_log.level
-        self._client_log.setLevel(logging.CRITICAL)
+        # (its batched sender logs one too when the scheduler dies mid-send)
+        self._client_logs = [logging.getLogger(name) for name in CLIENT_LOGS]
+        self._client_levels = [log.level for log in self._client_logs]
+        for log in self._client_logs:
+            log.setLevel(logging.CRITICAL)
         try:
             if address:
                 self._client = Client(address)
@@ -186,7 +192,7 @@ class DaskMap:
                                                  dashboard_address=None)
                 self._client = Client(self._cluster)
         except BaseException:
-            self._client_log.setLevel(self._client_level)
+            self._restore_logs()
             raise
         self.workers = max(1, len(self._client.scheduler_info()["workers"]))
 
@@ -209,7 +215,11 @@ class DaskMap:
             if self._cluster is not None:
                 self._cluster.close()
         finally:
-            self._client_log.setLevel(self._client_level)
+            self._restore_logs()
+
+    def _restore_logs(self) -> None:
+        for log, level in zip(self._client_logs, self._client_levels):
+            log.setLevel(level)
 
     def __enter__(self):
         return self

@@ -97,3 +97,20 @@ def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path, capsy
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and f"dask scheduler {address}" in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_the_clients_tracebacks_are_silenced_while_it_runs_and_restored_after():
+    """Both loggers that print a traceback when the scheduler dies (the client's and its
+    batched sender's) stay quiet while a run uses dask, and get their levels back."""
+    import logging
+
+    from games.backends import CLIENT_LOGS, DaskMap
+
+    logs = [logging.getLogger(name) for name in CLIENT_LOGS]
+    assert "distributed.batched" in CLIENT_LOGS
+    before = [log.level for log in logs]
+    with DaskMap(workers=1) as pool:
+        assert all(log.level == logging.CRITICAL for log in logs)
+        assert pool(abs, [-1, 2]) == [1, 2]
+    assert [log.level for log in logs] == before
