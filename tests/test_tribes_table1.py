@@ -168,3 +168,85 @@ def test_framework_pmcts_b_rows_are_the_pmcts_games_copied_and_play_alike(tmp_pa
     table = {(r["agent"], r["opponent"]): r for r in
              json.loads((both / "table1.json").read_text())}
     assert table[("pmcts-b", "rhea")]["wins"] == table[("pmcts", "rhea")]["wins"]
+
+
+def _game(first: str, level: int, rep: int, won: bool, rounds: int = 20, **extra) -> dict:
+    seat = rep % 2
+    return {"agents": [first, "mcts"], "level": level, "rep": rep, "seat": seat,
+            "budget": 2000, "rules_version": 3, "seconds": 1.0,
+            "log": {"winner": seat if won else 1 - seat, "rounds": rounds}, **extra}
+
+
+def _write(folder, rows) -> None:
+    folder.mkdir()
+    (folder / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_paired_table_counts_the_pairs_each_agent_alone_won(tmp_path):
+    """Hand-worked: 10 paired games, A won 8 and B 3; A alone won 6, B alone 1, so
+    McNemar's exact p = 2·(C(7,6) + C(7,7))/2^7 = 0.125. A game with no counterpart is
+    counted apart; B's games against another opponent are not A's pairs."""
+    from experiments.studies.tribes_table1_paired import main as paired
+
+    a_won = [True] * 8 + [False] * 2
+    b_won = [True, True, False, False, False, False, False, False, True, False]
+    keys = [(level, rep) for level in range(5) for rep in range(2)]
+    _write(tmp_path / "a", [_game("printed", lv, rep, w) for (lv, rep), w in zip(keys, a_won)]
+           + [_game("printed", 9, 0, True)])
+    _write(tmp_path / "b", [_game("code", lv, rep, w, rounds=30)
+                            for (lv, rep), w in zip(keys, b_won)]
+           + [{**_game("code", 0, 0, True), "agents": ["code", "rhea"]}])
+    out = tmp_path / "paired.md"
+    assert paired([str(tmp_path / "a"), "--against", str(tmp_path / "b"),
+                   "--pair", "printed=code", "--out", str(out)]) == 0
+    row = out.read_text().splitlines()[2]
+    assert row == ("| printed | code | MCTS | 10 | 8 (80%) | 3 (30%) | 2 | 6 | 1 | 0.125 | "
+                   "20 / 30 | 0 | 1 |")
+
+
+def test_paired_table_refuses_games_of_other_settings_and_bad_folders(tmp_path, capsys):
+    from experiments.studies.tribes_table1_paired import main as paired
+
+    _write(tmp_path / "a", [_game("printed", 0, 0, True)])
+    _write(tmp_path / "b", [{**_game("code", 0, 0, True), "rules_version": 4}])
+    argv = [str(tmp_path / "a"), "--against", str(tmp_path / "b"), "--pair", "printed=code"]
+    assert paired(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "level 0 rep 0" in err and "different settings" in err
+    assert paired([str(tmp_path / "none"), *argv[1:]]) == 2
+    assert f"{tmp_path / 'none'}: no games.jsonl" in capsys.readouterr().err
+    (tmp_path / "b" / "games.jsonl").write_text('{"agents": ["code", "mcts"]}\n')
+    assert paired(argv) == 2
+    assert "line 1: not a Table I game" in capsys.readouterr().err
+    _write(tmp_path / "c", [_game("code", 0, 0, True)])
+    assert paired([argv[0], "--against", str(tmp_path / "c"), "--pair", "printed=other"]) == 0
+    assert "| 0 | 0 | 0 | 0 | 0 | 0 | 1 | — | 0 | 1 |" in capsys.readouterr().out
+
+
+def test_a_games_seeds_do_not_depend_on_the_other_pairings_of_its_run(tmp_path):
+    """What pairing by level and repetition rests on: the same agents' games come out
+    the same in a run of one pairing and in a run of several."""
+    from experiments.studies.tribes_table1_paired import games, paired
+
+    base = ["--levels", "0-1", "--games-per-level", "2", "--budget", "5", "--turn-limit", "2"]
+    assert table1(["--out", str(tmp_path / "one"), "--pairings", "pmcts:rhea", *base]) == 0
+    assert table1(["--out", str(tmp_path / "two"), "--pairings", "mcts:rhea,pmcts:rhea",
+                   *base]) == 0
+    (row,) = paired(games(tmp_path / "one"), games(tmp_path / "two"), "pmcts", "pmcts")
+    assert row["games"] == row["same_games"] == 4 and row["p"] == 1.0
+    (row,) = paired(games(tmp_path / "two"), games(tmp_path / "two"), "mcts", "pmcts")
+    assert row["opponent"] == "rhea" and row["games"] == 4
+
+
+def test_the_printed_schedules_paired_table_is_the_committed_runs_table():
+    """``paired.md`` of the printed-schedule run is what ``tribes_table1_paired`` makes of
+    the committed games (a run that gains games must bring it along)."""
+    from pathlib import Path
+
+    from experiments.studies.tribes_table1_paired import games, markdown, paired
+
+    results = Path(__file__).resolve().parents[1] / "experiments/results/tribes"
+    run = results / "table1_budget2000_rules_v3_printed_pu"
+    made = markdown(paired(games(run), games(results / "table1_budget2000_rules_v3"),
+                           "pmcts-pu-printed", "pmcts-pu"))
+    assert (run / "paired.md").read_text() == made
