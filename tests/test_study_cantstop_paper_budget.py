@@ -204,6 +204,9 @@ def test_fig2_table_quartiles_rates_and_tests(comparison):
     assert "| SA vs Sketch-SA(O) | 3 / 3 | 0.1 | 0.1 |" in lines
     assert "- Sketch-SA(O) > SA: medians 0.600 against 0.200, p = 0.05" in lines
     assert "Seeds finished: SA: 1, 2, 3; Sketch-SA(O): 1, 2, 3" in lines
+    assert "| seed | SA | Sketch-SA(O) |" in lines
+    assert "| 3 | 0.300 | 0.700 |" in lines
+    assert not any(line.startswith("| 4 |") for line in lines)  # seed 4 is unfinished
 
 
 def test_table1_cells_bc_beside_sketch_sa(comparison):
@@ -303,3 +306,11 @@ def test_typed_runs_alone_are_a_report(tmp_path, monkeypatch):
                         workers=1, typed=typed).read_text()
     assert run.exists() and "## Fig. 2 in the typed language" in text
     assert "## Fig. 2: best Ψ over Ψ evaluations" not in text
+
+
+def test_rate_by_seed_marks_a_seed_one_method_has_not_finished():
+    methods = {"SA": [{"config": {"seed": 2}, "rate": 0.25}],
+               "UCT": [{"config": {"seed": 1}, "rate": 0.5}, {"config": {"seed": 2}, "rate": 0.0}]}
+    lines = study.rate_by_seed_lines(methods, ["SA", "UCT"])
+    assert lines[2:6] == ["| seed | SA | UCT |", "|---|---|---|", "| 1 | – | 0.500 |",
+                          "| 2 | 0.250 | 0.000 |"]

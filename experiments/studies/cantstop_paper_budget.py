@@ -237,6 +237,22 @@ def seeds_text(runs: list[dict]) -> str:
     return ", ".join(map(str, seeds))
 
 
+def rate_by_seed_lines(methods: dict[str, list[dict]], labels: list[str]) -> list[str]:
+    """Each finished run's final rate, a row per seed and a column per method, so a
+    reader finds any run's program strength without opening its folder."""
+    by_seed: dict[int, dict[str, float]] = {}
+    for label in labels:
+        for run in methods[label]:
+            by_seed.setdefault(run["config"]["seed"], {})[label] = run["rate"]
+    lines = ["Final rate of each run's best program, by seed (– : not finished):", "",
+             "| seed | " + " | ".join(labels) + " |", "|---|" + "---|" * len(labels)]
+    for seed in sorted(by_seed):
+        cells = [f"{by_seed[seed][label]:.3f}" if label in by_seed[seed] else "–"
+                 for label in labels]
+        lines.append(f"| {seed} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def failed_evaluations(summary: dict) -> tuple[float, bool]:
     """Ψ evaluations of failing programs (a forfeited share counts as that share), and
     whether exact: an older summary gives the count of ``failures.log`` lines, a lower
@@ -324,6 +340,7 @@ def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int, *,
     lines += ["", reference_hours_line([r for label in labels for r in methods[label]]),
               "", "Seeds finished: " + "; ".join(
         f"{label}: {seeds_text(methods[label])}" for label in labels), ""]
+    lines += rate_by_seed_lines(methods, labels)
     pairs = [(a, b) for a, b in combinations(labels, 2)
              if len(methods[a]) > 1 and len(methods[b]) > 1]
     if pairs:
