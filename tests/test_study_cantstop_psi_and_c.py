@@ -105,3 +105,27 @@ def test_runs_in_seed_order_and_rho_undefined_where_c_is_constant():
     lines = study.summary(rows).splitlines()[2:]
     assert [line.split(" | ")[0] for line in lines] == ["| m/seed2", "| m/seed11"]
     assert all(" | C constant | " in line for line in lines)
+
+
+def test_the_report_says_which_runs_their_budget_and_the_command(tmp_path, scored):
+    run_dir = _run(tmp_path, [(1.0, 1, "psi", 0.1, "a"), (2.0, 2, "psi", 0.4, "b")])
+    config = json.loads((run_dir / "config.json").read_text())
+    (run_dir / "config.json").write_text(json.dumps({**config, "evaluations": 10000,
+                                                     "matches": 1000}))
+    out = tmp_path / "out"
+    assert study.main([str(run_dir), "--out", str(out)]) == 0
+    text = (out / "psi-and-c.md").read_text()
+    assert text.startswith("# Ψ against C: the sketch-learning paper's Figs. 7 and 8\n")
+    assert "1 run (Sketch-SA_O seeds 1)" in text
+    assert "Every run had 10,000 evaluations (C and Ψ), Ψ over 1,000 matches" in text
+    assert f"cantstop_psi_and_c RUN... --out {out}`" in text
+
+
+def test_the_report_gives_no_budget_where_the_runs_differ(tmp_path):
+    a, b = tmp_path / "M" / "seed1", tmp_path / "M" / "seed2"
+    for run, evaluations in ((a, 100), (b, 200)):
+        run.mkdir(parents=True)
+        (run / "config.json").write_text(json.dumps({"evaluations": evaluations,
+                                                     "matches": 10}))
+    text = study.header([b, a], tmp_path)
+    assert "2 runs (M seeds 1, 2)" in text and "Every run had" not in text

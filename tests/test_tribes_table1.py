@@ -250,3 +250,14 @@ def test_the_printed_schedules_paired_table_is_the_committed_runs_table():
     made = markdown(paired(games(run), games(results / "table1_budget2000_rules_v3"),
                            "pmcts-pu-printed", "pmcts-pu"))
     assert (run / "paired.md").read_text() == made
+
+
+def test_a_versions_cell_gives_each_measure_with_its_standard_error():
+    from experiments.studies.tribes_table1_versions import cell
+
+    row = {"games": 4, "wins": 75.0, "wins_se": 25.0, "score": 8216.8, "score_se": 546.8,
+           "techs": 100.0, "cities": 3.785, "cities_se": 0.35, "production": 22.71,
+           "production_se": 2.72}
+    assert cell(row) == "75.0 (25.0) / 8217 (547) / 100 / 3.79 (0.35) / 22.7 (2.7) [4]"
+    assert cell({**row, "games": 1}) == "75.0 / 8217 / 100 / 3.79 / 22.7 [1]"
+    assert cell(None) == "—"

@@ -124,6 +124,39 @@ def summary(rows: list[dict], counts: dict[str, int] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def header(runs: list[Path], out: Path) -> str:
+    """What ``psi-and-c.md`` reports on and how it was made: the runs by method and seed,
+    their budget where their configs agree, the figures and the command."""
+    by_method: dict[str, list[str]] = {}
+    for run in sorted(runs, key=lambda run: run_order(str(run))):
+        by_method.setdefault(run.parent.name, []).append(run.name.removeprefix("seed"))
+    budgets = set()
+    for run in runs:
+        try:
+            config = json.loads((run / "config.json").read_text())
+        except (OSError, ValueError):
+            config = {}
+        budgets.add((config.get("evaluations"), config.get("matches")))
+    budget = ""
+    if len(budgets) == 1 and None not in (only := budgets.pop()):
+        budget = (f" Every run had {only[0]:,} evaluations (C and Ψ), Ψ over {only[1]:,} "
+                  "matches against the target; the rest of its settings are in its "
+                  "`config.json`.")
+    runs_text = "; ".join(f"{method} seeds {', '.join(seeds)}"
+                          for method, seeds in by_method.items())
+    return (
+        "# Ψ against C: the sketch-learning paper's Figs. 7 and 8\n\n"
+        f"{len(runs)} run{'' if len(runs) == 1 else 's'} ({runs_text}): every program whose Ψ the search measured, with "
+        "its cloning score C computed afterwards with the run's own score and data set."
+        f"{budget} [Fig. 7](fig7-psi-and-c-over-search.png): Ψ and C of the best-Ψ "
+        f"program so far over the search, for the {FIG7_RUNS} runs with the highest best "
+        "Ψ. [Fig. 8](fig8-programs-by-psi-and-c.png): the programs with Ψ > 0 by Ψ and C. "
+        "The programs shown are in `psi-and-c.csv`.\n\n"
+        f"Made by `python -m experiments.studies.cantstop_psi_and_c RUN... --out {out}` "
+        "over the run folders of the table (a run whose `log.csv` is gone is read back "
+        "from the earlier report in the same folder).\n\n")
+
+
 def draw(rows: list[dict], out: Path) -> None:
     import matplotlib
 
@@ -175,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows, counts = [], {}
+    rows, counts, kept_runs = [], {}, []
     for run in sorted(map(Path, args.runs), key=lambda run: run_order(str(run))):
         if (run / "log.csv").is_file():
             mine = measured(run)
@@ -188,12 +221,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         rows += mine
         counts[str(run)] = count
+        kept_runs.append(run)
     with (out / "psi-and-c.csv").open("w", newline="") as fh:
         writer = csv.DictWriter(fh, FIELDS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(r for r in rows if r["best_so_far"] or r["psi"] > 0)
     (out / "psi-and-c-runs.json").write_text(json.dumps(counts, indent=1) + "\n")
-    (out / "psi-and-c.md").write_text(summary(rows, counts))
+    (out / "psi-and-c.md").write_text(header(kept_runs, out) + summary(rows, counts))
     draw(rows, out)
     print(out)
     return 0

@@ -9,8 +9,8 @@ measure by measure, then a column per other run (another rule set or agent setti
 Each folder is a ``tribes_table1`` run; its ``table1.json`` is read (rewritten after every
 game, so the columns follow a run in progress) and its first game says its rules
 version and agent setting, which head its column. A column's cell is the first agent's
-wins % (standard error, from two games on) / score / techs % / production [games];
-"—" where the run has no game of that row yet.
+wins % / score / techs % / cities / production [games], standard errors in brackets from
+two games on; "—" where the run has no game of that row yet.
 """
 
 from __future__ import annotations
@@ -52,12 +52,19 @@ def load(folder: Path) -> tuple[str, list[dict]]:
     return heading, _read(path, path.read_text())
 
 
+MEASURES = "wins % / score / techs % / cities / production [games]"
+"""What a column's cell holds, in order (standard errors in brackets, from two games on)."""
+
+
 def cell(row: dict | None) -> str:
     if row is None:
         return "—"
-    se = f" ({row['wins_se']:.1f})" if row["games"] > 1 else ""  # none of one game
-    return (f"{row['wins']:.1f}{se} / {row['score']:.0f} / "
-            f"{row['techs']:.0f} / {row['production']:.1f} [{row['games']}]")
+
+    def se(name: str, digits: int) -> str:  # none of one game
+        return f" ({row[name + '_se']:.{digits}f})" if row["games"] > 1 else ""
+    return (f"{row['wins']:.1f}{se('wins', 1)} / {row['score']:.0f}{se('score', 0)} / "
+            f"{row['techs']:.0f} / {row['cities']:.2f}{se('cities', 2)} / "
+            f"{row['production']:.1f}{se('production', 1)} [{row['games']}]")
 
 
 def versions_table(main: list[dict], beside: list[tuple[str, list[dict]]]) -> str:
@@ -67,7 +74,7 @@ def versions_table(main: list[dict], beside: list[tuple[str, list[dict]]]) -> st
     ordered = [rows[p] for p in PAIRINGS if p in rows]
     lines = beside_seed(ordered).splitlines()
     by_run = [{(r["agent"], r["opponent"]): r for r in table} for _, table in beside]
-    lines[0] += "".join(f" {heading}: wins % / score / techs % / production [games] |"
+    lines[0] += "".join(f" {heading}: {MEASURES} |"
                         for heading, _ in beside)
     lines[1] += " --- |" * len(beside)
     for i, r in enumerate(ordered):
