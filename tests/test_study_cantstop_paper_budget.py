@@ -314,3 +314,27 @@ def test_rate_by_seed_marks_a_seed_one_method_has_not_finished():
     lines = study.rate_by_seed_lines(methods, ["SA", "UCT"])
     assert lines[2:6] == ["| seed | SA | UCT |", "|---|---|---|", "| 1 | – | 0.500 |",
                           "| 2 | 0.250 | 0.000 |"]
+
+
+def test_typed_runs_under_the_paper_rules_get_their_section_and_the_rules_side_by_side(
+        tmp_path, monkeypatch):
+    import experiments.report as report
+
+    typed, paper_rules = tmp_path / "fig2-typed", tmp_path / "fig2-typed-paper-rules"
+    rates = {}
+    for seed in (1, 2, 3):  # typed SA: 0.4, 0.5, 0.6; under the paper's rules 0.15 higher
+        rates[_run(typed, "SA", seed, [(10.0, 1, "psi", 0.4, "p")])] = 0.3 + 0.1 * seed
+        rates[_run(paper_rules, "SA", seed, [(10.0, 1, "psi", 0.5, "p")])] = 0.45 + 0.1 * seed
+    monkeypatch.setattr(report, "load_run", lambda run_dir: run_dir)
+    monkeypatch.setattr(report, "remeasure", lambda run_dir, matches, workers:
+                        (round(rates[run_dir] * matches), matches))
+    out = tmp_path / "out"
+    text = study.report([tmp_path / "empty"], out, budget=10, matches=1000, workers=1,
+                        typed=typed, typed_paper_rules=paper_rules).read_text()
+    assert f"--typed-paper-rules {paper_rules} --out {out}`" in text
+    assert (out / study.TYPED_PAPER_RULES_FIGURE_FILE).stat().st_size
+    assert "## Fig. 2 in the typed language under the paper's rules" in text
+    assert "| method | seeds (reference rules / paper rules) |" in text
+    # 0.4, 0.5, 0.6 against 0.55, 0.65, 0.75: U = 1, exact two-sided p = 2 * 2/20
+    assert "| SA | 3 / 3 | 0.500, 0.500 | 0.650, 0.650 | 0.2 |" in text
+    assert text.count("| SA | 3 | ") == 2  # each setting its own Fig. 2 table

@@ -20,7 +20,11 @@ Reads the comparisons of ``experiments/configs/cantstop_paper_budget_{fig2,table
 * with ``--typed DIR``: the same Fig. 2 in the typed language
   (``experiments/configs/cantstop_paper_budget_fig2_typed.toml``), its own figure
   (``psi-by-evaluations-typed.png``) and table, and each method's final rates in the
-  two languages side by side.
+  two languages side by side;
+* with ``--typed-paper-rules DIR``: the typed Fig. 2 again under the paper's rules
+  (``experiments/configs/cantstop_paper_budget_fig2_typed_paper_rules.toml``), its figure
+  (``psi-by-evaluations-typed-paper-rules.png``) and table, and each method's final
+  rates under the two rule sets side by side.
 
 Each run's log is condensed to ``psi-by-evaluations.csv`` and ``budget-summary.json``
 beside it (full logs are not committed), so the report can be made again from those.
@@ -64,6 +68,7 @@ UCT_FAMILY = ("UCT", "Sketch-UCT(A)", "Sketch-UCT(O)")
 CURVE_FILE = "psi-by-evaluations.csv"
 FIGURE_FILE = "psi-by-evaluations.png"
 TYPED_FIGURE_FILE = "psi-by-evaluations-typed.png"
+TYPED_PAPER_RULES_FIGURE_FILE = "psi-by-evaluations-typed-paper-rules.png"
 SUMMARY_FILE = "budget-summary.json"
 
 
@@ -433,22 +438,24 @@ def table1_lines(methods: dict[str, list[dict]], matches: int) -> list[str]:
     return lines
 
 
-def languages_lines(paper: dict[str, list[dict]], typed: dict[str, list[dict]]) -> list[str]:
-    """Each method's final rates in the appendix grammar beside the typed language's, with
-    a two-sided Mann–Whitney U test over seeds (not Holm-adjusted: one question a row)."""
+def beside_lines(first: dict[str, list[dict]], second: dict[str, list[dict]], *,
+                 heading: str, settings: str, names: tuple[str, str]) -> list[str]:
+    """Each method's final rates in two settings side by side, with a two-sided
+    Mann–Whitney U test over seeds (not Holm-adjusted: one question a row)."""
     from scipy.stats import mannwhitneyu
 
-    labels = [m for m in SA_FAMILY + UCT_FAMILY if m in paper and m in typed]
+    labels = [m for m in SA_FAMILY + UCT_FAMILY if m in first and m in second]
     if not labels:
         return []
-    lines = ["### The appendix grammar against the typed language", "",
+    one, two = names
+    lines = [f"### {heading}", "",
              "Final rates (each run's best program on fresh matches) of the same method, "
-             "seeds and budget in the two languages.", "",
-             "| method | seeds (appendix / typed) | appendix: median, mean | "
-             "typed: median, mean | two-sided p |", "|---|---|---|---|---|"]
+             f"seeds and budget {settings}.", "",
+             f"| method | seeds ({one} / {two}) | {one}: median, mean | "
+             f"{two}: median, mean | two-sided p |", "|---|---|---|---|---|"]
     for label in labels:
-        a = [r["rate"] for r in paper[label]]
-        b = [r["rate"] for r in typed[label]]
+        a = [r["rate"] for r in first[label]]
+        b = [r["rate"] for r in second[label]]
         p = float(mannwhitneyu(a, b, alternative="two-sided").pvalue) \
             if len(a) > 1 and len(b) > 1 else math.nan
         lines.append(f"| {label} | {len(a)} / {len(b)} | {np.median(a):.3f}, {np.mean(a):.3f} "
@@ -458,20 +465,25 @@ def languages_lines(paper: dict[str, list[dict]], typed: dict[str, list[dict]]) 
 
 
 def report(roots: list[Path], out: Path, budget: int, matches: int, workers: int,
-           typed: Path | None = None) -> Path:
+           typed: Path | None = None, typed_paper_rules: Path | None = None) -> Path:
     """Write ``budget-report.md`` and its figures to ``out``. ``typed``: the same Fig. 2
-    run in the typed language (reported beside, never mixed with the paper-mode runs)."""
+    run in the typed language; ``typed_paper_rules``: that again under the paper's rules
+    (each reported beside, never mixed with the paper-mode runs)."""
     methods = finished(roots, matches, workers)
     typed_methods = finished([typed], matches, workers) if typed is not None else {}
-    if not methods and not typed_methods:
-        raise SystemExit(f"no finished runs under "
-                         f"{', '.join(str(r) for r in roots + ([typed] if typed else []))}")
+    paper_rules_methods = finished([typed_paper_rules], matches, workers) \
+        if typed_paper_rules is not None else {}
+    extra = [d for d in (typed, typed_paper_rules) if d is not None]
+    if not methods and not typed_methods and not paper_rules_methods:
+        raise SystemExit(f"no finished runs under {', '.join(str(r) for r in roots + extra)}")
     out.mkdir(parents=True, exist_ok=True)
     lines = ["# The sketch-learning paper's Can't Stop experiments at its budget", "",
              "Paper mode, `rules=reference`, Ψ over 1,000 matches against GA. Made by "
              "`python -m experiments.studies.cantstop_paper_budget "
              + " ".join(str(r) for r in roots)
-             + (f" --typed {typed}" if typed is not None else "") + f" --out {out}`.", ""]
+             + (f" --typed {typed}" if typed is not None else "")
+             + (f" --typed-paper-rules {typed_paper_rules}"
+                if typed_paper_rules is not None else "") + f" --out {out}`.", ""]
     if any(m in methods for m in SA_FAMILY + UCT_FAMILY):
         draw(methods, budget, out / FIGURE_FILE)
         lines += fig2_lines(methods, budget, matches)
@@ -480,7 +492,21 @@ def report(roots: list[Path], out: Path, budget: int, matches: int, workers: int
         lines += fig2_lines(typed_methods, budget, matches,
                             title="Fig. 2 in the typed language (`dsl = \"sketch\"`), "
                                   "otherwise the same runs", figure=TYPED_FIGURE_FILE)
-        lines += languages_lines(methods, typed_methods)
+        lines += beside_lines(methods, typed_methods,
+                              heading="The appendix grammar against the typed language",
+                              settings="in the two languages", names=("appendix", "typed"))
+    if any(m in paper_rules_methods for m in SA_FAMILY + UCT_FAMILY):
+        draw(paper_rules_methods, budget, out / TYPED_PAPER_RULES_FIGURE_FILE)
+        lines += fig2_lines(paper_rules_methods, budget, matches,
+                            title="Fig. 2 in the typed language under the paper's rules "
+                                  "(`dsl = \"sketch\"`, `rules=paper`), otherwise the same "
+                                  "runs", figure=TYPED_PAPER_RULES_FIGURE_FILE)
+        lines += beside_lines(typed_methods, paper_rules_methods,
+                              heading="The reference code's rules against the paper's, "
+                                      "typed language",
+                              settings="in the typed language under the two rule sets "
+                                       "(each re-measured under its own rules)",
+                              names=("reference rules", "paper rules"))
     lines += table1_lines(methods, matches)
     path = out / "budget-report.md"
     path.write_text("\n".join(lines) + "\n")
@@ -497,9 +523,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--typed", help="the comparison directory of "
                         "experiments/configs/cantstop_paper_budget_fig2_typed.toml")
+    parser.add_argument("--typed-paper-rules", help="the comparison directory of "
+                        "experiments/configs/cantstop_paper_budget_fig2_typed_paper_rules.toml")
     args = parser.parse_args(argv)
     print(report([Path(d) for d in args.dirs], Path(args.out), args.budget, args.matches,
-                 args.workers, typed=Path(args.typed) if args.typed else None))
+                 args.workers, typed=Path(args.typed) if args.typed else None,
+                 typed_paper_rules=Path(args.typed_paper_rules)
+                 if args.typed_paper_rules else None))
     return 0
 
 
