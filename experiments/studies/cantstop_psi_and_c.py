@@ -146,8 +146,9 @@ def header(runs: list[Path], out: Path) -> str:
                           for method, seeds in by_method.items())
     return (
         "# Ψ against C: the sketch-learning paper's Figs. 7 and 8\n\n"
-        f"{len(runs)} run{'' if len(runs) == 1 else 's'} ({runs_text}): every program whose Ψ the search measured, with "
-        "its cloning score C computed afterwards with the run's own score and data set."
+        f"{len(runs)} run{'' if len(runs) == 1 else 's'} ({runs_text}): every program "
+        "whose Ψ the search measured, with its cloning score C computed afterwards with "
+        "the run's own score and data set."
         f"{budget} [Fig. 7](fig7-psi-and-c-over-search.png): Ψ and C of the best-Ψ "
         f"program so far over the search, for the {FIG7_RUNS} runs with the highest best "
         "Ψ. [Fig. 8](fig8-programs-by-psi-and-c.png): the programs with Ψ > 0 by Ψ and C. "
