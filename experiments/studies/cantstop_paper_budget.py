@@ -33,6 +33,7 @@ beside it (full logs are not committed), so the report can be made again from th
         experiments/results/cantstop-paper-budget/fig2 \\
         experiments/results/cantstop-paper-budget/table1 \\
         --typed experiments/results/cantstop-paper-budget/fig2-typed \\
+        --typed-paper-rules experiments/results/cantstop-paper-budget/fig2-typed-paper-rules \\
         --out experiments/results/cantstop-paper-budget
 """
 
