@@ -23,6 +23,7 @@ from pathlib import Path
 
 from experiments.studies.tribes_table1 import NAMES, PAIRINGS, SEED_TABLE_I
 from experiments.studies.tribes_table1_versions import load
+from games.match import wilson_interval as wilson
 
 SEED_GAMES = 500
 """Games per row of the seed's Table I."""
@@ -31,14 +32,6 @@ SEED_GAMES = 500
 def wins_of(row: dict) -> tuple[int, int]:
     """(wins, games) of a ``table1.json`` row, whose wins are a percentage."""
     return round(row["wins"] * row["games"] / 100), row["games"]
-
-
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    """The Wilson 95% interval of a win rate."""
-    from scipy.stats import binomtest
-
-    interval = binomtest(wins, games).proportion_ci(confidence_level=0.95, method="wilson")
-    return interval.low, interval.high
 
 
 def fisher(a: tuple[int, int], b: tuple[int, int]) -> float:
