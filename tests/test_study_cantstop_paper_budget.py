@@ -202,7 +202,7 @@ def test_fig2_table_quartiles_rates_and_tests(comparison):
                for line in lines)
     # exact Mann-Whitney U, 3 against 3 fully separated: two-sided 2/20, one-sided 1/20
     assert "| SA vs Sketch-SA(O) | 3 / 3 | 0.1 | 0.1 |" in lines
-    assert "- Sketch-SA(O) > SA: medians 0.600 against 0.200, p = 0.05" in lines
+    assert "- Sketch-SA(O) > SA: medians 0.600 against 0.200, p = 0.05, Holm 0.05" in lines
     assert "Seeds finished: SA: 1, 2, 3; Sketch-SA(O): 1, 2, 3" in lines
     assert "| seed | SA | Sketch-SA(O) |" in lines
     assert "| 3 | 0.300 | 0.700 |" in lines
@@ -338,3 +338,18 @@ def test_typed_runs_under_the_paper_rules_get_their_section_and_the_rules_side_b
     # 0.4, 0.5, 0.6 against 0.55, 0.65, 0.75: U = 1, exact two-sided p = 2 * 2/20
     assert "| SA | 3 / 3 | 0.500, 0.500 | 0.650, 0.650 | 0.2 |" in text
     assert text.count("| SA | 3 | ") == 2  # each setting its own Fig. 2 table
+
+
+def test_paper_ordering_questions_are_holm_adjusted_within_their_group(comparison):
+    methods = study.finished(comparison, 1000, 1)
+    # UCT and Sketch-UCT(O) play like SA (0.1, 0.2, 0.3)
+    methods["UCT"], methods["Sketch-UCT(O)"] = methods["SA"], methods["SA"]
+    lines = study.fig2_lines(methods, budget=10, matches=1000)
+    assert "SA above UCT, one-sided (first greater than second; Holm over these " \
+        "questions):" in lines
+    # two questions in this group: 1/20 doubled, not tripled as over all three asked
+    assert "- Sketch-SA(O) > Sketch-UCT(O): medians 0.600 against 0.200, p = 0.05, " \
+        "Holm 0.1" in lines
+    assert any(line.startswith("- Sketch-UCT(O) > UCT: medians 0.200 against 0.200")
+               for line in lines)
+    assert not any(line.startswith("- Sketch-UCT(A)") for line in lines)
