@@ -364,8 +364,7 @@ def fig2_lines(methods: dict[str, list[dict]], budget: int, matches: int, *,
             lines.append(f"| {a} vs {b} | {len(rates[a])} / {len(rates[b])} | {p:.3g} | "
                          f"{adj:.3g} |")
         for title, questions in PAPER_ORDERING:
-            asked = [(a, b) for a, b in questions
-                     if a in rates and b in rates and len(rates[a]) > 1 and len(rates[b]) > 1]
+            asked = [(a, b) for a, b in questions if (a, b) in pairs or (b, a) in pairs]
             if not asked:
                 continue
             ps = [float(mannwhitneyu(rates[a], rates[b], alternative="greater").pvalue)
