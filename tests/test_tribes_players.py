@@ -70,6 +70,36 @@ def test_differential_heuristic_hand_values():
     assert Heuristic(win_bonus=50).value(root, s, 1) == pytest.approx(-7.0 + 50)
 
 
+def test_heuristic_connected_cities_term_signed_or_grew():
+    """The framework's scoreOwn adds the signed change in the number of cities connected
+    to the capital; the "grew" reading adds 1 only when that number grew."""
+    s = _states(1)[0]
+    framework, grew = Heuristic(), Heuristic(connected_term="grew")
+    s.connected = [0b1, 0]
+    root = framework.root(s)
+    s.connected = [0b1011, 0]  # two more connected
+    assert framework.value(root, s, 0) == pytest.approx(2.0)
+    assert grew.value(root, s, 0) == pytest.approx(1.0)
+    s.connected = [0, 0]  # one lost
+    assert framework.value(root, s, 0) == pytest.approx(-1.0)
+    assert grew.value(root, s, 0) == 0.0
+    s.connected = [0b10, 0]  # another city, same number
+    assert framework.value(root, s, 0) == grew.value(root, s, 0) == 0.0
+    with pytest.raises(ValueError, match="connected_term"):
+        Heuristic(connected_term="more")
+
+
+def test_connected_term_study_copies_decide_as_the_player():
+    """The study's copy of a deciding agent, given the same reading, decides as the agent
+    does at every decision (its random state is copied), so the differences it counts
+    with the other reading are the term's."""
+    from experiments.studies.tribes_heuristic_connected import play_compared
+
+    for first, second in (("pmcts-pu", "mcts"), ("mcts", "rhea")):
+        row = play_compared(first, second, 0, 60, 3, turn_limit=4, shadow_term="grew")
+        assert all(c["decisions"] > 5 and c["differ"] == 0 for c in row["counts"].values())
+
+
 def test_simple_agent_beats_random():
     game = Tribes(turn_limit=30)
     wins = 0

@@ -88,6 +88,32 @@ def test_table1_plays_the_framework_game_with_its_agents(tmp_path, capsys):
                    "--levels", "25"]) == 2
 
 
+def test_table1_keeps_one_connected_term_per_folder(tmp_path, capsys):
+    """Games record the heuristic's connected-cities reading; a line without one was
+    played with 'grew', and a folder never mixes the two readings."""
+    from experiments.studies.tribes_table1 import make
+
+    assert table1(["--out", str(tmp_path), *TINY]) == 0
+    path = tmp_path / "games.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    assert {r["connected_term"] for r in rows} == {"change"}
+    for r in rows:
+        del r["connected_term"]  # a game played before the option: 'grew'
+    old = "".join(json.dumps(r) + "\n" for r in rows[:2])
+    path.write_text(old)
+    assert table1(["--out", str(tmp_path), *TINY]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "--connected-term grew" in err and str(path) in err
+    assert path.read_text() == old, "nothing added"
+    assert table1(["--out", str(tmp_path), *TINY, "--connected-term", "grew"]) == 0
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    assert len(rows) == 4 and [r.get("connected_term") for r in rows[2:]] == ["grew"] * 2
+    assert "`--connected-term grew`" in (tmp_path / "table1.md").read_text()
+    for agents in ("ours", "framework"):
+        assert make("rhea", 5, agents, "grew").heuristic.connected_term == "grew"
+        assert make("pmcts-pu", 5, agents).heuristic.connected_term == "change"
+
+
 def test_table1_agent_settings_pick_the_framework_players():
     from experiments.studies.tribes_table1 import default_out, make
 

@@ -19,7 +19,11 @@ Each game's line records the Tribes ``RULES_VERSION`` it was played under (a lin
 without one: version 1, the rules before the framework fixes). The default ``--out``
 is named by budget and rules version, and the script refuses to add games to a
 ``games.jsonl`` that holds games of another rules version, so a table never mixes
-two rule sets.
+two rule sets. ``--connected-term`` is how the agents' heuristic counts cities connected
+to the capital (``games.tribes.players.CONNECTED_TERMS``): ``change``, the framework's
+signed change (the default), or ``grew``, +1 when their number grew, the reading every
+run before the option was played with (a line without ``connected_term``); a folder
+never mixes the two either.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from pathlib import Path
 from games.backends import make_map
 from games.tribes import MCTS, RHEA, PortfolioMCTS, Tribes
 from games.tribes.gamelog import play_logged
+from games.tribes.players import CONNECTED_TERMS, Heuristic
 from games.tribes.qd import player
 from games.tribes.rules import RULES_VERSION
 
@@ -105,7 +110,20 @@ SETTING_TEXT = {"ours": "", "framework-mcts": ", MCTS as the framework configure
                 "framework": ", every agent as the framework's code plays it"}
 
 
-def make(spec: str, budget: int, agents: str = "ours"):
+def make(spec: str, budget: int, agents: str = "ours", connected_term: str = "change"):
+    """Table I's agent ``spec`` at ``budget`` calls, in the agent setting ``agents``, its
+    heuristic counting connected cities by ``connected_term``."""
+    agent = _make(spec, budget, agents)
+    agent.heuristic = Heuristic(connected_term=connected_term)
+    return agent
+
+
+def connected_term(row: dict) -> str:
+    """The heuristic's connected-cities reading a game was played with."""
+    return row.get("connected_term", "grew")
+
+
+def _make(spec: str, budget: int, agents: str):
     if agents == "framework" and spec in FRAMEWORK_PMCTS:
         return player(f"{FRAMEWORK_PMCTS[spec]}:{budget}")
     if spec == "mcts":
@@ -138,12 +156,13 @@ def level_key(level: int, rules: int) -> int | str:
 
 def play_game(job: tuple) -> dict:
     """One scheduled game: ``(first, second, level, rep, budget, turn_limit, seed[, rules,
-    agents])`` -> its row. Under rules 4 level N is the framework's level ``java:N``."""
+    agents[, connected_term]])`` -> its row. Under rules 4 level N is the framework's level
+    ``java:N``."""
     first, second, level, rep, budget, turn_limit, seed = job[:7]
-    rules, agents = job[7:] if len(job) > 7 else (RULES_VERSION, "ours")
+    rules, agents, term = (job[7:] + (RULES_VERSION, "ours", "change")[len(job) - 7:])[:3]
     seat = rep % 2
-    players = [make(second, budget, agents), make(second, budget, agents)]
-    players[seat] = make(first, budget, agents)
+    players = [make(second, budget, agents, term), make(second, budget, agents, term)]
+    players[seat] = make(first, budget, agents, term)
     t0 = time.perf_counter()
     key = level_key(level, rules)
     log = play_logged(Tribes(turn_limit=turn_limit, rules=rules), players,
@@ -153,6 +172,7 @@ def play_game(job: tuple) -> dict:
            "seconds": round(time.perf_counter() - t0, 1), "log": log}
     if agents != "ours":
         row["agent_setting"] = agents
+    row["connected_term"] = term
     return row
 
 
@@ -271,6 +291,10 @@ def write_tables(out: Path, rows: list[dict], budget: int, turn_limit: int,
     note = "".join(f"\n{NAMES[a]}'s games are {NAMES[b]}'s, copied: without pruning the "
                    "framework's tree never reads the bias, so the two play alike.\n"
                    for a, b in copies)
+    if any(connected_term(r) == "grew" for r in rows):
+        note += ("\nThe agents' heuristic added 1 when the number of cities connected to the "
+                 "capital grew (`--connected-term grew`); the framework's adds the signed "
+                 "change in that number.\n")
     (out / "table1.md").write_text(
         markdown(table, budget, rules, agents) + note
         + "\nOurs / the play-styles paper's (its 500 games a row on 25 levels), "
@@ -302,6 +326,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="'framework-mcts': MCTS without rollouts and with the "
                         "prioritised root, as the framework's tournament runs it; 'framework': "
                         "that MCTS and P-MCTS as the framework's code plays it")
+    parser.add_argument("--connected-term", default="change", choices=CONNECTED_TERMS,
+                        help="the heuristic's connected-cities term: 'change', the "
+                        "framework's signed change; 'grew', +1 when the number grew (the "
+                        "reading of every run before this option)")
     args = parser.parse_args(argv)
     try:
         pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]
@@ -331,6 +359,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path}: holds games of the agent setting '{settings.pop()}', not "
                   f"'{args.agents}'; give a fresh --out", file=sys.stderr)
             return 2
+        terms = {connected_term(r) for r in rows} - {args.connected_term}
+        if terms:
+            print(f"{path}: holds games played with --connected-term {terms.pop()}, not "
+                  f"{args.connected_term}; give that or a fresh --out", file=sys.stderr)
+            return 2
         if text and not text.endswith("\n"):
             path.write_text(text[: text.rfind("\n") + 1] if "\n" in text else "")
     out.mkdir(parents=True, exist_ok=True)
@@ -339,8 +372,7 @@ def main(argv: list[str] | None = None) -> int:
                 for block in range(0, args.games_per_level, 2) for level in levels
                 for pairing in pairings
                 for rep in range(block, min(block + 2, args.games_per_level))]
-    extra = () if (args.rules, args.agents) == (RULES_VERSION, "ours") else \
-        (args.rules, args.agents)
+    extra = (args.rules, args.agents, args.connected_term)
     if args.rules >= 4 and any(not 0 <= level < 25 for level in levels):
         print("--levels: the framework's tournament levels are 0-24", file=sys.stderr)
         return 2

@@ -7,10 +7,10 @@ copy), 2,000 per decision by default as in the play-styles paper; rollouts and i
 heuristic (``TribesDiffHeuristic``): for each tribe 5·Δproduction + 4·Δtechnologies
 + 0.1·Δscore + 4·Δcities + 2·Δunits + 3·Δkills + 2·Δ(sum of city levels) between the
 decision state and the state reached; the value is the own sum minus the opponent's
-plus the own change in explored tiles, plus 1 when the own number of cities connected
-to the capital grew (the framework's ``scoreOwn``, which counts 1 for more explored
-tiles too, where we count the tiles). The tree search brings these rewards into
-[0, 1] by each node's min / max, as the framework does.
+plus the own change in explored tiles and in the number of cities connected to the
+capital (the framework's ``scoreOwn``; ``Heuristic(connected_term="grew")`` is the
+earlier reading, +1 only when that number grew). The tree search brings these rewards
+into [0, 1] by each node's min / max, as the framework does.
 """
 
 from __future__ import annotations
@@ -84,16 +84,27 @@ def features(state: TribesState, p: int) -> tuple[int, ...]:
             state.kills[p], levels)
 
 
+CONNECTED_TERMS = ("change", "grew")
+"""How the heuristic counts cities connected to the capital: ``"change"``, the signed
+change in their number (the framework's ``TribesDiffHeuristic.scoreOwn``); ``"grew"``,
++1 when their number grew and 0 otherwise (the reading every Tribes run before the
+option existed was played with)."""
+
+
 class Heuristic:
     """value(root, state, p): the differential heuristic above (unbounded; the tree
     search normalises it). ``win_bonus`` (0 in the framework) is added for a won game
-    and subtracted for a lost one."""
+    and subtracted for a lost one. ``connected_term``: one of ``CONNECTED_TERMS``."""
 
-    def __init__(self, weights: Sequence[float] = DIFF_WEIGHTS, win_bonus: float = 0.0) -> None:
+    def __init__(self, weights: Sequence[float] = DIFF_WEIGHTS, win_bonus: float = 0.0,
+                 connected_term: str = "change") -> None:
         if len(weights) != len(FEATURE_NAMES):
             raise ValueError(f"{len(FEATURE_NAMES)} weights expected ({FEATURE_NAMES})")
+        if connected_term not in CONNECTED_TERMS:
+            raise ValueError(f"connected_term is one of {CONNECTED_TERMS}, not {connected_term!r}")
         self.weights = tuple(weights)
         self.win_bonus = win_bonus
+        self.connected_term = connected_term
 
     def root(self, state: TribesState) -> tuple:
         return (features(state, 0), features(state, 1), tuple(state.n_explored),
@@ -106,9 +117,12 @@ class Heuristic:
         for w, a, a0, b, b0 in zip(self.weights, mine, r_mine, theirs, r_theirs):
             total += w * ((a - a0) - (b - b0))
         total += state.n_explored[p] - root[2][p]
-        if state.connected[p] != root[3][p] and \
-                bin(state.connected[p]).count("1") > bin(root[3][p]).count("1"):
-            total += 1.0  # TribesDiffHeuristic.scoreOwn: more connected cities
+        if state.connected[p] != root[3][p]:
+            grown = bin(state.connected[p]).count("1") - bin(root[3][p]).count("1")
+            if self.connected_term == "change":
+                total += grown
+            elif grown > 0:
+                total += 1.0
         if state.over and self.win_bonus and state.won_by is not None:
             total += self.win_bonus if state.won_by == p else -self.win_bonus
         return total
