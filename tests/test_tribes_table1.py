@@ -146,9 +146,9 @@ def test_the_readmes_table_i_is_the_committed_runs_table():
     readme = (root / "README.md").read_text()
     start = readme.index("| agent | vs | games | wins % | score | techs % |")
     shown = readme[start:readme.index("\n\n", start)] + "\n"
-    made = versions_table(load(results / "table1_budget2000_rules_v3")[1], [
-        load(results / f"table1_budget2000_rules_v4_{name}")
-        for name in ("framework_agents", "framework_mcts")])
+    made = versions_table(load(results / "table1_budget2000_rules_v4_framework_agents")[1], [
+        load(results / name)
+        for name in ("table1_budget2000_rules_v3", "table1_budget2000_rules_v4_framework_mcts")])
     assert shown == made
 
 
