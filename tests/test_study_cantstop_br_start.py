@@ -58,3 +58,15 @@ def test_report_pairs_seeds_marks_identical_runs_and_tests_final_best(tmp_path):
     a = json.loads((tmp_path / "runs/complete/seed2" / study.DIGEST_FILE).read_text())
     b = json.loads((tmp_path / "runs/incomplete/seed2" / study.DIGEST_FILE).read_text())
     assert a == b
+
+
+def test_report_names_the_shipped_config_of_its_runs(tmp_path):
+    from pathlib import Path
+
+    root = Path(study.__file__).resolve().parents[2]
+    runs = root / "experiments/results/cantstop-br-start/fig5-paper-budget"
+    assert study.config_file(runs) == \
+        "experiments/configs/cantstop_br_start_fig5_paper_budget.toml"
+    assert study.config_file(runs.parent / "fig5") == \
+        "experiments/configs/cantstop_br_start_fig5.toml"
+    assert study.config_file(tmp_path) == "CONFIG.toml"  # no shipped config writes there

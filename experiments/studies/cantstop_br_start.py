@@ -118,7 +118,7 @@ def config_file(root: Path) -> str:
     configs = Path(__file__).resolve().parents[1] / "configs"
     for path in sorted(configs.glob("*.toml")):
         out = tomllib.loads(path.read_text()).get("experiment", {}).get("out")
-        if out and Path(out).resolve() == root.resolve():
+        if out and (configs.parents[1] / out).resolve() == root.resolve():
             return f"experiments/configs/{path.name}"
     return "CONFIG.toml"
 
@@ -140,7 +140,8 @@ def report(root: Path, out: Path, command: str) -> Path:
              f"matches against GA, Sketch-UCT(A) with `sketch_share = {config['sketch_share']}` "
              f"of {config['evaluations']:,} evaluations (the sketch search on C, then UCT on "
              "Ψ). Runs made by", "",
-             f"    nice -n 10 stratsynth run {config_file(root)} --jobs 1", "", f"and this report by `{command}`.", "",
+             f"    nice -n 10 stratsynth run {config_file(root)} --jobs 1", "",
+             f"and this report by `{command}`.", "",
              "![best Ψ over Ψ evaluations](psi-by-evaluations.png)", "",
              "Median best Ψ during the search [first–third quartile] after the given number "
              "of Ψ evaluations (the Ψ the sketch search measured whenever C improved "
