@@ -30,12 +30,6 @@ from games.tribes import Tribes
 from games.tribes.players import Heuristic
 
 
-def set_term(agent, term: str):
-    """``agent`` valuing states with the connected-cities term ``term``."""
-    agent.heuristic = Heuristic(connected_term=term)
-    return agent
-
-
 def play_compared(first: str, second: str, level: int, budget: int, seed: int,
                   turn_limit: int = 50, shadow_term: str = "change") -> dict:
     """One game of ``first`` (seat 0) against ``second`` under rules 4 on the framework's
@@ -44,15 +38,15 @@ def play_compared(first: str, second: str, level: int, budget: int, seed: int,
     rng = random.Random(seed)
     state = Tribes(level=level_key(level, 4), turn_limit=turn_limit,
                    rules=4).new_initial_state(random.Random(rng.getrandbits(64)))
-    seats = [set_term(make(first, budget, "framework"), "grew"),
-             set_term(make(second, budget, "framework"), "grew")]
+    seats = [make(first, budget, "framework", "grew"), make(second, budget, "framework", "grew")]
     for seat, agent in enumerate(seats):
         agent.reset(rng.getrandbits(63) ^ seat)
     counts = {name: {"decisions": 0, "differ": 0} for name in (first, second)}
     names = (first, second)
     while not state.is_terminal():
         p = state.current_player()
-        shadow = set_term(copy.deepcopy(seats[p]), shadow_term)
+        shadow = copy.deepcopy(seats[p])
+        shadow.heuristic = Heuristic(connected_term=shadow_term)
         other = shadow(state.clone())
         action = seats[p](state)
         counts[names[p]]["decisions"] += 1
