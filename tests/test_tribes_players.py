@@ -36,6 +36,8 @@ def test_players_choose_legal_actions_reproducibly(spec):
 
 
 @pytest.mark.parametrize("make", [lambda: MCTS(budget=60), lambda: RHEA(budget=60),
+                                  lambda: MCTS(budget=60, framework_details=True),
+                                  lambda: RHEA(budget=60, framework_details=True),
                                   lambda: OneStepLookAhead(budget=5)])
 def test_search_stays_within_its_forward_model_budget(make, monkeypatch):
     calls = [0]

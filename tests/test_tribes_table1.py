@@ -114,6 +114,37 @@ def test_table1_keeps_one_connected_term_per_folder(tmp_path, capsys):
         assert make("pmcts-pu", 5, agents).heuristic.connected_term == "change"
 
 
+def test_table1_keeps_one_agent_details_setting_per_folder(tmp_path, capsys):
+    """Games record whether the agents had the framework's details; a line without the
+    field was played without them, and a folder never mixes the two."""
+    from experiments.studies.tribes_table1 import make
+
+    argv = ["--out", str(tmp_path), *TINY]
+    assert table1(argv) == 0
+    path = tmp_path / "games.jsonl"
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    assert {r["agent_details"] for r in rows} == {"framework"}
+    for r in rows:
+        del r["agent_details"]
+    old = "".join(json.dumps(r) + "\n" for r in rows[:2])
+    path.write_text(old)
+    assert table1(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "--agent-details earlier" in err and str(path) in err
+    assert path.read_text() == old, "nothing added"
+    assert table1([*argv, "--agent-details", "earlier"]) == 0
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [r.get("agent_details") for r in rows[2:]] == ["earlier"] * 2
+    assert "`--agent-details earlier`" in (tmp_path / "table1.md").read_text()
+    assert make("rhea", 5).framework_details and not make("rhea", 5, details="earlier") \
+        .framework_details
+    fw = make("pmcts-pu", 5, "framework")
+    assert fw.params.fresh_chance and fw.params.framework_tree
+    assert not make("pmcts-pu", 5, "framework", details="earlier").params.fresh_chance
+    assert not make("pmcts-pu", 5, "ours").params.fresh_chance, "ours has no such details"
+    assert make("mcts", 5, "framework-mcts").params.framework_ties
+
+
 def test_table1_agent_settings_pick_the_framework_players():
     from experiments.studies.tribes_table1 import default_out, make
 

@@ -6,7 +6,8 @@ when that number grew (``"grew"``) until the option existed, and every Tribes ta
 before it was played that way. This study plays Table I games with the ``"grew"``
 reading and, at every decision, asks a copy of the deciding player (same random state)
 with the ``"change"`` reading for its action: the share of decisions that differ is the
-term's effect on play, measured on the agents and budget of Table I under rules 4.
+term's effect on play, measured on the agents and budget of Table I under rules 4 (as
+its games were played: ``--agent-details earlier``).
 
     python -m experiments.studies.tribes_heuristic_connected \\
         --pairings pmcts-pu:mcts,mcts:rhea --levels 0-1 --budget 2000 \\
@@ -38,7 +39,7 @@ def play_compared(first: str, second: str, level: int, budget: int, seed: int,
     rng = random.Random(seed)
     state = Tribes(level=level_key(level, 4), turn_limit=turn_limit,
                    rules=4).new_initial_state(random.Random(rng.getrandbits(64)))
-    seats = [make(first, budget, "framework", "grew"), make(second, budget, "framework", "grew")]
+    seats = [make(name, budget, "framework", "grew", "earlier") for name in (first, second)]
     for seat, agent in enumerate(seats):
         agent.reset(rng.getrandbits(63) ^ seat)
     counts = {name: {"decisions": 0, "differ": 0} for name in (first, second)}

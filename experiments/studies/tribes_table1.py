@@ -23,7 +23,10 @@ two rule sets. ``--connected-term`` is how the agents' heuristic counts cities c
 to the capital (``games.tribes.players.CONNECTED_TERMS``): ``change``, the framework's
 signed change (the default), or ``grew``, +1 when their number grew, the reading every
 run before the option was played with (a line without ``connected_term``); a folder
-never mixes the two either.
+never mixes the two either. ``--agent-details`` likewise: ``framework`` (the default)
+plays the framework's agents down to its chance and tie-breaks and RHEA's plan
+handling (the players' ``framework_details``), ``earlier`` as every run before the
+option (a line without ``agent_details``).
 """
 
 from __future__ import annotations
@@ -38,10 +41,9 @@ import time
 from pathlib import Path
 
 from games.backends import make_map
-from games.tribes import MCTS, RHEA, PortfolioMCTS, Tribes
+from games.tribes import MCTS, PLAYERS, RHEA, PortfolioMCTS, Tribes
 from games.tribes.gamelog import play_logged
 from games.tribes.players import CONNECTED_TERMS, Heuristic
-from games.tribes.qd import player
 from games.tribes.rules import RULES_VERSION
 
 PAIRINGS = (("pmcts", "mcts"), ("pmcts-b", "mcts"), ("pmcts-pu", "mcts"), ("mcts", "rhea"),
@@ -110,10 +112,20 @@ SETTING_TEXT = {"ours": "", "framework-mcts": ", MCTS as the framework configure
                 "framework": ", every agent as the framework's code plays it"}
 
 
-def make(spec: str, budget: int, agents: str = "ours", connected_term: str = "change"):
+AGENT_DETAILS = ("framework", "earlier")
+"""How closely the framework-derived agents (RHEA in every setting, MCTS in
+``framework-mcts`` and ``framework``, P-MCTS in ``framework``) follow the framework's
+code: ``framework``, down to fresh chance in every copy of the state, its tie-breaks and
+RHEA's plan handling (the players' ``framework_details``); ``earlier``, without those
+(every run before the option)."""
+
+
+def make(spec: str, budget: int, agents: str = "ours", connected_term: str = "change",
+         details: str = "framework"):
     """Table I's agent ``spec`` at ``budget`` calls, in the agent setting ``agents``, its
-    heuristic counting connected cities by ``connected_term``."""
-    agent = _make(spec, budget, agents)
+    heuristic counting connected cities by ``connected_term``, with the framework's
+    details or not (``details``, one of ``AGENT_DETAILS``)."""
+    agent = _make(spec, budget, agents, details == "framework")
     agent.heuristic = Heuristic(connected_term=connected_term)
     return agent
 
@@ -123,15 +135,22 @@ def connected_term(row: dict) -> str:
     return row.get("connected_term", "grew")
 
 
-def _make(spec: str, budget: int, agents: str):
+def agent_details(row: dict) -> str:
+    """The agents' details (``AGENT_DETAILS``) a game was played with."""
+    return row.get("agent_details", "earlier")
+
+
+def _make(spec: str, budget: int, agents: str, framework_details: bool):
     if agents == "framework" and spec in FRAMEWORK_PMCTS:
-        return player(f"{FRAMEWORK_PMCTS[spec]}:{budget}")
+        return PLAYERS[FRAMEWORK_PMCTS[spec]](budget=budget,
+                                              framework_details=framework_details)
     if spec == "mcts":
         if agents != "ours":
-            return MCTS(budget=budget, rollouts=False, prioritise_root=True)
+            return MCTS(budget=budget, rollouts=False, prioritise_root=True,
+                        framework_details=framework_details)
         return MCTS(budget=budget)
     if spec == "rhea":
-        return RHEA(budget=budget)
+        return RHEA(budget=budget, framework_details=framework_details)
     if spec == "pmcts":
         return PortfolioMCTS(budget=budget)
     if spec == "pmcts-b":
@@ -156,13 +175,14 @@ def level_key(level: int, rules: int) -> int | str:
 
 def play_game(job: tuple) -> dict:
     """One scheduled game: ``(first, second, level, rep, budget, turn_limit, seed[, rules,
-    agents[, connected_term]])`` -> its row. Under rules 4 level N is the framework's level
-    ``java:N``."""
+    agents[, connected_term[, details]]]])`` -> its row. Under rules 4 level N is the
+    framework's level ``java:N``."""
     first, second, level, rep, budget, turn_limit, seed = job[:7]
-    rules, agents, term = (job[7:] + (RULES_VERSION, "ours", "change")[len(job) - 7:])[:3]
+    rules, agents, term, details = (job[7:] + (RULES_VERSION, "ours", "change",
+                                               "framework")[len(job) - 7:])[:4]
     seat = rep % 2
-    players = [make(second, budget, agents, term), make(second, budget, agents, term)]
-    players[seat] = make(first, budget, agents, term)
+    players = [make(second, budget, agents, term, details) for _ in range(2)]
+    players[seat] = make(first, budget, agents, term, details)
     t0 = time.perf_counter()
     key = level_key(level, rules)
     log = play_logged(Tribes(turn_limit=turn_limit, rules=rules), players,
@@ -173,6 +193,7 @@ def play_game(job: tuple) -> dict:
     if agents != "ours":
         row["agent_setting"] = agents
     row["connected_term"] = term
+    row["agent_details"] = details
     return row
 
 
@@ -295,6 +316,10 @@ def write_tables(out: Path, rows: list[dict], budget: int, turn_limit: int,
         note += ("\nThe agents' heuristic added 1 when the number of cities connected to the "
                  "capital grew (`--connected-term grew`); the framework's adds the signed "
                  "change in that number.\n")
+    if any(agent_details(r) == "earlier" for r in rows):
+        note += ("\nThe agents were played without the framework's fresh chance in each "
+                 "copy of the state, its tie-breaks and its RHEA's plan handling "
+                 "(`--agent-details earlier`).\n")
     (out / "table1.md").write_text(
         markdown(table, budget, rules, agents) + note
         + "\nOurs / the play-styles paper's (its 500 games a row on 25 levels), "
@@ -330,6 +355,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the heuristic's connected-cities term: 'change', the "
                         "framework's signed change; 'grew', +1 when the number grew (the "
                         "reading of every run before this option)")
+    parser.add_argument("--agent-details", default="framework", choices=AGENT_DETAILS,
+                        help="'framework': the framework's chance in copies, tie-breaks and "
+                        "RHEA plan handling; 'earlier': without them (every run before "
+                        "this option)")
     args = parser.parse_args(argv)
     try:
         pairings = [tuple(p.split(":")) for p in args.pairings.split(",") if p]
@@ -364,6 +393,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path}: holds games played with --connected-term {terms.pop()}, not "
                   f"{args.connected_term}; give that or a fresh --out", file=sys.stderr)
             return 2
+        details = {agent_details(r) for r in rows} - {args.agent_details}
+        if details:
+            print(f"{path}: holds games played with --agent-details {details.pop()}, not "
+                  f"{args.agent_details}; give that or a fresh --out", file=sys.stderr)
+            return 2
         if text and not text.endswith("\n"):
             path.write_text(text[: text.rfind("\n") + 1] if "\n" in text else "")
     out.mkdir(parents=True, exist_ok=True)
@@ -372,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
                 for block in range(0, args.games_per_level, 2) for level in levels
                 for pairing in pairings
                 for rep in range(block, min(block + 2, args.games_per_level))]
-    extra = (args.rules, args.agents, args.connected_term)
+    extra = (args.rules, args.agents, args.connected_term, args.agent_details)
     if args.rules >= 4 and any(not 0 <= level < 25 for level in levels):
         print("--levels: the framework's tournament levels are 0-24", file=sys.stderr)
         return 2

@@ -8,7 +8,9 @@ unpruning; ``pmcts-pu-printed`` with the unpruning schedule as the paper prints 
 ``mcts-fw`` (MCTS as the framework's tournament configures it: no rollouts, prioritised
 root), ``pmcts-fw``, ``pmcts-b-fw`` and ``pmcts-pu-fw`` (P-MCTS as the framework's code
 plays it: its portfolio, ``portfolio="framework"``, its bias h/(n + ε) and its tree
-search with its bugs, ``tree="framework"``), and ``mcts200`` /
+search with its bugs, ``tree="framework"``), ``rhea-fw`` (RHEA line by line as the
+framework's ``RHEAAgent``); the ``-fw`` players also draw fresh chance in every copy of
+the state and break ties as the framework does (``framework_details=True``); and ``mcts200`` /
 ``rhea200`` / ``pmcts-pu200`` at 200 calls for quick runs.
 """
 
@@ -33,13 +35,14 @@ PLAYERS = {
                                 unprune_schedule="printed"),
     "pmcts-b-code": partial(PortfolioMCTS, bias=True, bias_denominator="code"),
     "pmcts-pu-code": partial(PortfolioMCTS, bias=True, pruning=True, bias_denominator="code"),
-    "mcts-fw": partial(MCTS, rollouts=False, prioritise_root=True),
+    "mcts-fw": partial(MCTS, rollouts=False, prioritise_root=True, framework_details=True),
     "pmcts-fw": partial(PortfolioMCTS, portfolio="framework", bias_denominator="code",
-                        tree="framework"),
+                        tree="framework", framework_details=True),
     "pmcts-b-fw": partial(PortfolioMCTS, bias=True, portfolio="framework",
-                          bias_denominator="code", tree="framework"),
+                          bias_denominator="code", tree="framework", framework_details=True),
     "pmcts-pu-fw": partial(PortfolioMCTS, bias=True, pruning=True, portfolio="framework",
-                           bias_denominator="code", tree="framework"),
+                           bias_denominator="code", tree="framework", framework_details=True),
+    "rhea-fw": partial(RHEA, framework_details=True),
     "mcts200": partial(MCTS, budget=200),
     "rhea200": partial(RHEA, budget=200),
     "pmcts-pu200": partial(PortfolioMCTS, bias=True, pruning=True, budget=200),
@@ -66,13 +69,14 @@ pmcts_pu_code_calls = partial(_budget_player, "pmcts-pu-code")
 pmcts_fw_calls = partial(_budget_player, "pmcts-fw")
 pmcts_b_fw_calls = partial(_budget_player, "pmcts-b-fw")
 pmcts_pu_fw_calls = partial(_budget_player, "pmcts-pu-fw")
+rhea_fw_calls = partial(_budget_player, "rhea-fw")
 BUDGET_PREFIXES = {"mcts": "mcts_calls", "mcts-fw": "mcts_fw_calls", "rhea": "rhea_calls",
                    "osla": "osla_calls",
                    "pmcts": "pmcts_calls", "pmcts-b": "pmcts_b_calls", "pmcts-pu": "pmcts_pu_calls",
                    "pmcts-pu-printed": "pmcts_pu_printed_calls",
                    "pmcts-b-code": "pmcts_b_code_calls", "pmcts-pu-code": "pmcts_pu_code_calls",
                    "pmcts-fw": "pmcts_fw_calls", "pmcts-b-fw": "pmcts_b_fw_calls",
-                   "pmcts-pu-fw": "pmcts_pu_fw_calls"}
+                   "pmcts-pu-fw": "pmcts_pu_fw_calls", "rhea-fw": "rhea_fw_calls"}
 """``NAME:CALLS`` player specs: a search player at CALLS forward-model calls per decision."""
 
 register_game(GameSpec(

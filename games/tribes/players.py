@@ -61,7 +61,7 @@ from .constants import (
 )
 from .portfolio import NUM_SCRIPTS, assignments, default_weights, random_assignment
 from .rules import TribesState
-from .search import SearchParams, search
+from .search import SearchParams, copy_state, search
 
 FEATURE_NAMES = ("production", "techs", "score", "cities", "units", "kills", "city_levels")
 DIFF_WEIGHTS = (5.0, 4.0, 0.1, 4.0, 2.0, 3.0, 2.0)
@@ -340,16 +340,19 @@ class MCTS(_TreeSearch):
     (games.tribes.search). ``rollouts=False`` and ``prioritise_root=True`` are the
     framework's tournament configuration (``tournament.json`` ``"Rollouts": false``,
     ``Run.getAgent``'s ``PRIORITIZE_ROOT = true``): new leaves valued as they stand, the
-    root branching on one action group drawn at random (``action_group``)."""
+    root branching on one action group drawn at random (``action_group``).
+    ``framework_details``: fresh chance in every copy and the framework's tie-breaks
+    (``SearchParams.fresh_chance``, ``framework_ties``)."""
 
     name = "mcts"
 
     def __init__(self, budget: int = 2000, rollout_length: int = 20, c: float = math.sqrt(2),
                  seed: int = 0, heuristic: Heuristic | None = None, rollouts: bool = True,
-                 prioritise_root: bool = False) -> None:
+                 prioritise_root: bool = False, framework_details: bool = False) -> None:
         super().__init__(seed)
         self.params = SearchParams(budget=budget, rollout_length=rollout_length, c=c,
-                                   rollouts=rollouts)
+                                   rollouts=rollouts, fresh_chance=framework_details,
+                                   framework_ties=framework_details)
         self.prioritise_root = prioritise_root
         self.heuristic = heuristic or Heuristic()
 
@@ -369,7 +372,7 @@ class PortfolioMCTS(_TreeSearch):
     prune heuristic does). Both draw their random picks from the player's seeded rng.
     ``tree``: ``"ours"`` (UCT over every selectable child, the most visited root child
     played) or ``"framework"`` (the framework's ``PortfolioTreeNode`` with its bugs:
-    see ``SearchParams.framework_tree``)."""
+    see ``SearchParams.framework_tree``). ``framework_details`` as for ``MCTS``."""
 
     name = "pmcts"
     PORTFOLIOS = ("paper", "framework")
@@ -379,7 +382,8 @@ class PortfolioMCTS(_TreeSearch):
                  bias: bool = False, pruning: bool = False, weights: Sequence[float] | None = None,
                  bias_denominator: str = "paper", seed: int = 0,
                  heuristic: Heuristic | None = None, unprune_schedule: str = "code",
-                 portfolio: str = "paper", tree: str = "ours") -> None:
+                 portfolio: str = "paper", tree: str = "ours",
+                 framework_details: bool = False) -> None:
         super().__init__(seed)
         if portfolio not in self.PORTFOLIOS:
             raise ValueError(f"portfolio is one of {self.PORTFOLIOS}, not {portfolio!r}")
@@ -390,7 +394,9 @@ class PortfolioMCTS(_TreeSearch):
                                    pruning=pruning, bias_denominator=bias_denominator,
                                    unprune_schedule=unprune_schedule,
                                    prune_ties_last=portfolio == "framework",
-                                   framework_tree=tree == "framework")
+                                   framework_tree=tree == "framework",
+                                   fresh_chance=framework_details,
+                                   framework_ties=framework_details)
         self.weights = list(weights) if weights is not None else default_weights()
         if len(self.weights) != NUM_SCRIPTS + 1:
             raise ValueError(f"weights needs {NUM_SCRIPTS + 1} entries (index 0 unused)")
@@ -413,8 +419,8 @@ class PortfolioMCTS(_TreeSearch):
 
 
 def _random_good(state: TribesState, rng: random.Random):
-    """A random legal action, avoiding Destroy and Disband when possible (the framework's
-    ``allGoodActions`` for RHEA)."""
+    """A random legal action, avoiding Destroy and Disband when possible: drawn again up to
+    8 times (our RHEA's reading of the framework's ``allGoodActions``)."""
     legal = state.legal_actions()
     action = legal[int(rng.random() * len(legal))]
     for _ in range(8):
@@ -424,6 +430,34 @@ def _random_good(state: TribesState, rng: random.Random):
     return action
 
 
+def _random_good_framework(state: TribesState, rng: random.Random):
+    """A random action uniform over the legal ones but Destroy and Disband, the
+    framework's ``allGoodActions`` (drawn again until one is neither; the full list only
+    if every legal action is one of the two)."""
+    legal = state.legal_actions()
+    for _ in range(64):
+        action = legal[int(rng.random() * len(legal))]
+        if action[0] != DESTROY and action[0] != DISBAND:
+            return action
+    good = [a for a in legal if a[0] != DESTROY and a[0] != DISBAND] or legal
+    return good[int(rng.random() * len(good))]
+
+
+def _apply_planned(sim: TribesState, action) -> bool:
+    """Apply a planned action if the framework's RHEA would (``checkActionFeasibility``:
+    the game not over, and ``isFeasible``, which passes some actions the lists never
+    offer: ``TribesState.is_feasible``); whether it did."""
+    if sim.over:
+        return False
+    if sim.is_legal(action):
+        sim.apply_legal(action)
+        return True
+    if sim.is_feasible(action):
+        sim.apply_feasible(action)
+        return True
+    return False
+
+
 class RHEA(_Seeded):
     """The framework's RHEA with population 1: an individual is a sequence of up to
     ``length`` actions played from the current state; an action that is no longer legal
@@ -431,15 +465,26 @@ class RHEA(_Seeded):
     individual, later ones shift the best individual by one action (refilled at the
     end); then the best is mutated (each action replaced by a random one with
     probability ``mutation_rate``, 0.1) and replaced when the mutant is not worse,
-    until the budget of forward-model calls is spent."""
+    until the budget of forward-model calls is spent.
+
+    ``framework_details=True`` plays ``RHEAAgent`` line by line: the shifted plan is
+    replayed up to its first action no longer feasible, the rest kept, and random
+    actions appended until 20 have been simulated (plans grow past 20 actions); a
+    mutant runs the whole plan; random steps are uniform over the legal actions but
+    Destroy and Disband; a planned action is kept when ``isFeasible`` passes it
+    (``TribesState.is_feasible``, looser than the lists under rules version 4, so the
+    player may return an action the lists do not offer, as the framework's does); at
+    least one mutant per decision; and every copy of the state draws its own chance."""
 
     name = "rhea"
 
     def __init__(self, budget: int = 2000, length: int = 20, mutation_rate: float = 0.1,
-                 seed: int = 0, heuristic: Heuristic | None = None) -> None:
+                 seed: int = 0, heuristic: Heuristic | None = None,
+                 framework_details: bool = False) -> None:
         super().__init__(seed)
         self.budget, self.length, self.mutation_rate = budget, length, mutation_rate
         self.heuristic = heuristic or Heuristic()
+        self.framework_details = framework_details
         self._best: list[tuple] | None = None
         self._turn: tuple[int, int] | None = None
 
@@ -467,22 +512,77 @@ class RHEA(_Seeded):
             out.append(action)
         return out, self.heuristic.value(root_f, sim, me), max(len(out), 1)
 
+    def _fill(self, sim: TribesState, out: list[tuple], done: int) -> int:
+        """Random actions appended to ``out`` from ``sim`` until ``length`` are simulated."""
+        rng = self.rng
+        while not sim.over and done < self.length:
+            action = _random_good_framework(sim, rng)
+            sim.apply_legal(action)
+            out.append(action)
+            done += 1
+        return done
+
+    def _shift_framework(self, state: TribesState, genes: Sequence[tuple], me: int,
+                         root_f) -> tuple[list[tuple], float, int]:
+        """``RHEAAgent.shift``: the shifted plan replayed while feasible, the rest kept,
+        random actions appended."""
+        sim = copy_state(state, True, self.rng)
+        out = list(genes)
+        done = 0
+        while done < len(out) and _apply_planned(sim, out[done]):
+            done += 1
+        calls = self._fill(sim, out, done)
+        return out, self.heuristic.value(root_f, sim, me), calls
+
+    def _mutate_framework(self, state: TribesState, genes: Sequence[tuple], me: int,
+                          root_f) -> tuple[list[tuple], float, int]:
+        """``RHEAAgent.mutate``: each action replaced at random with probability
+        ``mutation_rate`` or when no longer feasible, over the whole plan."""
+        rng = self.rng
+        sim = copy_state(state, True, rng)
+        out: list[tuple] = []
+        for gene in genes:
+            if sim.over:
+                break
+            if rng.random() < self.mutation_rate or not _apply_planned(sim, gene):
+                gene = _random_good_framework(sim, rng)
+                sim.apply_legal(gene)
+            out.append(gene)
+        return out, self.heuristic.value(root_f, sim, me), len(out)
+
+    def _new_framework(self, state: TribesState, me: int,
+                       root_f) -> tuple[list[tuple], float, int]:
+        """``RHEAAgent.newRandomIndividual``."""
+        sim = copy_state(state, True, self.rng)
+        out: list[tuple] = []
+        calls = self._fill(sim, out, 0)
+        return out, self.heuristic.value(root_f, sim, me), calls
+
     def __call__(self, state: TribesState):
         legal = state.legal_actions()
         me = state.current_player()
         turn = (state.turn, me)
         root_f = self.heuristic.root(state)
-        if self._best is None or turn != self._turn:
-            genes: Sequence[tuple] = ()  # a new turn: a random individual
-        else:
-            genes = self._best[1:]  # shift buffer
+        new_turn = self._best is None or turn != self._turn
         self._turn = turn
-        best, best_value, calls = self._play(state, genes, False, me, root_f)
-        while calls < self.budget:
-            child, value, used = self._play(state, best, True, me, root_f)
-            calls += used
-            if value >= best_value:
-                best, best_value = child, value
+        if self.framework_details:
+            best, best_value, calls = self._new_framework(state, me, root_f) if new_turn \
+                else self._shift_framework(state, self._best[1:], me, root_f)
+            while True:  # RHEAAgent.rheaLoop: at least one generation
+                child, value, used = self._mutate_framework(state, best, me, root_f)
+                calls += used
+                if value >= best_value:
+                    best, best_value = child, value
+                if calls >= self.budget:
+                    break
+        else:
+            genes: Sequence[tuple] = () if new_turn else self._best[1:]  # shift buffer
+            best, best_value, calls = self._play(state, genes, False, me, root_f)
+            while calls < self.budget:
+                child, value, used = self._play(state, best, True, me, root_f)
+                calls += used
+                if value >= best_value:
+                    best, best_value = child, value
         self._best = best
         action = best[0] if best else legal[0]
         return action

@@ -784,6 +784,8 @@ class TribesState:
         return action in self.legal_actions()
 
     def apply_action(self, action) -> None:
+        """Play a legal action; under rules version 4 also one the framework's ``Game``
+        executes without offering it (``is_feasible``, applied by ``apply_feasible``)."""
         if self.over:
             raise ValueError(f"illegal action {action!r}: the game is over")
         legal_set = self._legal_set
@@ -794,6 +796,9 @@ class TribesState:
         except TypeError:
             ok = False
         if not ok:
+            if self.b.rules >= 4 and self.is_feasible(action):  # the framework's Game plays it
+                self.apply_feasible(action)
+                return
             raise ValueError(f"illegal action {action!r} for player {self.player}")
         self.apply_legal(action)
 
@@ -887,7 +892,7 @@ class TribesState:
         stars sent count for that tribe (its allegiance, its wars declared, its
         declaration and stars sent this turn, which its next turn resets)."""
         if self.is_legal(action):
-            self.apply_action(action)
+            self.apply_legal(action)
             return
         if not self.is_feasible(action):
             raise ValueError(f"infeasible action {action!r} for player {self.player}")

@@ -29,6 +29,13 @@
 * Budget: forward-model calls, counted as the framework does: one per expansion,
   per tree step and per rollout action; the search stops once the count exceeds
   the budget. The most visited root child is played (ties: best mean).
+* ``fresh_chance`` gives every copy of the state a generator of its own, drawn from
+  the player's (the framework's ``GameState.copy`` makes each copy a new ``Random``), so
+  a search does not meet the chance outcomes the game will produce; without it a copy
+  carries its generator and replays them. ``framework_ties`` breaks ties as the
+  framework's nodes do: noise (x + ε)(1 + ε(r − ½)) on the best mean as well (a root
+  whose children all mean 0 picks one at random, not the first), and rewards
+  normalised whenever min < max (ours: when the range exceeds 10⁻¹²).
 """
 
 from __future__ import annotations
@@ -52,7 +59,8 @@ class SearchParams:
                  bias: bool = False, pruning: bool = False, bias_denominator: str = "paper",
                  k_mult: float = 0.5, t_mult: float = 2.0, a_mult: float = 1.5,
                  b: float = 1.3, rollouts: bool = True, unprune_schedule: str = "code",
-                 prune_ties_last: bool = False, framework_tree: bool = False) -> None:
+                 prune_ties_last: bool = False, framework_tree: bool = False,
+                 fresh_chance: bool = False, framework_ties: bool = False) -> None:
         if budget < 1 or rollout_length < 1:
             raise ValueError("budget and rollout_length must be >= 1")
         if bias_denominator not in ("paper", "code"):
@@ -76,6 +84,10 @@ class SearchParams:
         framework's ``PrunePortfolioHeuristic.prune`` ranks them (its TreeSet comparator
         puts a later entry before an equal one); False: first-listed first."""
         self.rollouts = rollouts
+        self.fresh_chance = fresh_chance
+        self.framework_ties = framework_ties
+        self.span_floor = 0.0 if framework_ties else 1e-12
+        """Normalise a node's rewards only when their range exceeds this."""
         """False: a new leaf is valued as it stands (the framework's ``Rollouts: false``
         in its ``tournament.json``); the tree still grows to ``rollout_length``."""
 
@@ -119,13 +131,24 @@ class _Node:
         self.mover = state.current_player()
 
 
+def copy_state(state: TribesState, fresh_chance: bool, rng: random.Random) -> TribesState:
+    """A copy of ``state`` for a search; with ``fresh_chance`` its chance comes from a
+    generator seeded from ``rng`` instead of replaying the game's."""
+    copy = state.clone()
+    if fresh_chance:
+        copy.rng = rng.getrandbits(64)
+    return copy
+
+
 def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move: Callable,
            value: Callable[[TribesState], float], rng: random.Random,
            root_moves: Sequence[tuple] | None = None) -> tuple:
     """One decision: the chosen move tuple (action, h, label) of the root (branching on
     ``root_moves`` when given, else on ``moves(state)``)."""
     me = state.current_player()
-    root = _Node(state.clone(), moves(state) if root_moves is None else root_moves, None, 0)
+    fresh = params.fresh_chance
+    root = _Node(copy_state(state, fresh, rng),
+                 moves(state) if root_moves is None else root_moves, None, 0)
     calls = 0
     L = params.rollout_length
     while calls <= params.budget:
@@ -135,7 +158,7 @@ def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move:
             unexpanded = [i for i, ch in enumerate(node.children) if ch is None]
             if unexpanded:
                 i = unexpanded[rng.randrange(len(unexpanded))]
-                child_state = node.state.clone()
+                child_state = copy_state(node.state, fresh, rng)
                 child_state.apply_legal(node.moves[i][0])
                 calls += 1
                 child = _Node(child_state, moves(child_state) if not child_state.over else (),
@@ -149,7 +172,7 @@ def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move:
         sim = node.state
         depth = node.depth
         if params.rollouts and not sim.over and depth < L:
-            sim = sim.clone()
+            sim = copy_state(sim, fresh, rng)
             while depth < L and not sim.over:
                 sim.apply_legal(rollout_move(sim, rng))
                 calls += 1
@@ -166,9 +189,10 @@ def search(state: TribesState, params: SearchParams, moves: Moves, rollout_move:
             n = n.parent
         if node is root and root.state.over:  # pragma: no cover - agents never search a
             break                             # finished game
+    plus = EPSILON if params.framework_ties else 0.0
     if params.framework_tree:
-        return root.moves[_best_mean(root, rng)]
-    return root.moves[_most_visited(root, rng)]
+        return root.moves[_best_mean(root, rng, plus)]
+    return root.moves[_most_visited(root, rng, plus)]
 
 
 def _uct(node: _Node, params: SearchParams, me: int, rng: random.Random) -> _Node:
@@ -207,7 +231,7 @@ def _uct(node: _Node, params: SearchParams, me: int, rng: random.Random) -> _Nod
         if pruned is not None and pruned[i]:
             continue
         q = child.total / (child.visits + EPSILON)
-        q = (q - lo) / span if span > 1e-12 else q
+        q = (q - lo) / span if span > params.span_floor else q
         v = q + params.c * math.sqrt(log_n / (child.visits + EPSILON))
         if params.bias:
             h = node.moves[i][1]
@@ -226,7 +250,7 @@ def _uct_value(node: _Node, child: _Node, h: float, params: SearchParams, log_n:
     lo, hi = node.lo, node.hi
     span = hi - lo
     q = child.total / (child.visits + EPSILON)
-    q = (q - lo) / span if span > 1e-12 else q
+    q = (q - lo) / span if span > params.span_floor else q
     v = q + params.c * math.sqrt(log_n / (child.visits + EPSILON))
     if params.bias:
         v += h / (child.visits + EPSILON) if params.bias_denominator == "code" \
@@ -251,24 +275,24 @@ def _framework_uct(node: _Node, params: SearchParams, me: int, rng: random.Rando
     return node.children[which]
 
 
-def _best_mean(root: _Node, rng: random.Random) -> int:
+def _best_mean(root: _Node, rng: random.Random, plus: float = 0.0) -> int:
     """The root child of best mean reward, ties broken at random (the framework's
-    ``bestAction``)."""
+    ``bestAction``; ``plus`` = ε as the framework adds it before the noise, 0 as ours)."""
     best, best_v = 0, -math.inf
     for i, ch in enumerate(root.children):
         if ch is not None:
-            v = ch.total / (ch.visits + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))
+            v = (ch.total / (ch.visits + EPSILON) + plus) * (1.0 + EPSILON * (rng.random() - 0.5))
             if v > best_v:
                 best, best_v = i, v
     return best
 
 
-def _most_visited(root: _Node, rng: random.Random) -> int:
+def _most_visited(root: _Node, rng: random.Random, plus: float = 0.0) -> int:
     best, best_v = 0, -math.inf
     visits = [ch.visits if ch is not None else -1 for ch in root.children]
     seen = [v for v in visits if v >= 0]
     if seen and all(v == seen[0] for v in seen):  # all equal: best mean instead
-        return _best_mean(root, rng)
+        return _best_mean(root, rng, plus)
     for i, v in enumerate(visits):
         if v >= 0:
             noisy = (v + EPSILON) * (1.0 + EPSILON * (rng.random() - 0.5))
