@@ -142,13 +142,18 @@ def test_game_log_counts_and_slopes():
     assert again == log
 
 
-def test_search_game_is_the_same_in_another_process():
+@pytest.mark.parametrize("setup", [
+    "s=Tribes(level=4,turn_limit=3).new_initial_state(random.Random(1));"
+    "a=[PortfolioMCTS(budget=30,bias=True,pruning=True),RHEA(budget=30)];",
+    # the framework's details: fresh chance in copies, RHEA's plans, rules 4
+    "s=Tribes(level='java:3',turn_limit=4,rules=4).new_initial_state(random.Random(1));"
+    "a=[RHEA(budget=40,framework_details=True),"
+    "MCTS(budget=40,rollouts=False,prioritise_root=True,framework_details=True)];"])
+def test_search_game_is_the_same_in_another_process(setup):
     import subprocess
     import sys
-    code = ("import random,hashlib,json;from games.tribes import Tribes,PortfolioMCTS,RHEA;"
-            "s=Tribes(level=4,turn_limit=3).new_initial_state(random.Random(1));"
-            "a=[PortfolioMCTS(budget=30,bias=True,pruning=True),RHEA(budget=30)];"
-            "a[0].reset(5);a[1].reset(6)\n"
+    code = ("import random,hashlib,json;from games.tribes import Tribes,PortfolioMCTS,RHEA,MCTS;"
+            + setup + "a[0].reset(5);a[1].reset(6)\n"
             "while not s.is_terminal(): s.apply_action(a[s.current_player()](s))\n"
             "print(hashlib.sha1(json.dumps(s.to_dict()).encode()).hexdigest())")
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -84,12 +84,12 @@ class SearchParams:
         framework's ``PrunePortfolioHeuristic.prune`` ranks them (its TreeSet comparator
         puts a later entry before an equal one); False: first-listed first."""
         self.rollouts = rollouts
+        """False: a new leaf is valued as it stands (the framework's ``Rollouts: false``
+        in its ``tournament.json``); the tree still grows to ``rollout_length``."""
         self.fresh_chance = fresh_chance
         self.framework_ties = framework_ties
         self.span_floor = 0.0 if framework_ties else 1e-12
         """Normalise a node's rewards only when their range exceeds this."""
-        """False: a new leaf is valued as it stands (the framework's ``Rollouts: false``
-        in its ``tournament.json``); the tree still grows to ``rollout_length``."""
 
     def prune_t(self, n: int) -> int:
         return int(n * self.t_mult)
